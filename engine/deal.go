@@ -1,0 +1,163 @@
+package engine
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// NumPiles is the number of tableau piles; StockSize the number of cards left
+// in the stock after the deal.
+const (
+	NumPiles  = 7
+	StockSize = NumCards - NumPiles*(NumPiles+1)/2 // 24
+)
+
+// A Deal is a starting layout. Tableau[n] holds pile n+1's n+1 cards bottom
+// first, so the last card of a pile is its face-up card; Stock lists the 24
+// other cards in the order they are drawn (Stock[0] is turned first).
+//
+// Its JSON form is the canonical layout:
+//
+//	{"tableau":[["QH"],["7H","TS"],…],"stock":["4H","AC",…]}
+type Deal struct {
+	Tableau [NumPiles][]Card `json:"tableau"`
+	Stock   []Card           `json:"stock"`
+}
+
+// ErrBadDeal is wrapped by every error that Deal.Validate and ParseDeal return.
+var ErrBadDeal = errors.New("bad deal")
+
+// Validate reports the first problem with the layout: a pile or stock with the
+// wrong number of cards, a card that is not one of the 52, or a duplicate.
+func (d *Deal) Validate() error {
+	var seen [NumCards]string
+	place := func(c Card, where string) error {
+		if !c.Valid() {
+			return fmt.Errorf("%w: %s is not a card", ErrBadDeal, where)
+		}
+		if prev := seen[c.Index()]; prev != "" {
+			return fmt.Errorf("%w: duplicate card %s (%s and %s)", ErrBadDeal, c, prev, where)
+		}
+		seen[c.Index()] = where
+		return nil
+	}
+	for i, pile := range d.Tableau {
+		if len(pile) != i+1 {
+			return fmt.Errorf("%w: tableau pile %d has %d cards, want %d", ErrBadDeal, i+1, len(pile), i+1)
+		}
+		for j, c := range pile {
+			if err := place(c, fmt.Sprintf("tableau pile %d card %d", i+1, j+1)); err != nil {
+				return err
+			}
+		}
+	}
+	if len(d.Stock) != StockSize {
+		return fmt.Errorf("%w: stock has %d cards, want %d", ErrBadDeal, len(d.Stock), StockSize)
+	}
+	for j, c := range d.Stock {
+		if err := place(c, fmt.Sprintf("stock card %d", j+1)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dealJSON is the wire form, with tokens as strings so that a bad token can be
+// reported with its place.
+type dealJSON struct {
+	Tableau []json.RawMessage `json:"tableau"`
+	Stock   json.RawMessage   `json:"stock"`
+}
+
+// ParseDeal decodes and validates the canonical JSON form of a layout. Every
+// error wraps ErrBadDeal and names the problem: malformed JSON, a bad token
+// and where it stands, a wrong count or a duplicate card.
+func ParseDeal(data []byte) (Deal, error) {
+	var d Deal
+	err := d.UnmarshalJSON(data)
+	return d, err
+}
+
+// UnmarshalJSON decodes and validates a layout as ParseDeal does.
+func (d *Deal) UnmarshalJSON(data []byte) error {
+	var raw dealJSON
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&raw); err != nil {
+		return fmt.Errorf("%w: %v", ErrBadDeal, err)
+	}
+	if raw.Tableau == nil {
+		return fmt.Errorf("%w: no \"tableau\"", ErrBadDeal)
+	}
+	if raw.Stock == nil {
+		return fmt.Errorf("%w: no \"stock\"", ErrBadDeal)
+	}
+	if len(raw.Tableau) != NumPiles {
+		return fmt.Errorf("%w: tableau has %d piles, want %d", ErrBadDeal, len(raw.Tableau), NumPiles)
+	}
+	var out Deal
+	for i, r := range raw.Tableau {
+		cards, err := parseTokens(r, fmt.Sprintf("tableau pile %d", i+1))
+		if err != nil {
+			return err
+		}
+		out.Tableau[i] = cards
+	}
+	cards, err := parseTokens(raw.Stock, "stock")
+	if err != nil {
+		return err
+	}
+	out.Stock = cards
+	if err := out.Validate(); err != nil {
+		return err
+	}
+	*d = out
+	return nil
+}
+
+func parseTokens(r json.RawMessage, where string) ([]Card, error) {
+	var toks []string
+	if err := json.Unmarshal(r, &toks); err != nil {
+		return nil, fmt.Errorf("%w: %s is not a list of card tokens", ErrBadDeal, where)
+	}
+	cards := make([]Card, len(toks))
+	for j, t := range toks {
+		c, ok := parseCard(strings.TrimSpace(t))
+		if !ok {
+			return nil, fmt.Errorf("%w: bad card token %q at %s card %d", ErrBadDeal, t, where, j+1)
+		}
+		cards[j] = c
+	}
+	return cards, nil
+}
+
+// MarshalJSON writes the canonical layout with canonical tokens.
+func (d Deal) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, 400)
+	b = append(b, `{"tableau":[`...)
+	for i, pile := range d.Tableau {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendTokens(b, pile)
+	}
+	b = append(b, `],"stock":`...)
+	b = appendTokens(b, d.Stock)
+	b = append(b, '}')
+	return b, nil
+}
+
+func appendTokens(b []byte, cards []Card) []byte {
+	b = append(b, '[')
+	for j, c := range cards {
+		if j > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, c.String()...)
+		b = append(b, '"')
+	}
+	return append(b, ']')
+}

@@ -1,0 +1,60 @@
+package engine
+
+import "errors"
+
+// ErrIllegal is matched (with errors.Is) by every refusal of a move: each
+// rule sentinel below and every *MoveError.
+var ErrIllegal = errors.New("illegal move")
+
+// A rule is a sentinel refusal: one rule of the book, in words.
+type rule string
+
+func (r rule) Error() string { return string(r) }
+
+// Is makes every rule match ErrIllegal.
+func (r rule) Is(target error) bool { return target == ErrIllegal }
+
+// The reasons a move is refused. Each is a comparable sentinel for errors.Is,
+// and each matches ErrIllegal.
+var (
+	ErrGameOver          error = rule("the game is over")
+	ErrStockEmpty        error = rule("the stock is empty")
+	ErrStockNotEmpty     error = rule("the waste goes back to the stock only when the stock is empty")
+	ErrWasteEmpty        error = rule("the waste is empty")
+	ErrNoPassesLeft      error = rule("no passes through the stock are left")
+	ErrPileEmpty         error = rule("the pile is empty")
+	ErrSamePile          error = rule("a pile cannot move onto itself")
+	ErrFoundationOrder   error = rule("a foundation takes the ace of its suit, then the next rank of that suit")
+	ErrBuild             error = rule("a card goes on a face-up card one rank higher of the opposite colour")
+	ErrKingOnly          error = rule("an empty pile takes only a king")
+	ErrNoRunFits         error = rule("no face-up run of that pile fits there")
+	ErrRunCount          error = rule("the count does not match the run that fits")
+	ErrNoFoundationMoves error = rule("these rules do not allow cards back from a foundation")
+	ErrFoundationEmpty   error = rule("that foundation is empty")
+	ErrUndoOff           error = rule("undo is off in this game")
+	ErrUndoReveal        error = rule("undo cannot take back a move that turned a card face up")
+	ErrNothingToUndo     error = rule("there is no move to undo")
+	ErrMalformedMove     error = rule("not a well-formed move")
+)
+
+// A MoveError reports a refused move: the rule it broke and, where it helps,
+// the cards or piles involved.
+type MoveError struct {
+	Move   Move   // the refused move
+	Err    error  // one of the rule sentinels above
+	Detail string // words naming the cards or piles, such as "8H on 9D"; may be empty
+}
+
+// Error returns the reason in words: the detail, if any, then the rule.
+func (e *MoveError) Error() string {
+	if e.Detail == "" {
+		return e.Err.Error()
+	}
+	return e.Detail + ": " + e.Err.Error()
+}
+
+// Unwrap returns the rule.
+func (e *MoveError) Unwrap() error { return e.Err }
+
+// Is makes every MoveError match ErrIllegal.
+func (e *MoveError) Is(target error) bool { return target == ErrIllegal }

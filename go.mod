@@ -1,0 +1,3 @@
+module klondike
+
+go 1.26
