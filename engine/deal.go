@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -87,6 +88,9 @@ func (d *Deal) UnmarshalJSON(data []byte) error {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&raw); err != nil {
 		return fmt.Errorf("%w: %v", ErrBadDeal, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fmt.Errorf("%w: text after the layout", ErrBadDeal)
 	}
 	if raw.Tableau == nil {
 		return fmt.Errorf("%w: no \"tableau\"", ErrBadDeal)

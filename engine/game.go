@@ -526,3 +526,15 @@ func (g *Game) putWaste(c Card) {
 	g.wasteN++
 	g.talonN++
 }
+
+// A Checkpoint is a saved state of a game, for a server that must take a
+// move back when it could not make the move durable.
+type Checkpoint struct{ g Game }
+
+// Checkpoint saves the game's state. Rollback to it is exact as long as at
+// most one move was applied since.
+func (g *Game) Checkpoint() Checkpoint { return Checkpoint{*g} }
+
+// Rollback returns the game to c, which must come from the same game with at
+// most one move applied since (the history's storage is shared).
+func (g *Game) Rollback(c Checkpoint) { *g = c.g }

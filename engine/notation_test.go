@@ -91,6 +91,7 @@ func TestDealImportErrors(t *testing.T) {
 		{"six piles", `["QH"],`, ``, "tableau has 6 piles, want 7"},
 		{"not json", `{"tableau"`, `{tableau`, "invalid character"},
 		{"unknown field", `"stock"`, `"stack"`, `unknown field "stack"`},
+		{"trailing text", `"6H"]}`, `"6H"]}garbage {`, "text after the layout"},
 		{"lower case and 10 accepted", `"TS"`, `"10s"`, ""},
 		{"symbols accepted", `"QH"`, `"Q♥"`, ""},
 	}

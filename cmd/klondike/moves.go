@@ -1,0 +1,61 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+
+	"klondike/engine"
+)
+
+func movesUsage(w io.Writer) {
+	fmt.Fprint(w, `Usage: klondike moves [--seed N | --deal FILE] [rule flags] [MOVES_FILE | -]
+
+Moves plays the moves of MOVES_FILE ('-' for stdin; with no MOVES_FILE, none)
+on a deal, then prints every legal move of the position reached, one a line
+in canonical notation, in the engine's order: D, R, W-F, W-Tn, Tn-F, Tn-Tm,
+Fs-Tn, U. It prints nothing when the game is over. A refused move is reported
+on stderr, changes nothing, and the replay goes on.
+
+`+movesFileHelp+`
+`+gameFlagsHelp+`
+Exit status: 0 when every move was legal, 1 when any was refused, 2 for bad
+usage or a bad deal or moves file.
+
+Examples:
+  klondike moves --seed 1
+  klondike moves --seed 1 game.txt
+  echo "T6-F T7-F" | klondike moves --seed 1 --undo no_reveal -
+`)
+}
+
+func runMoves(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("moves")
+	gf := addGameFlags(fs)
+	if ok, status := parseFlags(fs, args, movesUsage, stdout, stderr); !ok {
+		return status
+	}
+	g, err := gf.newGame(fs)
+	if err != nil {
+		return fail(stderr, fs, err)
+	}
+	toks, err := readMoves(fs.Args(), stdin, false)
+	if err != nil {
+		return fail(stderr, fs, err)
+	}
+	refused := playMoves(g, toks, func(i int, tok moveToken, m engine.Move, ev engine.Events, err error) {
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: move %d (%q, line %d) refused: %v\n", fs.Name(), i, tok.text, tok.line, err)
+		}
+	})
+	w := bufio.NewWriter(stdout)
+	for _, m := range g.LegalMoves(nil) {
+		w.WriteString(m.String())
+		w.WriteByte('\n')
+	}
+	status := exitOK
+	if refused > 0 {
+		status = exitFailure
+	}
+	return flush(w, stderr, fs.Name(), status)
+}
