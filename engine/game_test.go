@@ -114,7 +114,7 @@ func TestRuns(t *testing.T) {
 		after string
 	}{
 		// Pile 6 holds KD QC JH; only one length fits a target.
-		{"T6-T2", ""},     // nothing of pile 6 goes on QD: refused (checked below)
+		{"T6-T2", ""}, // nothing of pile 6 goes on QD: refused (checked below)
 		{"T6:3-T4", "|KS/|QD/JC|TH/|KDQCJH/|/|/TC|KC"}, // the whole king-headed run to an empty pile
 	}
 	g := build(t, engine.DefaultRules())
