@@ -43,6 +43,7 @@ type undoRecord struct {
 	card     Card  // the card a waste or Tn-F move took, for undo
 	n        uint8 // cards turned by D or moved by Tn-Tm
 	revealed bool  // the move turned a tableau card face up
+	turned   bool  // the move turned any card face up: a reveal or a draw
 	delta    int32 // the score change actually applied
 }
 
@@ -282,6 +283,7 @@ func (g *Game) Apply(m Move) (Events, error) {
 		}
 		rec.n = min(left, uint8(g.rules.Draw))
 		g.wasteN += rec.n
+		rec.turned = true
 		ev = Drew
 	case Recycle:
 		switch {
@@ -374,6 +376,7 @@ func (g *Game) Apply(m Move) (Events, error) {
 		ev = FromFoundation | ToTableau
 	}
 	if rec.revealed {
+		rec.turned = true
 		ev |= Revealed
 	}
 	g.hist = append(g.hist, rec)
@@ -438,7 +441,7 @@ func (g *Game) runFor(m Move) (uint8, error) {
 		return 0, g.noFit(m, src, run, dst)
 	}
 	if m.Count != 0 && int(m.Count) != k {
-		return 0, &MoveError{Move: m, Err: ErrRunCount, Detail: fmt.Sprintf("%d cards asked, %d fit", m.Count, k)}
+		return 0, &MoveError{Move: m, Err: ErrRunCount, Detail: fmt.Sprintf("asked to move %d, but %d fit", m.Count, k)}
 	}
 	return uint8(k), nil
 }
@@ -468,7 +471,7 @@ func (g *Game) undoError() error {
 		return ErrUndoOff
 	case len(g.hist) == 0:
 		return ErrNothingToUndo
-	case g.rules.Undo == UndoNoReveal && g.hist[len(g.hist)-1].revealed:
+	case g.rules.Undo == UndoNoReveal && g.hist[len(g.hist)-1].turned:
 		return ErrUndoReveal
 	}
 	return nil

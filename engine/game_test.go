@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"klondike/engine"
@@ -47,7 +48,7 @@ func TestRefusals(t *testing.T) {
 		{"king only", build, engine.DefaultRules(), nil, "T3-T4", engine.ErrKingOnly, "TH to empty pile 4: an empty pile takes only a king"},
 		{"king only from waste", build, engine.DefaultRules(), nil, "W-T4", engine.ErrKingOnly, "QS to empty pile 4: an empty pile takes only a king"},
 		{"no run fits", build, engine.DefaultRules(), nil, "T6-T7", engine.ErrNoRunFits, "run KD..JH on KC: no face-up run of that pile fits there"},
-		{"run count", build, engine.DefaultRules(), nil, "T6:1-T4", engine.ErrRunCount, "1 cards asked, 3 fit: the count does not match the run that fits"},
+		{"run count", build, engine.DefaultRules(), nil, "T6:1-T4", engine.ErrRunCount, "asked to move 1, but 3 fit: the count does not match the run that fits"},
 		{"f2t off", build, f2tOff, nil, "FC-T3", engine.ErrNoFoundationMoves, "these rules do not allow cards back from a foundation"},
 		{"f2t build", build, engine.DefaultRules(), nil, "FH-T1", engine.ErrBuild, "9H on KS: a card goes on a face-up card one rank higher of the opposite colour"},
 		{"foundation empty", func(t *testing.T, r engine.Rules) *engine.Game {
@@ -56,6 +57,7 @@ func TestRefusals(t *testing.T) {
 		{"undo off", build, undoOff, []string{"D"}, "U", engine.ErrUndoOff, "undo is off in this game"},
 		{"nothing to undo", build, engine.DefaultRules(), nil, "U", engine.ErrNothingToUndo, "there is no move to undo"},
 		{"undo reveal", build, noReveal, []string{"T3-F"}, "U", engine.ErrUndoReveal, "undo cannot take back a move that turned a card face up"},
+		{"undo draw", build, noReveal, []string{"D"}, "U", engine.ErrUndoReveal, "undo cannot take back a move that turned a card face up"},
 		{"game over", build, engine.DefaultRules(), []string{"resign"}, "D", engine.ErrGameOver, "the game is over"},
 	}
 	for _, tt := range tests {
@@ -188,5 +190,28 @@ func TestScoreFloor(t *testing.T) {
 	play(t, g, "U") // takes back FH-T3's −15
 	if g.Score() != 15 {
 		t.Fatalf("score after undoing FH-T3 = %d, want 15", g.Score())
+	}
+}
+
+func TestParseGameRefusesImpossiblePositions(t *testing.T) {
+	r := rules(func(r *engine.Rules) { r.Passes = 3 })
+	tests := []struct{ text, want string }{
+		{"|KS/|KH/|KD/|KC/|QS/|QH/|QD |QCJS JJJT 0 0 extra", "want 5 fields"},
+		{"|KS/|KH/|KD/|KC/|QS/|QH |QDQCJS JJJT 0 0", "want 7 piles"},
+		{"|KSQS/|KH/|KD/|KC/|QH/|QD/| |QCJS JJJT 0 0", "face-up QS does not go on KS"},
+		{"2C3C4C5C6C7C8C|KS/|KH/|KD/|KC/|QS/|QH/|QD |QCJS -JJT 0 0", "7 face-down cards, at most 6"},
+		{"KS|/|KH/|KD/|KC/|QS/|QH/|QD |QCJS JJJT 0 0", "a face-down card is on top"},
+		{"|KS/|KH/|KD/|KC/|QS/|QH/|QD |QCJS JJJT 3 0", "recycles: 3, but the rules allow 2"},
+		{"|KS/|KH/|KD/|KC/|QS/|QH/|QD |QCJS JJJT 0 -5", "below the standard floor"},
+		{"|KS/|KH/|KD/|KC/|QS/|QH/|QD |QC JJJT 0 0", "card JS is missing"},
+		{"|KS/|KH/|KD/|KC/|QS/|QH/|QD |QCJSJS JJJT 0 0", "duplicate card JS"},
+		{"|KS/|KH/|KD/|KC/|QS/|QH/|QD |QCJX JJJT 0 0", `bad card token "JX"`},
+		{"|KS/|KH/|KD/|KC/|QS/|QH/|QD |QCJS JJJJ 0 0", "JS is also elsewhere"},
+	}
+	for _, tt := range tests {
+		_, err := engine.ParseGame(tt.text, r)
+		if !errors.Is(err, engine.ErrBadPosition) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ParseGame(%q) = %v, want an ErrBadPosition naming %q", tt.text, err, tt.want)
+		}
 	}
 }

@@ -175,6 +175,9 @@ func below(t Card) uint64 {
 // beneath it onto an empty pile. The test is conservative: a pointless
 // back-and-forth move that remains keeps a game from being stuck.
 func (g *Game) IsStuck() bool {
+	if g.FoundationTotal() == NumCards {
+		return false
+	}
 	// up: the cards a foundation takes next; onto: the cards a tableau
 	// pile takes (kings when a pile is empty).
 	var up, onto uint64

@@ -9,8 +9,9 @@ import (
 type UndoPolicy uint8
 
 // The undo policies. UndoNoReveal allows undo except of a move that turned a
-// tableau card face up: in a race, undoing a reveal would let a player peek at
-// hidden cards and then choose again.
+// card face up (a tableau card, or stock cards drawn to the waste): in a
+// race, undoing it would let a player peek at hidden cards and then choose
+// again.
 const (
 	UndoOn UndoPolicy = iota
 	UndoOff

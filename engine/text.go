@@ -148,8 +148,13 @@ func (g *Game) parse(text string) error {
 		if len(down) > 0 && len(up) == 0 {
 			return fmt.Errorf("%s: a face-down card is on top", where)
 		}
-		if len(down)+len(up) > maxPile {
-			return fmt.Errorf("%s: %d cards, at most %d fit", where, len(down)+len(up), maxPile)
+		if len(down) > NumPiles-1 {
+			return fmt.Errorf("%s: %d face-down cards, at most %d", where, len(down), NumPiles-1)
+		}
+		for j := 1; j < len(up); j++ {
+			if !up[j].goesOn(up[j-1]) {
+				return fmt.Errorf("%s: face-up %v does not go on %v", where, up[j], up[j-1])
+			}
 		}
 		p := &g.tab[i]
 		p.n = uint8(copy(p.cards[:], down))
@@ -202,6 +207,9 @@ func (g *Game) parse(text string) error {
 	rec, err := strconv.ParseInt(f[3], 10, 32)
 	if err != nil || rec < 0 {
 		return fmt.Errorf("recycles: want a whole number ≥ 0, have %q", f[3])
+	}
+	if lim := g.rules.Recycles(); lim >= 0 && int(rec) > lim {
+		return fmt.Errorf("recycles: %d, but the rules allow %d", rec, lim)
 	}
 	g.recycles = int32(rec)
 	score, err := strconv.ParseInt(f[4], 10, 32)
