@@ -1,0 +1,253 @@
+package match_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"klondike/engine"
+	"klondike/match"
+	"klondike/match/memstore"
+)
+
+// sink records every message sent to each player.
+type sink struct {
+	mu   sync.Mutex
+	msgs map[string][]map[string]any
+}
+
+func newSink() *sink { return &sink{msgs: map[string][]map[string]any{}} }
+
+func (s *sink) Send(id string, b []byte) {
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		panic(err)
+	}
+	s.mu.Lock()
+	s.msgs[id] = append(s.msgs[id], m)
+	s.mu.Unlock()
+}
+
+// of returns the messages of one type sent to a player.
+func (s *sink) of(id, typ string) []map[string]any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []map[string]any
+	for _, m := range s.msgs[id] {
+		if m["type"] == typ {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+func newMatch(t *testing.T, s match.Settings, sk *sink) *match.Match {
+	t.Helper()
+	n := 0
+	m, err := match.New("m1", "ABCDEF", s, false, match.Config{
+		Store: memstore.New(), Sink: sk, Logger: quiet,
+		NewID: func() string { n++; return "r" + string(rune('0'+n)) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	return m
+}
+
+var alice, bob = match.Player{ID: "a", Name: "alice"}, match.Player{ID: "b", Name: "bob"}
+
+// playSome makes up to n legal moves for the player, chosen from the view.
+func playSome(t *testing.T, r *match.Round, id string, n int) {
+	t.Helper()
+	ctx := context.Background()
+	view, last, err := r.View(id, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		var v engine.View
+		if err := json.Unmarshal(view, &v); err != nil {
+			t.Fatal(err)
+		}
+		moves := v.LegalMoves(r.Rules, nil)
+		if len(moves) == 0 {
+			return
+		}
+		res, err := r.Move(ctx, id, last+1, moves[len(moves)-1].String(), time.Now())
+		if err != nil {
+			t.Fatalf("move %d (%v): %v", last+1, moves[len(moves)-1], err)
+		}
+		last++
+		view = res.View
+	}
+}
+
+func TestMatchLifecycle(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		sk := newSink()
+		s := match.DefaultSettings()
+		s.Rounds = 2
+		s.TimeLimitS = 60
+		m := newMatch(t, s, sk)
+		if err := m.Join(ctx, alice); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Join(ctx, bob); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Start(ctx, "b"); err != match.ErrNotHost {
+			t.Fatalf("start by a non-host = %v, want ErrNotHost", err)
+		}
+		if err := m.Start(ctx, "a"); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		starting := sk.of("b", "round_starting")
+		if len(starting) != 1 || starting[0]["commitment"] == "" {
+			t.Fatalf("round_starting = %v", starting)
+		}
+		r := m.Round()
+		if _, err := r.Move(ctx, "a", 1, "D", time.Now()); err != match.ErrRoundNotRunning {
+			t.Fatalf("a move during the countdown = %v, want ErrRoundNotRunning", err)
+		}
+		time.Sleep(time.Duration(s.CountdownS) * time.Second)
+		synctest.Wait()
+		sa, sb := sk.of("a", "round_started"), sk.of("b", "round_started")
+		if len(sa) != 1 || len(sb) != 1 {
+			t.Fatalf("round_started: %d and %d, want one each", len(sa), len(sb))
+		}
+		va, _ := json.Marshal(sa[0]["view"])
+		vb, _ := json.Marshal(sb[0]["view"])
+		if string(va) != string(vb) {
+			t.Errorf("the players' first views differ:\n%s\n%s", va, vb)
+		}
+
+		// Moves: many within one interval make at most one leaderboard.
+		before := len(sk.of("b", "leaderboard"))
+		playSome(t, r, "a", 20)
+		time.Sleep(match.DefaultLeaderboardEvery)
+		synctest.Wait()
+		after := len(sk.of("b", "leaderboard"))
+		if after-before != 1 {
+			t.Errorf("20 moves in one interval sent %d leaderboards, want 1", after-before)
+		}
+
+		// Resign both: the round ends at once and reveals the deal.
+		if err := r.Resign(ctx, "a", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Resign(ctx, "b", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		over := sk.of("a", "round_over")
+		if len(over) != 1 {
+			t.Fatalf("round_over: %d, want 1", len(over))
+		}
+		deal := over[0]["deal"].(map[string]any)
+		if got := match.Commitment(deal["salt"].(string), mustUint(t, deal["seed"].(string))); got != starting[0]["commitment"] {
+			t.Errorf("revealed seed and salt commit to %s, want %s", got, starting[0]["commitment"])
+		}
+		if _, err := r.Replay(); err != nil {
+			t.Errorf("replay after the round: %v", err)
+		}
+
+		// Round 2 after the intermission; the time limit ends it.
+		time.Sleep(match.DefaultIntermission + time.Duration(s.CountdownS)*time.Second)
+		synctest.Wait()
+		r2 := m.Round()
+		if r2 == r || !r2.Running(time.Now()) {
+			t.Fatalf("round 2 is not running")
+		}
+		if _, err := r2.Replay(); err == nil {
+			t.Error("replay of a running round was given out")
+		}
+		playSome(t, r2, "b", 5)
+		time.Sleep(time.Duration(s.TimeLimitS) * time.Second)
+		synctest.Wait()
+		over = sk.of("a", "round_over")
+		if len(over) != 2 {
+			t.Fatalf("round_over after the time limit: %d, want 2", len(over))
+		}
+		for _, e := range over[1]["results"].([]any) {
+			if st := e.(map[string]any)["status"]; st != "timed_out" {
+				t.Errorf("status after the time limit = %v, want timed_out", st)
+			}
+		}
+		mo := sk.of("b", "match_over")
+		if len(mo) != 1 {
+			t.Fatalf("match_over: %d, want 1", len(mo))
+		}
+		totals := mo[0]["totals"].([]any)
+		if len(totals) != 2 || len(totals[0].(map[string]any)["placings"].([]any)) != 2 {
+			t.Errorf("totals = %v", totals)
+		}
+		if m.State() != match.StateOver {
+			t.Errorf("state = %v, want over", m.State())
+		}
+	})
+}
+
+func mustUint(t *testing.T, s string) uint64 {
+	t.Helper()
+	var n uint64
+	if err := json.Unmarshal([]byte(s), &n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestMoveSeq(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		sk := newSink()
+		s := match.DefaultSettings()
+		s.Seed = "1"
+		s.CountdownS = 0
+		m := newMatch(t, s, sk)
+		_ = m.Join(ctx, alice)
+		if err := m.Start(ctx, "a"); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		r := m.Round()
+		if !r.Running(time.Now()) {
+			t.Fatal("round not running")
+		}
+		if st := sk.of("a", "round_starting"); len(st) != 1 || st[0]["seed"] != "1" || st[0]["known_deal"] != true {
+			t.Errorf("known deal round_starting = %v", st)
+		}
+		res, err := r.Move(ctx, "a", 1, "T6-F", time.Now()) // deal #1: AH on pile 6
+		if err != nil || res.Duplicate {
+			t.Fatalf("T6-F = %+v, %v", res, err)
+		}
+		again, err := r.Move(ctx, "a", 1, "T6-F", time.Now())
+		if err != nil || !again.Duplicate || string(again.View) != string(res.View) {
+			t.Fatalf("retry of seq 1 = %+v, %v; want the same answer", again, err)
+		}
+		if _, err := r.Move(ctx, "a", 3, "D", time.Now()); err == nil {
+			t.Fatal("seq 3 after 1 was accepted")
+		} else if ooo, ok := err.(*match.OutOfOrderError); !ok || ooo.Expected != 2 {
+			t.Fatalf("seq 3 = %v, want out of order expecting 2", err)
+		}
+		if _, err := r.Move(ctx, "a", 2, "T1-T2", time.Now()); err == nil {
+			t.Fatal("an illegal move was accepted")
+		}
+		view, last, _ := r.View("a", time.Now())
+		if last != 1 || string(view) == "" {
+			t.Errorf("after a refusal: last seq %d, want 1", last)
+		}
+		if _, err := r.Move(ctx, "a", 2, "T7-F", time.Now()); err != nil {
+			t.Fatalf("seq 2 after a refusal: %v", err)
+		}
+	})
+}

@@ -1,0 +1,108 @@
+package match
+
+import (
+	"slices"
+	"time"
+
+	"klondike/engine"
+)
+
+// An Entry is one line of a round's leaderboard or results.
+type Entry struct {
+	PlayerID   string        `json:"player_id"`
+	Name       string        `json:"name"`
+	Rank       int           `json:"rank"`
+	Score      int           `json:"score"` // the round score on the server's clock
+	Foundation int           `json:"foundation"`
+	Moves      int           `json:"moves"`
+	Status     engine.Status `json:"status"`
+	FinishedMs *int64        `json:"finished_ms"` // null while playing
+	ReachedMs  int64         `json:"reached_ms"`  // when the result was reached: the tie-break
+}
+
+// RoundScore returns a standing's round score at nowMs on the round's clock:
+// in standard scoring the move points less the time penalty so far, plus the
+// time bonus once won; a finished game's clock stops at its finish.
+func RoundScore(r engine.Rules, s Standing, nowMs int64) int {
+	at := nowMs
+	if s.FinishedMs >= 0 {
+		at = s.FinishedMs
+	}
+	return engine.TimedScore(r.Scoring, s.Points, time.Duration(at)*time.Millisecond, s.Status == engine.Won)
+}
+
+// Rank orders the standings into a leaderboard at nowMs.
+//
+// In race mode winners come first, by finish time; then everyone else by
+// cards on the foundations, then by round score. In score mode everyone is
+// ordered by round score. Ties are broken by the earlier time of reaching
+// the tied result (ReachedMs: when the player's foundation count and points
+// last changed; a winner's finish time), then by seat order. Every entry so
+// gets a distinct rank, 1 first.
+func Rank(mode Mode, r engine.Rules, st []Standing, nowMs int64) []Entry {
+	type keyed struct {
+		e    Entry
+		join int
+	}
+	ks := make([]keyed, len(st))
+	for i, s := range st {
+		e := Entry{
+			PlayerID: s.PlayerID, Name: s.Name, Score: RoundScore(r, s, nowMs),
+			Foundation: s.Foundation, Moves: s.Moves, Status: s.Status, ReachedMs: s.ReachedMs,
+		}
+		if s.FinishedMs >= 0 {
+			f := s.FinishedMs
+			e.FinishedMs = &f
+		}
+		ks[i] = keyed{e, s.Join}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int {
+		if c := compareEntries(mode, &a.e, &b.e); c != 0 {
+			return c
+		}
+		return a.join - b.join
+	})
+	out := make([]Entry, len(ks))
+	for i := range ks {
+		out[i] = ks[i].e
+		out[i].Rank = i + 1
+	}
+	return out
+}
+
+// compareEntries orders a before b (negative) when a ranks higher.
+func compareEntries(mode Mode, a, b *Entry) int {
+	if mode == ModeRace {
+		aw, bw := a.Status == engine.Won, b.Status == engine.Won
+		switch {
+		case aw && !bw:
+			return -1
+		case bw && !aw:
+			return 1
+		case aw && bw:
+			if c := cmpInt64(*a.FinishedMs, *b.FinishedMs); c != 0 {
+				return c
+			}
+		default:
+			if a.Foundation != b.Foundation {
+				return b.Foundation - a.Foundation
+			}
+			if a.Score != b.Score {
+				return b.Score - a.Score
+			}
+		}
+	} else if a.Score != b.Score {
+		return b.Score - a.Score
+	}
+	return cmpInt64(a.ReachedMs, b.ReachedMs)
+}
+
+func cmpInt64(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,65 @@
+package match
+
+import (
+	"context"
+	"errors"
+
+	"klondike/engine"
+)
+
+// A LogEntry is one accepted move of a player's log for a round.
+type LogEntry struct {
+	Seq  int    `json:"seq"`  // 1-based index in the player's log
+	Move string `json:"move"` // canonical notation
+	AtMs int64  `json:"at_ms"` // server time since the round started
+}
+
+// A Standing is a player's result so far in a round: what the score keeper
+// ranks.
+type Standing struct {
+	PlayerID   string        `json:"player_id"`
+	Name       string        `json:"name"`
+	Join       int           `json:"-"`           // seat order, the last tie-break
+	Points     int           `json:"points"`      // running move points
+	Foundation int           `json:"foundation"`  // cards on the foundations
+	Moves      int           `json:"moves"`       // accepted moves
+	Status     engine.Status `json:"status"`      // playing, won, stuck, resigned, timed_out
+	FinishedMs int64         `json:"finished_ms"` // when the game ended, or −1
+	ReachedMs  int64         `json:"reached_ms"`  // when foundation and points last changed
+}
+
+// Errors of a Store.
+var (
+	// ErrSeqConflict: the log already holds an entry at that sequence number.
+	ErrSeqConflict = errors.New("sequence number already in the log")
+	// ErrSeqGap: the entry's sequence number is beyond the next one.
+	ErrSeqGap = errors.New("sequence number beyond the next")
+	// ErrStaleWriter: a newer writer (epoch) owns the player's log.
+	ErrStaleWriter = errors.New("another writer owns this log")
+	// ErrNotFound: no such round or player.
+	ErrNotFound = errors.New("not found")
+	// ErrUnavailable: the store cannot be reached; the caller may retry.
+	ErrUnavailable = errors.New("store unavailable")
+)
+
+// A Store keeps each round's move logs and score keeper. The memory store
+// is the embedded default; a Redis store makes them durable and shared.
+type Store interface {
+	// Append adds e to the player's log for the round and sets the player's
+	// standing, atomically. e.Seq must be the log's length plus one: an
+	// entry already at e.Seq gives ErrSeqConflict (a retry finds the move
+	// applied), a larger one ErrSeqGap. A writer whose epoch is older than
+	// the log's gets ErrStaleWriter. It returns ErrUnavailable when the
+	// store cannot be reached.
+	Append(ctx context.Context, roundID string, epoch uint64, e LogEntry, s Standing) error
+	// SetStanding sets a player's standing without a move (a resignation,
+	// a time-out, a seat taken at round start).
+	SetStanding(ctx context.Context, roundID string, s Standing) error
+	// Log returns the player's log for the round, oldest first.
+	Log(ctx context.Context, roundID, playerID string) ([]LogEntry, error)
+	// Standings returns every player's standing in the round, in no
+	// particular order; ErrNotFound if the round has none.
+	Standings(ctx context.Context, roundID string) ([]Standing, error)
+	// Ping reports whether the store can serve.
+	Ping(ctx context.Context) error
+}
