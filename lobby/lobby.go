@@ -54,8 +54,9 @@ type Config struct {
 	MatchRetention time.Duration
 	RoundRetention time.Duration
 	SessionIdle    time.Duration
-	// OnRoundStarted and OnRoundFinished count rounds for metrics; may be nil.
+	// OnRoundDealt and OnRoundOver count rounds for metrics; may be nil.
 	OnRoundDealt func()
+	OnRoundOver  func()
 }
 
 // Defaults of Config.
@@ -251,6 +252,11 @@ func (l *Lobby) newMatch(s match.Settings, quick bool) (*match.Match, error) {
 		l.mu.Unlock()
 		if l.cfg.OnRoundDealt != nil {
 			l.cfg.OnRoundDealt()
+		}
+	}
+	cfg.OnRoundOver = func(*match.Round) {
+		if l.cfg.OnRoundOver != nil {
+			l.cfg.OnRoundOver()
 		}
 	}
 	cfg.OnChange = func(info *match.MatchInfo) { l.onChange(info) }

@@ -36,6 +36,9 @@ type Config struct {
 	// OnRound is called (on the match's goroutine) when a round is dealt,
 	// so the lobby can find it by id; may be nil.
 	OnRound func(*Round)
+	// OnRoundOver is called (on the match's goroutine) when a round ends;
+	// may be nil.
+	OnRoundOver func(*Round)
 	// OnChange is called (on the match's goroutine) after every change,
 	// with the new snapshot; may be nil.
 	OnChange func(*MatchInfo)
@@ -601,6 +604,9 @@ func (m *Match) endRound() {
 		Totals:    totals,
 	}), true)
 	m.cfg.Logger.Info("round over", "round", r.ID, "number", r.Number)
+	if m.cfg.OnRoundOver != nil {
+		m.cfg.OnRoundOver(r)
+	}
 	if m.roundN >= m.Settings.Rounds || len(m.active()) == 0 {
 		m.finish()
 	} else {

@@ -22,7 +22,7 @@ const (
 const (
 	MaxRounds        = 20
 	MaxPlayersLimit  = 64
-	MinTimeLimitS    = 30
+	MinTimeLimitS    = 2
 	MaxTimeLimitS    = 3 * 3600
 	MaxCountdownS    = 30
 	DefaultPlayers   = 8

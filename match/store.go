@@ -9,8 +9,8 @@ import (
 
 // A LogEntry is one accepted move of a player's log for a round.
 type LogEntry struct {
-	Seq  int    `json:"seq"`  // 1-based index in the player's log
-	Move string `json:"move"` // canonical notation
+	Seq  int    `json:"seq"`   // 1-based index in the player's log
+	Move string `json:"move"`  // canonical notation
 	AtMs int64  `json:"at_ms"` // server time since the round started
 }
 

@@ -1,0 +1,637 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gorilla/websocket"
+)
+
+// The connection layer: one WebSocket connection is a Conn with exactly one
+// read goroutine (readPump: decode, rate-limit, hand to the Handler) and one
+// write goroutine (writePump: the send queue, pings, the close frame), after
+// gorilla/websocket's chat example, plus a context that ends both.
+//
+// How a connection ends:
+//   - The server closes it (Close: policy, slow consumer, shutdown, …): the
+//     context is cancelled, the writer sends the close frame and stops, the
+//     reader drops what still arrives until the peer's close frame or
+//     CloseWait, then the TCP connection is closed.
+//   - The peer closes it or the network fails: the reader's error cancels
+//     the context and the writer stops.
+//
+// Then the connection is unregistered and Handler.Closed is called, once.
+
+// maxIDLen is the longest "id" a client message may carry.
+const maxIDLen = 64
+
+// Wire error codes this file sends (the protocol's; dispatch.go has the full set).
+const (
+	wireBadRequest  = "bad_request"
+	wireRateLimited = "rate_limited"
+)
+
+// maxCloseReason is the longest close reason, in bytes: a close frame's
+// payload (code and reason) is at most 125 bytes.
+const maxCloseReason = 123
+
+// maxDrain bounds what is read and dropped from a connection that broke the
+// read limit, while its close frame is on its way.
+const maxDrain = 1 << 20
+
+// Envelope is a decoded client message: its type, optional id, and the whole raw object.
+type Envelope struct {
+	Type string
+	ID   string
+	Raw  []byte // the whole frame (a JSON object); the handler decodes its own fields
+}
+
+// Handler receives a connection's messages, one at a time, on its read goroutine.
+type Handler interface {
+	HandleMessage(ctx context.Context, c *Conn, env *Envelope)
+	Closed(c *Conn) // once, after the connection ended
+}
+
+// Conn is one client's WebSocket connection. Its methods are safe for
+// concurrent use.
+type Conn struct {
+	srv     *WSServer
+	ws      *websocket.Conn
+	ip      string
+	baseLog *slog.Logger // with the remote IP and a connection number
+	send    chan []byte  // never closed: the writer stops on ctx instead
+	ctx     context.Context
+	cancel  context.CancelFunc
+	hello   *time.Timer
+	bucket  *tokenBucket // read goroutine only
+
+	rateLimited bool // read goroutine only: counted once in Metrics.RateLimited
+
+	mu         sync.Mutex
+	playerID   string
+	log        *slog.Logger
+	closing    bool   // ending: set once, by Close or stop
+	closeFrame []byte // the close frame to send, nil if none
+	flushQueue bool   // write what is queued before the close frame
+}
+
+// errorMsg is the protocol's error message.
+type errorMsg struct {
+	Type    string `json:"type"`
+	Re      string `json:"re,omitempty"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Send enqueues msg (one JSON object) without blocking. It returns false
+// when the connection has ended, and when the queue is full: then the
+// connection is closed as a slow consumer (CloseSlowConsumer).
+// The caller must not modify msg afterwards.
+func (c *Conn) Send(msg []byte) bool {
+	if c.ctx.Err() != nil {
+		return false
+	}
+	select {
+	case c.send <- msg:
+		return true
+	default:
+	}
+	if c.end(CloseSlowConsumer, ReasonSlow, true) {
+		c.srv.m.SlowDisconnects.Inc()
+		c.Logger().Warn("send queue full, disconnecting slow consumer", "queue", cap(c.send))
+	}
+	return false
+}
+
+// SendJSON encodes v and sends it. A value that cannot be encoded is
+// logged and not sent.
+func (c *Conn) SendJSON(v any) bool {
+	b, err := json.Marshal(v)
+	if err != nil {
+		c.Logger().Error("cannot encode message", "type", fmt.Sprintf("%T", v), "err", err)
+		return false
+	}
+	return c.Send(b)
+}
+
+// SendError sends {"type":"error","re":re,"code":code,"message":message},
+// without "re" when re is empty.
+func (c *Conn) SendError(re, code, message string) bool {
+	return c.SendJSON(errorMsg{Type: "error", Re: re, Code: code, Message: message})
+}
+
+// PlayerID is the connection's player, "" until SetPlayerID.
+func (c *Conn) PlayerID() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.playerID
+}
+
+// SetPlayerID records the connection's player: hello is done, and the
+// hello timer stops.
+func (c *Conn) SetPlayerID(id string) {
+	c.hello.Stop()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.playerID != id {
+		c.playerID = id
+		c.log = c.baseLog.With("player_id", id)
+	}
+}
+
+// RemoteIP is the TCP peer's address.
+func (c *Conn) RemoteIP() string { return c.ip }
+
+// Close sends a close frame with code and reason (best effort) and ends
+// the connection. Only the first call (of Close, or of an end the server or
+// the peer caused) counts.
+func (c *Conn) Close(code int, reason string) {
+	c.end(code, reason, true)
+}
+
+// Context is cancelled when the connection ends.
+func (c *Conn) Context() context.Context { return c.ctx }
+
+// Logger logs with the connection's attributes: the remote IP, and the
+// player's id once known.
+func (c *Conn) Logger() *slog.Logger {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.log
+}
+
+// end starts the end of the connection, once; it reports whether this call
+// did. With frame, a close frame with code and reason is sent and the
+// reader waits CloseWait for the peer's; without, the reader stops now.
+func (c *Conn) end(code int, reason string, frame bool) bool {
+	c.mu.Lock()
+	if c.closing {
+		c.mu.Unlock()
+		return false
+	}
+	c.closing = true
+	wait := time.Duration(0)
+	if frame {
+		if len(reason) > maxCloseReason {
+			n := maxCloseReason
+			for n > 0 && !utf8.RuneStart(reason[n]) {
+				n--
+			}
+			reason = reason[:n]
+		}
+		c.closeFrame = websocket.FormatCloseMessage(code, reason)
+		c.flushQueue = code != CloseSlowConsumer
+		wait = c.srv.lim.CloseWait
+	}
+	// Under mu, so that the pong handler cannot extend it again.
+	c.ws.SetReadDeadline(time.Now().Add(wait))
+	log := c.log
+	c.mu.Unlock()
+	c.cancel()
+	if frame {
+		log.Debug("closing connection", "code", code, "reason", reason)
+	}
+	return true
+}
+
+// stop ends the connection without a close frame (the peer left, or the
+// network failed).
+func (c *Conn) stop() { c.end(0, "", false) }
+
+// extendReadDeadline gives the peer another PongWait, unless the
+// connection is ending.
+func (c *Conn) extendReadDeadline() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.closing {
+		c.ws.SetReadDeadline(time.Now().Add(c.srv.lim.PongWait))
+	}
+}
+
+func (c *Conn) pendingCloseFrame() (frame []byte, flush bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closeFrame, c.flushQueue
+}
+
+// run drives the connection to its end; it runs on its own goroutine,
+// which becomes the read goroutine.
+func (c *Conn) run() {
+	s := c.srv
+	defer s.wg.Done()
+	writerDone := make(chan struct{})
+	go func() {
+		defer close(writerDone)
+		c.writePump()
+	}()
+	c.readPump()
+	c.stop()
+	// Let the writer finish its close frame, then close the TCP connection,
+	// which also unblocks a writer stuck on a peer that does not read.
+	t := time.NewTimer(s.lim.CloseWait)
+	select {
+	case <-writerDone:
+	case <-t.C:
+	}
+	t.Stop()
+	c.ws.Close()
+	<-writerDone
+	c.hello.Stop()
+	s.unregister(c)
+	c.Logger().Debug("connection ended")
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				c.Logger().Error("panic in Closed", "panic", r, "stack", string(debug.Stack()))
+			}
+		}()
+		s.h.Closed(c)
+	}()
+}
+
+// readPump reads frames and hands each message to the Handler, one at a
+// time. It returns when the connection has ended.
+func (c *Conn) readPump() {
+	s := c.srv
+	c.ws.SetReadLimit(s.lim.ReadLimit)
+	c.extendReadDeadline()
+	c.ws.SetPongHandler(func(string) error { c.extendReadDeadline(); return nil })
+	for {
+		mt, data, err := c.ws.ReadMessage()
+		if err != nil {
+			c.readError(err)
+			return
+		}
+		if c.ctx.Err() != nil {
+			continue // ending: drop what comes until the peer's close frame
+		}
+		c.extendReadDeadline()
+		s.m.MessagesIn.Inc()
+		switch c.bucket.take(s.now()) {
+		case rateLimited:
+			c.countRateLimited()
+			c.SendError("", wireRateLimited, "too many messages; slow down")
+			continue
+		case rateFlood:
+			c.countRateLimited()
+			c.Logger().Warn("message flood, disconnecting")
+			c.Close(websocket.ClosePolicyViolation, ReasonRateLimit)
+			continue
+		}
+		if mt != websocket.TextMessage {
+			c.SendError("", wireBadRequest, "binary frames are not supported; send JSON text")
+			continue
+		}
+		env, re, msg := decodeEnvelope(data)
+		if env == nil {
+			c.SendError(re, wireBadRequest, msg)
+			continue
+		}
+		c.dispatch(env)
+	}
+}
+
+// readError ends the connection after a failed read.
+func (c *Conn) readError(err error) {
+	if errors.Is(err, websocket.ErrReadLimit) {
+		// gorilla has already sent the 1009 close frame. Read and drop the
+		// rest of the oversized frame for a while, so that closing the
+		// socket with unread data does not reset the connection under the
+		// close frame before the client reads it.
+		if c.end(websocket.CloseMessageTooBig, ReasonTooBig, true) {
+			c.Logger().Info("frame over the read limit", "limit", c.srv.lim.ReadLimit)
+		}
+		nc := c.ws.NetConn()
+		nc.SetReadDeadline(time.Now().Add(c.srv.lim.CloseWait))
+		io.Copy(io.Discard, io.LimitReader(nc, maxDrain))
+		return
+	}
+	var ce *websocket.CloseError
+	if !errors.As(err, &ce) && c.ctx.Err() == nil {
+		c.Logger().Debug("read failed", "err", err)
+	}
+}
+
+func (c *Conn) countRateLimited() {
+	if !c.rateLimited {
+		c.rateLimited = true
+		c.srv.m.RateLimited.Inc()
+	}
+}
+
+// dispatch hands one message to the Handler. A panic there closes this
+// connection only, with 1011.
+func (c *Conn) dispatch(env *Envelope) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.Logger().Error("panic handling a message", "type", env.Type, "panic", r, "stack", string(debug.Stack()))
+			c.Close(websocket.CloseInternalServerErr, ReasonInternal)
+		}
+	}()
+	c.srv.h.HandleMessage(c.ctx, c, env)
+}
+
+// decodeEnvelope reads a frame's type and id. When the frame is not a
+// JSON object with a string "type" (and, if present, a string "id" of at
+// most 64 characters) it returns a nil Envelope, the id if one could be
+// read, and what is wrong.
+func decodeEnvelope(data []byte) (env *Envelope, re, problem string) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil || fields == nil {
+		return nil, "", "a message must be a JSON object"
+	}
+	var id string
+	if raw, ok := fields["id"]; ok {
+		if err := json.Unmarshal(raw, &id); err != nil {
+			return nil, "", "id must be a string"
+		}
+		if len(id) > maxIDLen {
+			return nil, "", fmt.Sprintf("id longer than %d characters", maxIDLen)
+		}
+	}
+	raw, ok := fields["type"]
+	if !ok {
+		return nil, id, `missing "type"`
+	}
+	var typ string
+	if err := json.Unmarshal(raw, &typ); err != nil || typ == "" {
+		return nil, id, `"type" must be a non-empty string`
+	}
+	return &Envelope{Type: typ, ID: id, Raw: data}, "", ""
+}
+
+// writePump writes the queued messages and the pings, and the close frame
+// at the end. It is the only writer of data frames.
+func (c *Conn) writePump() {
+	s := c.srv
+	ping := time.NewTicker(s.lim.PingPeriod())
+	defer ping.Stop()
+	for {
+		select {
+		case <-c.ctx.Done():
+			c.writeClose(nil)
+			return
+		case msg := <-c.send:
+			if c.ctx.Err() != nil {
+				c.writeClose(msg)
+				return
+			}
+			c.ws.SetWriteDeadline(time.Now().Add(s.lim.WriteWait))
+			if err := c.ws.WriteMessage(websocket.TextMessage, msg); err != nil {
+				c.writeFailed(err)
+				return
+			}
+			s.m.MessagesOut.Inc()
+		case <-ping.C:
+			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(s.lim.WriteWait)); err != nil {
+				c.writeFailed(err)
+				return
+			}
+		}
+	}
+}
+
+func (c *Conn) writeFailed(err error) {
+	if c.ctx.Err() == nil {
+		c.Logger().Debug("write failed", "err", err)
+	}
+	c.stop()
+}
+
+// writeClose sends the pending close frame, if any. Unless the queue
+// overflowed, first (when not nil) and what was queued before go out ahead
+// of it. All of it within CloseWait.
+func (c *Conn) writeClose(first []byte) {
+	f, flush := c.pendingCloseFrame()
+	if f == nil {
+		return
+	}
+	deadline := time.Now().Add(c.srv.lim.CloseWait)
+	if flush {
+		c.ws.SetWriteDeadline(deadline)
+		write := func(msg []byte) bool {
+			if err := c.ws.WriteMessage(websocket.TextMessage, msg); err != nil {
+				return false
+			}
+			c.srv.m.MessagesOut.Inc()
+			return true
+		}
+		if first != nil && !write(first) {
+			return
+		}
+	queued:
+		for range cap(c.send) { // what was queued, not what keeps coming
+			select {
+			case msg := <-c.send:
+				if !write(msg) {
+					return
+				}
+			default:
+				break queued
+			}
+		}
+	}
+	c.ws.WriteControl(websocket.CloseMessage, f, deadline)
+}
+
+// WSServer accepts WebSocket connections (GET /ws) and runs them.
+type WSServer struct {
+	h        Handler
+	lim      Limits
+	m        *Metrics
+	log      *slog.Logger
+	upgrader websocket.Upgrader
+	now      func() time.Time // the rate limiter's clock
+
+	mu       sync.Mutex
+	conns    map[*Conn]struct{}
+	perIP    map[string]int // open and upgrading connections by remote IP
+	shutdown bool
+	wg       sync.WaitGroup // one per connection, from reservation to Closed
+}
+
+var connSeq atomic.Uint64
+
+// NewWSServer makes a server that hands messages to h. Zero fields of lim
+// take their defaults; m must not be nil (see Metrics); a nil log means
+// slog.Default().
+func NewWSServer(h Handler, lim Limits, m *Metrics, log *slog.Logger) *WSServer {
+	if m == nil {
+		panic("api: NewWSServer needs a *Metrics (use NewMetrics)")
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	s := &WSServer{
+		h: h, lim: lim.WithDefaults(), m: m, log: log, now: time.Now,
+		conns: make(map[*Conn]struct{}),
+		perIP: make(map[string]int),
+	}
+	s.upgrader = websocket.Upgrader{
+		ReadBufferSize:    1024,
+		WriteBufferSize:   1024,
+		WriteBufferPool:   &sync.Pool{}, // idle connections hold no write buffer
+		EnableCompression: false,
+		// The origin was checked before Upgrade, where the refusal is counted.
+		CheckOrigin: func(*http.Request) bool { return true },
+	}
+	return s
+}
+
+// ServeHTTP upgrades a GET /ws request and runs the connection. It refuses
+// with 503 while shutting down, 403 for a foreign Origin and 429 when the
+// remote IP has MaxConnsPerIP connections open.
+func (s *WSServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	ip := remoteIP(r)
+	if !s.lim.originAllowed(r) {
+		s.m.Rejected.WithLabelValues("origin").Inc()
+		s.log.Debug("websocket origin refused", "remote_ip", ip, "origin", r.Header.Get("Origin"))
+		http.Error(w, "origin not allowed", http.StatusForbidden)
+		return
+	}
+	if code, reason := s.reserve(ip); code != 0 {
+		s.m.Rejected.WithLabelValues(reason).Inc()
+		s.log.Debug("websocket upgrade refused", "remote_ip", ip, "reason", reason)
+		if code == http.StatusServiceUnavailable {
+			w.Header().Set("Retry-After", "1")
+		}
+		http.Error(w, http.StatusText(code), code)
+		return
+	}
+	ws, err := s.upgrader.Upgrade(w, r, nil)
+	if err != nil { // the upgrader has answered the request
+		s.release(ip)
+		s.log.Debug("websocket upgrade failed", "remote_ip", ip, "err", err)
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &Conn{
+		srv: s, ws: ws, ip: ip,
+		send:   make(chan []byte, s.lim.SendQueue),
+		ctx:    ctx,
+		cancel: cancel,
+	}
+	c.baseLog = s.log.With("remote_ip", ip, "conn", connSeq.Add(1))
+	c.log = c.baseLog
+	if s.lim.MsgRate > 0 {
+		c.bucket = newTokenBucket(s.lim.MsgRate, s.lim.MsgBurst, s.now())
+	}
+	c.hello = time.AfterFunc(s.lim.HelloTimeout, func() {
+		if c.PlayerID() == "" {
+			c.Close(websocket.ClosePolicyViolation, ReasonNoHello)
+		}
+	})
+	s.register(c)
+	go c.run()
+}
+
+// reserve accounts for a connection about to be upgraded; a non-zero code
+// refuses it.
+func (s *WSServer) reserve(ip string) (code int, reason string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.shutdown {
+		return http.StatusServiceUnavailable, "shutdown"
+	}
+	if s.lim.MaxConnsPerIP > 0 && s.perIP[ip] >= s.lim.MaxConnsPerIP {
+		return http.StatusTooManyRequests, "ip_cap"
+	}
+	s.perIP[ip]++
+	s.wg.Add(1)
+	return 0, ""
+}
+
+// release undoes reserve.
+func (s *WSServer) release(ip string) {
+	s.mu.Lock()
+	if s.perIP[ip]--; s.perIP[ip] <= 0 {
+		delete(s.perIP, ip)
+	}
+	s.mu.Unlock()
+	s.wg.Done()
+}
+
+func (s *WSServer) register(c *Conn) {
+	s.mu.Lock()
+	s.conns[c] = struct{}{}
+	down := s.shutdown
+	s.mu.Unlock()
+	s.m.Connections.Inc()
+	if down { // Shutdown began during the upgrade
+		c.Close(websocket.CloseServiceRestart, ReasonRestarting)
+	}
+}
+
+// unregister forgets an ended connection (its WaitGroup count is done by run).
+func (s *WSServer) unregister(c *Conn) {
+	s.mu.Lock()
+	delete(s.conns, c)
+	if s.perIP[c.ip]--; s.perIP[c.ip] <= 0 {
+		delete(s.perIP, c.ip)
+	}
+	s.mu.Unlock()
+	s.m.Connections.Dec()
+}
+
+// Conns is the number of open connections.
+func (s *WSServer) Conns() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
+}
+
+// Shutdown refuses new connections (503), closes every open one with 1012
+// (service restart) and "server restarting, please reconnect", and waits
+// until all have ended and their Handler.Closed has returned, or ctx ends:
+// then the remaining TCP connections are dropped and ctx's error returned.
+// The http.Server does not track upgraded connections: call Shutdown as
+// well as http.Server.Shutdown.
+func (s *WSServer) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.shutdown = true
+	conns := make([]*Conn, 0, len(s.conns))
+	for c := range s.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+	s.log.Info("closing websocket connections", "conns", len(conns))
+	for _, c := range conns {
+		c.Close(websocket.CloseServiceRestart, ReasonRestarting)
+	}
+	done := make(chan struct{})
+	go func() {
+		s.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		s.mu.Lock()
+		for c := range s.conns {
+			c.ws.NetConn().Close()
+		}
+		s.mu.Unlock()
+		return ctx.Err()
+	}
+}
+
+// remoteIP is the TCP peer's address, without the port.
+func remoteIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}

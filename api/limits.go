@@ -1,0 +1,216 @@
+package api
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Defaults of the WebSocket limits: what a zero field of Limits means.
+const (
+	// DefaultReadLimit is the largest client frame, in bytes. A larger one
+	// closes the connection with 1009 (message too big). Client messages are
+	// small commands; 4 KiB leaves ample room.
+	DefaultReadLimit = 4 << 10
+
+	// DefaultHelloTimeout is how long a new connection may take to say hello
+	// (the protocol's first message) before it is closed with 1008 "no hello".
+	DefaultHelloTimeout = 10 * time.Second
+
+	// DefaultPongWait is how long the server waits for any frame (a pong, or
+	// a message) before it gives up on a silent peer. Pings are sent every
+	// PongWait*9/10 so that a live peer's pong always arrives in time.
+	DefaultPongWait = 60 * time.Second
+
+	// DefaultWriteWait bounds the writing of one frame to the peer. A write
+	// that takes longer ends the connection.
+	DefaultWriteWait = 10 * time.Second
+
+	// DefaultCloseWait is how long, after the server sent its close frame,
+	// it waits for the peer's close frame before it drops the TCP
+	// connection. It also bounds the writing of the close frame.
+	DefaultCloseWait = 2 * time.Second
+
+	// DefaultSendQueue is how many outgoing messages may wait for a
+	// connection's writer. A client that lets the queue fill up is
+	// disconnected as a slow consumer (close code CloseSlowConsumer): it
+	// never stalls the sender.
+	DefaultSendQueue = 256
+
+	// DefaultMsgRate and DefaultMsgBurst are a connection's message budget:
+	// a token bucket refilled at MsgRate messages a second that holds at
+	// most MsgBurst. See Limits.MsgRate for what happens beyond it.
+	DefaultMsgRate  = 50
+	DefaultMsgBurst = 100
+
+	// DefaultMaxConnsPerIP caps the open WebSocket connections of one remote
+	// IP address; over it the upgrade is refused with HTTP 429.
+	DefaultMaxConnsPerIP = 64
+
+	// DefaultReadHeaderTimeout is the http.Server's ReadHeaderTimeout: it
+	// belongs to the server, not to this package, and is set where the
+	// http.Server is made (it bounds a slow-loris before any upgrade).
+	DefaultReadHeaderTimeout = 5 * time.Second
+)
+
+// WebSocket close codes the server uses beyond the standard ones (1008
+// policy violation, 1009 message too big, 1011 internal error, 1012 service
+// restart). 4000–4999 are for applications (RFC 6455 §7.4.2).
+const (
+	// CloseReplaced: the same player connected again; this older
+	// connection is closed in favour of the newer one.
+	CloseReplaced = 4000
+	// CloseSlowConsumer: the client did not read its messages fast enough
+	// and its send queue overflowed. A client may reconnect and resume.
+	CloseSlowConsumer = 4008
+)
+
+// Close reasons sent with the close frame.
+const (
+	ReasonNoHello    = "no hello"
+	ReasonRateLimit  = "rate limit exceeded"
+	ReasonSlow       = "slow consumer"
+	ReasonReplaced   = "replaced by a newer connection"
+	ReasonRestarting = "server restarting, please reconnect"
+	ReasonInternal   = "internal error"
+	ReasonTooBig     = "message too big"
+)
+
+// Limits are the WebSocket server's protective limits. A zero field means
+// its default (the Default… constants); the zero Limits is a safe setting.
+type Limits struct {
+	// ReadLimit is the largest frame a client may send, in bytes.
+	ReadLimit int64
+	// HelloTimeout is the time a connection has to say hello.
+	HelloTimeout time.Duration
+	// PongWait is how long a connection may stay silent (no pong, no
+	// message) before it is dropped; pings go out every PongWait*9/10.
+	PongWait time.Duration
+	// WriteWait bounds the writing of one frame.
+	WriteWait time.Duration
+	// CloseWait is how long the server waits for the peer's close frame
+	// after sending its own.
+	CloseWait time.Duration
+	// SendQueue is the capacity, in messages, of a connection's send
+	// queue; overflowing it disconnects the client as slow.
+	SendQueue int
+	// MsgRate (messages a second) and MsgBurst bound what a client may send.
+	// A message beyond the budget is not handled: the client gets a
+	// "rate_limited" error instead. Each such message deepens a debt; once
+	// the client has sent MsgBurst more messages than its budget (a flood)
+	// the connection is closed with 1008 "rate limit exceeded". A negative
+	// MsgRate turns rate limiting off.
+	MsgRate  float64
+	MsgBurst int
+	// MaxConnsPerIP caps the connections of one remote IP (the TCP peer's
+	// address; proxies' headers are not trusted). Negative: no cap.
+	MaxConnsPerIP int
+	// AllowedOrigins lists the browser origins ("https://example.com",
+	// compared case-insensitively) that may connect besides the server's own
+	// host. A request without an Origin header (not a browser) is always
+	// allowed; one whose Origin's host equals the request's Host is too.
+	// "*" allows every origin.
+	AllowedOrigins []string
+}
+
+// WithDefaults returns l with every zero (or negative, where that has no
+// meaning of its own) field set to its default.
+func (l Limits) WithDefaults() Limits {
+	if l.ReadLimit <= 0 {
+		l.ReadLimit = DefaultReadLimit
+	}
+	if l.HelloTimeout <= 0 {
+		l.HelloTimeout = DefaultHelloTimeout
+	}
+	if l.PongWait <= 0 {
+		l.PongWait = DefaultPongWait
+	}
+	if l.WriteWait <= 0 {
+		l.WriteWait = DefaultWriteWait
+	}
+	if l.CloseWait <= 0 {
+		l.CloseWait = DefaultCloseWait
+	}
+	if l.SendQueue <= 0 {
+		l.SendQueue = DefaultSendQueue
+	}
+	if l.MsgRate == 0 {
+		l.MsgRate = DefaultMsgRate
+	}
+	if l.MsgBurst <= 0 {
+		l.MsgBurst = DefaultMsgBurst
+	}
+	if l.MaxConnsPerIP == 0 {
+		l.MaxConnsPerIP = DefaultMaxConnsPerIP
+	}
+	return l
+}
+
+// PingPeriod is how often the server pings: a little under PongWait, so
+// that a live peer's pong arrives before the read deadline.
+func (l Limits) PingPeriod() time.Duration {
+	return l.WithDefaults().PongWait * 9 / 10
+}
+
+// originAllowed reports whether a WebSocket upgrade request's Origin is
+// acceptable under l.
+func (l Limits) originAllowed(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true // not a browser: nothing to protect against
+	}
+	for _, a := range l.AllowedOrigins {
+		if a == "*" || strings.EqualFold(a, origin) {
+			return true
+		}
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	return strings.EqualFold(u.Host, r.Host)
+}
+
+// rateVerdict is what a token bucket says of one message.
+type rateVerdict int
+
+const (
+	rateOK      rateVerdict = iota // within the budget
+	rateLimited                    // over it: refuse this message
+	rateFlood                      // far over it: close the connection
+)
+
+// tokenBucket is a connection's message budget. It is used by the
+// connection's read goroutine only, and takes the time as an argument so
+// that it can be tested without a clock.
+type tokenBucket struct {
+	rate   float64 // tokens a second
+	burst  float64 // most tokens held
+	tokens float64 // may go down to -burst: the debt of refused messages
+	last   time.Time
+}
+
+func newTokenBucket(rate float64, burst int, now time.Time) *tokenBucket {
+	return &tokenBucket{rate: rate, burst: float64(burst), tokens: float64(burst), last: now}
+}
+
+// take spends a token for one message received at now.
+func (b *tokenBucket) take(now time.Time) rateVerdict {
+	if b == nil {
+		return rateOK
+	}
+	if dt := now.Sub(b.last); dt > 0 {
+		b.tokens = min(b.burst, b.tokens+dt.Seconds()*b.rate)
+		b.last = now
+	}
+	b.tokens--
+	switch {
+	case b.tokens >= 0:
+		return rateOK
+	case b.tokens > -b.burst:
+		return rateLimited
+	default:
+		return rateFlood
+	}
+}

@@ -1,0 +1,142 @@
+package api
+
+import (
+	"net/http"
+	"runtime"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Metrics holds every Prometheus collector of the server. Names start with
+// "klondike_", values are in base units (seconds, bytes), and no label ever
+// holds an id (player, match, round): label values come from small fixed sets.
+//
+// A Metrics is always made with NewMetrics: the WebSocket server, the hub
+// and the dispatcher use its fields without nil checks, and NewWSServer and
+// NewHub panic on a nil *Metrics. Tests make their own with NewMetrics("test").
+type Metrics struct {
+	// Registry holds all of the below plus the Go and process collectors.
+	Registry *prometheus.Registry
+
+	Connections     prometheus.Gauge   // klondike_connections: open WebSocket connections
+	Players         prometheus.Gauge   // klondike_connected_players: players with a connection
+	MessagesIn      prometheus.Counter // klondike_messages_received_total: client data frames
+	MessagesOut     prometheus.Counter // klondike_messages_sent_total: server messages written
+	SlowDisconnects prometheus.Counter // klondike_slow_disconnects_total: closed for a full send queue
+	RateLimited     prometheus.Counter // klondike_rate_limited_total: connections that went over their message rate (once each)
+
+	// Rejected counts refused upgrades by reason: origin, ip_cap, shutdown.
+	Rejected *prometheus.CounterVec // klondike_connections_rejected_total{reason}
+
+	// Moves counts moves by result: accepted, duplicate, or the wire error
+	// code that refused it.
+	Moves       *prometheus.CounterVec // klondike_moves_total{result}
+	MoveSeconds prometheus.Histogram   // klondike_move_duration_seconds
+
+	RoundsStarted  prometheus.Counter // klondike_rounds_started_total
+	RoundsFinished prometheus.Counter // klondike_rounds_finished_total
+
+	StoreSeconds *prometheus.HistogramVec // klondike_store_operation_duration_seconds{op}
+	StoreErrors  *prometheus.CounterVec   // klondike_store_errors_total{op}
+}
+
+// The fixed label values, made present (at zero) from the start so that
+// rates and alerts work before the first event.
+var (
+	rejectReasons = []string{"origin", "ip_cap", "shutdown"}
+	moveResults   = []string{"accepted", "illegal_move", "out_of_order", "round_not_running",
+		"unavailable", "bad_request", "internal", "duplicate"}
+)
+
+// NewMetrics makes and registers every collector on a fresh Registry, with
+// the Go runtime and process collectors and klondike_build_info{version,
+// goversion} set to 1.
+func NewMetrics(version string) *Metrics {
+	reg := prometheus.NewRegistry()
+	f := func(c prometheus.Collector) prometheus.Collector { reg.MustRegister(c); return c }
+	m := &Metrics{
+		Registry: reg,
+		Connections: f(prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "klondike_connections", Help: "Open WebSocket connections.",
+		})).(prometheus.Gauge),
+		Players: f(prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "klondike_connected_players", Help: "Players with an open connection.",
+		})).(prometheus.Gauge),
+		MessagesIn: f(prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "klondike_messages_received_total", Help: "WebSocket data frames received from clients.",
+		})).(prometheus.Counter),
+		MessagesOut: f(prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "klondike_messages_sent_total", Help: "WebSocket messages written to clients.",
+		})).(prometheus.Counter),
+		SlowDisconnects: f(prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "klondike_slow_disconnects_total", Help: "Connections closed because their send queue overflowed.",
+		})).(prometheus.Counter),
+		RateLimited: f(prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "klondike_rate_limited_total", Help: "Connections that went over their message rate, counted once each.",
+		})).(prometheus.Counter),
+		Rejected: f(prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "klondike_connections_rejected_total", Help: "WebSocket upgrades refused, by reason.",
+		}, []string{"reason"})).(*prometheus.CounterVec),
+		Moves: f(prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "klondike_moves_total", Help: "Moves handled, by result.",
+		}, []string{"result"})).(*prometheus.CounterVec),
+		MoveSeconds: f(prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "klondike_move_duration_seconds",
+			Help:    "Time to handle one move message, from decoding to reply.",
+			Buckets: []float64{.00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1},
+		})).(prometheus.Histogram),
+		RoundsStarted: f(prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "klondike_rounds_started_total", Help: "Rounds started.",
+		})).(prometheus.Counter),
+		RoundsFinished: f(prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "klondike_rounds_finished_total", Help: "Rounds finished.",
+		})).(prometheus.Counter),
+		StoreSeconds: f(prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "klondike_store_operation_duration_seconds",
+			Help:    "Duration of store operations, by operation.",
+			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
+		}, []string{"op"})).(*prometheus.HistogramVec),
+		StoreErrors: f(prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "klondike_store_errors_total", Help: "Failed store operations, by operation.",
+		}, []string{"op"})).(*prometheus.CounterVec),
+	}
+	for _, r := range rejectReasons {
+		m.Rejected.WithLabelValues(r)
+	}
+	for _, r := range moveResults {
+		m.Moves.WithLabelValues(r)
+	}
+	build := prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "klondike_build_info", Help: "Always 1; the labels tell the build.",
+	}, []string{"version", "goversion"})
+	build.WithLabelValues(version, runtime.Version()).Set(1)
+	reg.MustRegister(build,
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	return m
+}
+
+// RegisterMatchGauges exports klondike_matches{state="open"|"running"},
+// read from open and running at each scrape. Call it once; the functions
+// must be safe for concurrent use and must not block.
+func (m *Metrics) RegisterMatchGauges(open, running func() float64) {
+	for _, g := range []struct {
+		state string
+		f     func() float64
+	}{{"open", open}, {"running", running}} {
+		m.Registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name:        "klondike_matches",
+			Help:        "Matches, by state.",
+			ConstLabels: prometheus.Labels{"state": g.state},
+		}, g.f))
+	}
+}
+
+// Handler serves the registry in the Prometheus exposition format
+// (GET /metrics).
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{Registry: m.Registry})
+}

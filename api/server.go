@@ -1,0 +1,164 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"klondike/lobby"
+	"klondike/match"
+	"klondike/match/memstore"
+)
+
+// Config is the whole server's configuration. Its zero value runs the
+// embedded in-memory store with every default.
+type Config struct {
+	// Store keeps move logs and standings; nil means the in-memory store.
+	Store match.Store
+	// Limits are the WebSocket limits (zero fields take defaults).
+	Limits Limits
+	// Match configures every match (zero fields take defaults).
+	Match match.Config
+	// Lobby retention settings (zero fields take defaults).
+	MatchRetention, RoundRetention, SessionIdle time.Duration
+	// Version is reported in klondike_build_info.
+	Version string
+	Logger  *slog.Logger
+}
+
+// Server is the HTTP side of klondiked: routes, the WebSocket endpoint and
+// the wiring of lobby, hub, store and metrics. cmd/klondiked and the
+// end-to-end tests build it the same way.
+type Server struct {
+	Lobby   *lobby.Lobby
+	Hub     *Hub
+	WS      *WSServer
+	Metrics *Metrics
+	Store   match.Store
+
+	log      *slog.Logger
+	mux      *http.ServeMux
+	draining atomic.Bool
+}
+
+// NewServer wires a server. Close releases what it started.
+func NewServer(cfg Config) *Server {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Store == nil {
+		cfg.Store = memstore.New()
+	}
+	if cfg.Version == "" {
+		cfg.Version = "dev"
+	}
+	s := &Server{log: cfg.Logger, mux: http.NewServeMux()}
+	s.Metrics = NewMetrics(cfg.Version)
+	s.Store = instrument(cfg.Store, s.Metrics)
+	cfg.Store = s.Store
+	s.Hub = NewHub(s.Metrics)
+	s.Lobby = lobby.New(lobby.Config{
+		Store: cfg.Store, Sink: s.Hub, Logger: cfg.Logger, Match: cfg.Match,
+		MatchRetention: cfg.MatchRetention, RoundRetention: cfg.RoundRetention, SessionIdle: cfg.SessionIdle,
+		OnRoundDealt: s.Metrics.RoundsStarted.Inc, OnRoundOver: s.Metrics.RoundsFinished.Inc,
+	})
+	s.Metrics.RegisterMatchGauges(
+		func() float64 { o, _ := s.Lobby.Counts(); return float64(o) },
+		func() float64 { _, r := s.Lobby.Counts(); return float64(r) },
+	)
+	svc := &Service{Lobby: s.Lobby, Hub: s.Hub, Metrics: s.Metrics, Log: cfg.Logger}
+	s.WS = NewWSServer(svc, cfg.Limits, s.Metrics, cfg.Logger)
+
+	s.mux.Handle("GET /ws", s.WS)
+	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = w.Write([]byte("ok\n"))
+	})
+	s.mux.HandleFunc("GET /readyz", s.readyz)
+	s.mux.Handle("GET /metrics", s.Metrics.Handler())
+	s.mux.HandleFunc("GET /api/v1/matches", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]any{"matches": s.Lobby.OpenMatches()})
+	})
+	s.mux.HandleFunc("GET /api/v1/rounds/{id}/leaderboard", s.leaderboard)
+	s.mux.HandleFunc("GET /api/v1/rounds/{id}/replay", s.replay)
+	return s
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	if s.draining.Load() {
+		http.Error(w, "shutting down", http.StatusServiceUnavailable)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := s.Store.Ping(ctx); err != nil {
+		http.Error(w, "store unavailable", http.StatusServiceUnavailable)
+		return
+	}
+	_, _ = w.Write([]byte("ready\n"))
+}
+
+func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
+	rd, err := s.Lobby.Round(r.PathValue("id"))
+	if err != nil {
+		writeJSON(w, http.StatusNotFound, errorBody(CodeNotFound, err.Error()))
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"round_id": rd.ID, "match_id": rd.MatchID, "round": rd.Number, "over": rd.Over(),
+		"entries": rd.Leaderboard(time.Now()),
+	})
+}
+
+func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
+	rd, err := s.Lobby.Round(r.PathValue("id"))
+	if err != nil {
+		writeJSON(w, http.StatusNotFound, errorBody(CodeNotFound, err.Error()))
+		return
+	}
+	rep, err := rd.Replay()
+	if errors.Is(err, match.ErrRoundNotRunning) {
+		writeJSON(w, http.StatusNotFound, errorBody(CodeNotFound, "the replay is published when the round ends"))
+		return
+	}
+	if err != nil {
+		writeJSON(w, http.StatusInternalServerError, errorBody(CodeInternal, "internal error"))
+		return
+	}
+	writeJSON(w, http.StatusOK, rep)
+}
+
+func errorBody(code, msg string) map[string]string {
+	return map[string]string{"code": code, "message": msg}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// Shutdown drains the server: readiness turns 503, no new connections are
+// taken, every client is told to reconnect, and the matches stop. It waits
+// for the connections to end or ctx to expire.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.draining.Store(true)
+	err := s.WS.Shutdown(ctx)
+	s.Lobby.Close()
+	return err
+}
+
+// Close stops everything at once.
+func (s *Server) Close() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = s.Shutdown(ctx)
+}

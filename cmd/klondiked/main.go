@@ -1,0 +1,166 @@
+// Command klondiked is the competitive Klondike server: a lobby, rounds on
+// seeded deals, every move validated on the server, live leaderboards, over
+// WebSocket, with Prometheus metrics.
+//
+//	klondiked --addr 127.0.0.1:8080
+//
+// Every flag has a KLONDIKE_* environment variable; flags win.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"klondike/api"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr, nil); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "klondiked:", err)
+		os.Exit(1)
+	}
+}
+
+// Options are klondiked's settings, from flags and environment.
+type Options struct {
+	Addr          string
+	RedisURL      string
+	LogFormat     string
+	LogLevel      string
+	ShutdownGrace time.Duration
+	Limits        api.Limits
+	Origins       string
+}
+
+// parseOptions reads flags over environment variables over defaults.
+func parseOptions(args []string, getenv func(string) string, out io.Writer) (Options, error) {
+	var o Options
+	fs := flag.NewFlagSet("klondiked", flag.ContinueOnError)
+	fs.SetOutput(out)
+	env := func(name, def string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return def
+	}
+	envDur := func(name string, def time.Duration) time.Duration {
+		if v := getenv(name); v != "" {
+			if d, err := time.ParseDuration(v); err == nil {
+				return d
+			}
+		}
+		return def
+	}
+	fs.StringVar(&o.Addr, "addr", env("KLONDIKE_ADDR", ":8080"), "listen address (env KLONDIKE_ADDR)")
+	fs.StringVar(&o.RedisURL, "redis", env("KLONDIKE_REDIS_URL", ""), "Redis URL redis://host:port/db; empty runs the embedded in-memory store (env KLONDIKE_REDIS_URL)")
+	fs.StringVar(&o.LogFormat, "log-format", env("KLONDIKE_LOG_FORMAT", "text"), "log format: text or json (env KLONDIKE_LOG_FORMAT)")
+	fs.StringVar(&o.LogLevel, "log-level", env("KLONDIKE_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env KLONDIKE_LOG_LEVEL)")
+	fs.DurationVar(&o.ShutdownGrace, "shutdown-grace", envDur("KLONDIKE_SHUTDOWN_GRACE", 10*time.Second), "how long a shutdown waits for connections to drain (env KLONDIKE_SHUTDOWN_GRACE)")
+	fs.StringVar(&o.Origins, "allowed-origins", env("KLONDIKE_ALLOWED_ORIGINS", ""), "comma-separated extra WebSocket origins allowed besides the server's own host; * allows any (env KLONDIKE_ALLOWED_ORIGINS)")
+	fs.IntVar(&o.Limits.MaxConnsPerIP, "max-conns-per-ip", envInt(getenv, "KLONDIKE_MAX_CONNS_PER_IP", 0), "WebSocket connections allowed from one IP; 0 takes the default (env KLONDIKE_MAX_CONNS_PER_IP)")
+	fs.Usage = func() {
+		fmt.Fprintf(out, "Usage: klondiked [flags]\n\nThe competitive Klondike server. Flags win over KLONDIKE_* environment variables.\n\nExamples:\n  klondiked --addr 127.0.0.1:8080\n  KLONDIKE_LOG_FORMAT=json klondiked\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	if o.Origins != "" {
+		for _, s := range strings.Split(o.Origins, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				o.Limits.AllowedOrigins = append(o.Limits.AllowedOrigins, s)
+			}
+		}
+	}
+	return o, nil
+}
+
+func envInt(getenv func(string) string, name string, def int) int {
+	var n int
+	if _, err := fmt.Sscan(getenv(name), &n); err == nil {
+		return n
+	}
+	return def
+}
+
+func newLogger(o Options, w io.Writer) (*slog.Logger, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(o.LogLevel)); err != nil {
+		return nil, fmt.Errorf("log level %q: want debug, info, warn or error", o.LogLevel)
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	switch o.LogFormat {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("log format %q: want text or json", o.LogFormat)
+}
+
+// run starts the server and serves until ctx ends, then drains it. When
+// ready is not nil it receives the listening address.
+func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer, ready chan<- string) error {
+	o, err := parseOptions(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	log, err := newLogger(o, stderr)
+	if err != nil {
+		return err
+	}
+	if o.RedisURL != "" {
+		return errors.New("--redis: the Redis store is not part of this build yet; run without it for the embedded store")
+	}
+	srv := api.NewServer(api.Config{Limits: o.Limits, Version: version, Logger: log})
+	ln, err := net.Listen("tcp", o.Addr)
+	if err != nil {
+		srv.Close()
+		return err
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: api.DefaultReadHeaderTimeout, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	log.Info("klondiked listening", "addr", ln.Addr().String(), "store", "memory", "version", version)
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
+	select {
+	case err := <-errc:
+		srv.Close()
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down", "grace", o.ShutdownGrace)
+	sctx, cancel := context.WithTimeout(context.Background(), o.ShutdownGrace)
+	defer cancel()
+	werr := srv.Shutdown(sctx)
+	herr := hs.Shutdown(sctx)
+	if err := errors.Join(werr, herr); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	log.Info("stopped")
+	return nil
+}
