@@ -346,7 +346,7 @@ func TestReplayRuleFlags(t *testing.T) {
 		{"vegas", []string{"--scoring", "vegas"}, "T6-F", `{"i":1,"move":"T6-F","ok":true,"score":-47,"events":["revealed","to_foundation"]}`},
 		{"none", []string{"--scoring", "none"}, "T6-F", `{"i":1,"move":"T6-F","ok":true,"score":0,"events":["revealed","to_foundation"]}`},
 		{"count", nil, "T6-F T7-F t7:1-t6", `{"i":3,"move":"T7:1-T6","ok":true,"score":35,"events":["revealed","to_tableau"]}`},
-		{"wrong count", nil, "T6-F T7-F T7:2-T6", `{"i":3,"move":"T7:2-T6","ok":false,"error":"2 cards asked, 1 fit: the count does not match the run that fits"}`},
+		{"wrong count", nil, "T6-F T7-F T7:2-T6", `{"i":3,"move":"T7:2-T6","ok":false,"error":"asked to move 2, but 1 fit: the count does not match the run that fits"}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append([]string{"replay", "--seed", "1"}, tc.args...)
