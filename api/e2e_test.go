@@ -145,7 +145,7 @@ func (c *client) move(roundID string, seq int, mv string) map[string]any {
 // unlimited passes, undo on.
 func winningGame(t *testing.T) []string {
 	t.Helper()
-	f, err := os.Open("../engine/testdata/games/draw3-unlimited.txt")
+	f, err := os.Open("testdata/deal1-draw3-win.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
