@@ -36,6 +36,15 @@ Other:
                   the summary then also gives "timed_score", the score with
                   the standard time penalty and bonus (as the server ranks)
 
+  --round FILE|URL|-
+                  verify a finished round from the server's replay
+                  (GET /api/v1/rounds/{id}/replay): the commitment against the
+                  revealed seed and salt, the layout, and every player's moves
+                  to their recorded round score. Prints one line for the deal
+                  ({"round":…,"commitment_ok":true,"layout_ok":true}) and one
+                  a player ({"player_id":…,"timed_score":N,"recorded_score":N,
+                  "verified":true,…}); exit status 1 if anything does not match.
+
 Exit status: 0 when every move was legal, 1 when any was refused, 2 for bad
 usage or a bad deal or moves file.
 
@@ -44,6 +53,7 @@ Examples:
   echo "T6-F T7-F T7-T6 D" | klondike replay --seed 1
   klondike replay --seed 42 --draw 1 --scoring vegas - < game.txt
   klondike replay --deal layout.json --undo no_reveal --elapsed 3m5s game.txt
+  klondike replay --round http://127.0.0.1:8080/api/v1/rounds/ROUND_ID/replay
 `)
 }
 
@@ -80,8 +90,15 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("replay")
 	gf := addGameFlags(fs)
 	elapsed := fs.Duration("elapsed", 0, "time the game took, such as 3m5s")
+	round := fs.String("round", "", "a server's round replay (file, - or URL) to verify")
 	if ok, status := parseFlags(fs, args, replayUsage, stdout, stderr); !ok {
 		return status
+	}
+	if isSet(fs, "round") {
+		if fs.NArg() > 0 || isSet(fs, "seed") || isSet(fs, "deal") {
+			return usageError(stderr, fs.Name(), errRoundWithMoves)
+		}
+		return replayRound(*round, stdin, stdout, stderr)
 	}
 	timed := isSet(fs, "elapsed")
 	if timed && *elapsed < 0 {

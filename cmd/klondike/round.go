@@ -1,0 +1,167 @@
+package main
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"klondike/engine"
+)
+
+// roundReplay is the server's replay of a finished round
+// (GET /api/v1/rounds/{id}/replay).
+type roundReplay struct {
+	RoundID    string       `json:"round_id"`
+	Seed       string       `json:"seed"`
+	Salt       string       `json:"salt"`
+	Commitment string       `json:"commitment"`
+	KnownDeal  bool         `json:"known_deal"`
+	Rules      engine.Rules `json:"rules"`
+	Layout     engine.Deal  `json:"layout"`
+	Players    []struct {
+		PlayerID string `json:"player_id"`
+		Name     string `json:"name"`
+		Moves    []struct {
+			Seq  int    `json:"seq"`
+			Move string `json:"move"`
+			AtMs int64  `json:"at_ms"`
+		} `json:"moves"`
+		Status  string `json:"status"`
+		Score   int    `json:"score"`
+		Elapsed int64  `json:"elapsed_ms"`
+	} `json:"players"`
+}
+
+// roundCheck is the first line of a round replay: the deal's proof.
+type roundCheck struct {
+	Round        string `json:"round"`
+	Seed         string `json:"seed"`
+	KnownDeal    bool   `json:"known_deal"`
+	CommitmentOK *bool  `json:"commitment_ok"` // null for a known deal
+	LayoutOK     bool   `json:"layout_ok"`
+}
+
+// playerCheck is the line of one player of a round replay.
+type playerCheck struct {
+	PlayerID      string                  `json:"player_id"`
+	Name          string                  `json:"name"`
+	Won           bool                    `json:"won"`
+	Status        string                  `json:"status"`
+	Points        int                     `json:"points"`
+	Moves         int                     `json:"moves"`
+	Foundation    engine.FoundationCounts `json:"foundation"`
+	Illegal       int                     `json:"illegal"`
+	TimedScore    int                     `json:"timed_score"`
+	RecordedScore int                     `json:"recorded_score"`
+	Verified      bool                    `json:"verified"`
+}
+
+// loadRound reads a replay from a file, stdin ("-") or an http(s) URL.
+func loadRound(src string, stdin io.Reader) (*roundReplay, error) {
+	var r io.Reader
+	switch {
+	case src == "-":
+		r = stdin
+	case strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://"):
+		c := &http.Client{Timeout: 30 * time.Second}
+		resp, err := c.Get(src)
+		if err != nil {
+			return nil, badInput{err}
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return nil, badInput{fmt.Errorf("%s: %s (a replay is published when its round ends)", src, resp.Status)}
+		}
+		r = resp.Body
+	default:
+		f, err := os.Open(src)
+		if err != nil {
+			return nil, badInput{err}
+		}
+		defer f.Close()
+		r = f
+	}
+	var rep roundReplay
+	if err := json.NewDecoder(io.LimitReader(r, 64<<20)).Decode(&rep); err != nil {
+		return nil, badInput{fmt.Errorf("round replay %s: %w", src, err)}
+	}
+	if err := rep.Rules.Validate(); err != nil {
+		return nil, badInput{fmt.Errorf("round replay %s: %w", src, err)}
+	}
+	return &rep, nil
+}
+
+// replayRound verifies a server's round replay: the commitment against the
+// revealed seed and salt, the layout against the seed, and every player's
+// moves through the engine to the recorded round score. It prints one line
+// for the deal, then one a player.
+func replayRound(src string, stdin io.Reader, stdout, stderr io.Writer) int {
+	rep, err := loadRound(src, stdin)
+	if err != nil {
+		return inputError(stderr, "replay", err)
+	}
+	seed, err := strconv.ParseUint(rep.Seed, 10, 64)
+	if err != nil {
+		return inputError(stderr, "replay", badInput{fmt.Errorf("round replay: seed %q is not a deal number", rep.Seed)})
+	}
+	deal := engine.NumberedDeal(seed)
+	a, _ := json.Marshal(deal)
+	b, _ := json.Marshal(rep.Layout)
+	check := roundCheck{Round: rep.RoundID, Seed: rep.Seed, KnownDeal: rep.KnownDeal, LayoutOK: string(a) == string(b)}
+	ok := check.LayoutOK
+	if !rep.KnownDeal {
+		sum := sha256.Sum256([]byte(rep.Salt + ":" + rep.Seed))
+		c := hex.EncodeToString(sum[:]) == rep.Commitment
+		check.CommitmentOK = &c
+		ok = ok && c
+	}
+	w := bufio.NewWriter(stdout)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(check)
+	for _, p := range rep.Players {
+		g, err := engine.NewGame(deal, rep.Rules)
+		if err != nil {
+			return inputError(stderr, "replay", badInput{err})
+		}
+		pc := playerCheck{PlayerID: p.PlayerID, Name: p.Name, RecordedScore: p.Score}
+		for _, e := range p.Moves {
+			m, err := engine.ParseMove(e.Move)
+			if err == nil {
+				_, err = g.Apply(m)
+			}
+			if err != nil {
+				pc.Illegal++
+			}
+		}
+		won := g.Status() == engine.Won
+		pc.Won, pc.Status, pc.Points, pc.Moves = won, g.Status().String(), g.Score(), g.Moves()
+		if !won && g.Status() == engine.Playing && p.Status != "" {
+			pc.Status = p.Status // resigned or timed out: the log ends there
+		}
+		pc.Foundation = engine.FoundationCounts{
+			C: g.Foundation(engine.Clubs), D: g.Foundation(engine.Diamonds),
+			H: g.Foundation(engine.Hearts), S: g.Foundation(engine.Spades),
+		}
+		pc.TimedScore = engine.TimedScore(rep.Rules.Scoring, g.Score(), time.Duration(p.Elapsed)*time.Millisecond, won)
+		pc.Verified = pc.Illegal == 0 && pc.TimedScore == p.Score && pc.Status == p.Status
+		ok = ok && pc.Verified
+		enc.Encode(pc)
+	}
+	status := exitOK
+	if !ok {
+		status = exitFailure
+	}
+	return flush(w, stderr, "replay", status)
+}
+
+var errRoundWithMoves = errors.New("--round replays the moves in the round file: give no moves file and no --seed or --deal")
