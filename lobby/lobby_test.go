@@ -1,0 +1,209 @@
+package lobby_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"klondike/lobby"
+	"klondike/match"
+	"klondike/match/memstore"
+)
+
+type sink struct {
+	mu    sync.Mutex
+	types map[string][]string
+}
+
+func (s *sink) Send(id string, b []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.types == nil {
+		s.types = map[string][]string{}
+	}
+	i := strings.Index(string(b), `"type":"`)
+	t := string(b[i+8:])
+	t = t[:strings.IndexByte(t, '"')]
+	s.types[id] = append(s.types[id], t)
+}
+
+func newLobby(t *testing.T) *lobby.Lobby {
+	l := lobby.New(lobby.Config{
+		Store: memstore.New(), Sink: &sink{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Match: match.Config{QuickWait: time.Second, Intermission: time.Second},
+	})
+	t.Cleanup(l.Close)
+	return l
+}
+
+func hello(t *testing.T, l *lobby.Lobby, name string) lobby.Session {
+	t.Helper()
+	s, _, err := l.Hello(name, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestNames(t *testing.T) {
+	for _, bad := range []string{"", "   ", strings.Repeat("x", 25), "a\x00b", "tab\there", "\xff"} {
+		if _, err := lobby.CleanName(bad); !errors.Is(err, lobby.ErrBadName) {
+			t.Errorf("CleanName(%q) = %v, want ErrBadName", bad, err)
+		}
+	}
+	for in, want := range map[string]string{"  alice ": "alice", "Zoë": "Zoë", strings.Repeat("é", 24): strings.Repeat("é", 24)} {
+		if got, err := lobby.CleanName(in); err != nil || got != want {
+			t.Errorf("CleanName(%q) = %q, %v", in, got, err)
+		}
+	}
+}
+
+func TestSessionsResume(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		l := newLobby(t)
+		s := hello(t, l, "alice")
+		if len(s.Token) < 32 || s.PlayerID == "" {
+			t.Fatalf("session %+v", s)
+		}
+		again, resumed, err := l.Hello("", s.Token)
+		if err != nil || !resumed || again.PlayerID != s.PlayerID || again.Name != "alice" {
+			t.Fatalf("resume = %+v %v %v", again, resumed, err)
+		}
+		if _, _, err := l.Hello("x", "nope"); !errors.Is(err, lobby.ErrUnknownToken) {
+			t.Errorf("unknown token = %v", err)
+		}
+	})
+}
+
+func TestCreateJoinLeave(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		l := newLobby(t)
+		a, b, c := hello(t, l, "alice"), hello(t, l, "bob"), hello(t, l, "carol")
+		two := 2
+		pub := true
+		info, err := l.CreateMatch(ctx, a.PlayerID, match.PartialSettings{MaxPlayers: &two, Public: &pub})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(info.Code) != lobby.CodeLength || info.Host != a.PlayerID || info.Settings.Undo != "no_reveal" {
+			t.Fatalf("created %+v", info)
+		}
+		if got := l.OpenMatches(); len(got) != 1 || got[0].ID != info.ID {
+			t.Fatalf("open matches = %v", got)
+		}
+		if _, err := l.JoinMatch(ctx, b.PlayerID, "", strings.ToLower(info.Code)); err != nil {
+			t.Fatalf("join by lower-case code: %v", err)
+		}
+		if _, err := l.JoinMatch(ctx, c.PlayerID, info.ID, ""); !errors.Is(err, match.ErrMatchFull) {
+			t.Fatalf("third player in a match of two = %v, want ErrMatchFull", err)
+		}
+		if _, err := l.JoinMatch(ctx, c.PlayerID, "", "ZZZZZZ"); !errors.Is(err, lobby.ErrNoSuchMatch) {
+			t.Fatalf("bad code = %v", err)
+		}
+		if err := l.LeaveMatch(ctx, b.PlayerID, info.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.JoinMatch(ctx, c.PlayerID, info.ID, ""); err != nil {
+			t.Fatalf("join after a leave: %v", err)
+		}
+		bad := 0
+		if _, err := l.CreateMatch(ctx, b.PlayerID, match.PartialSettings{MaxPlayers: &bad}); !errors.Is(err, match.ErrBadSettings) {
+			t.Errorf("max_players 0 = %v", err)
+		}
+		// Everyone ready in a full match: it starts by itself.
+		m, _ := l.Match(info.ID)
+		_ = m.SetReady(ctx, a.PlayerID, true)
+		_ = m.SetReady(ctx, c.PlayerID, true)
+		synctest.Wait()
+		if st := m.State(); st != match.StateStarting {
+			t.Fatalf("full and ready: state %v, want starting", st)
+		}
+		if _, err := l.CreateMatch(ctx, a.PlayerID, match.PartialSettings{}); !errors.Is(err, lobby.ErrInAnotherMatch) {
+			t.Errorf("creating while in a running match = %v, want ErrInAnotherMatch", err)
+		}
+		if open, playing := l.Counts(); open != 0 || playing != 1 {
+			t.Errorf("counts = %d open, %d playing", open, playing)
+		}
+	})
+}
+
+func TestQuickMatch(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		l := newLobby(t)
+		a, b, c := hello(t, l, "alice"), hello(t, l, "bob"), hello(t, l, "carol")
+		one := 1
+		ia, err := l.QuickMatch(ctx, a.PlayerID, match.PartialSettings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ib, _ := l.QuickMatch(ctx, b.PlayerID, match.PartialSettings{})
+		ic, _ := l.QuickMatch(ctx, c.PlayerID, match.PartialSettings{Draw: &one})
+		if ia.ID != ib.ID {
+			t.Errorf("same settings went to different matches")
+		}
+		if ic.ID == ia.ID {
+			t.Errorf("draw 1 joined a draw 3 quick match")
+		}
+		m, _ := l.Match(ia.ID)
+		time.Sleep(2 * time.Second) // the short wait with two players
+		synctest.Wait()
+		if st := m.State(); st == match.StateOpen {
+			t.Fatalf("quick match with two players still open after its wait")
+		}
+		mc, _ := l.Match(ic.ID)
+		if mc.State() != match.StateOpen {
+			t.Errorf("a quick match with one player started")
+		}
+	})
+}
+
+func TestRematch(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		l := newLobby(t)
+		a, b := hello(t, l, "alice"), hello(t, l, "bob")
+		zero := 0
+		info, _ := l.CreateMatch(ctx, a.PlayerID, match.PartialSettings{CountdownS: &zero})
+		_, _ = l.JoinMatch(ctx, b.PlayerID, info.ID, "")
+		m, _ := l.Match(info.ID)
+		if err := m.Start(ctx, a.PlayerID); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		r := m.Round()
+		_ = r.Resign(ctx, a.PlayerID, time.Now())
+		_ = r.Resign(ctx, b.PlayerID, time.Now())
+		synctest.Wait()
+		if m.State() != match.StateOver {
+			t.Fatalf("state %v, want over", m.State())
+		}
+		if _, err := l.Round(r.ID); err != nil {
+			t.Errorf("finished round not kept: %v", err)
+		}
+		next, err := l.Rematch(ctx, b.PlayerID, info.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if next.ID == info.ID || len(next.Players) != 2 || next.Host != b.PlayerID {
+			t.Fatalf("rematch = %+v", next)
+		}
+		again, err := l.Rematch(ctx, a.PlayerID, info.ID)
+		if err != nil || again.ID != next.ID {
+			t.Fatalf("second rematch request = %v, %v; want the same new match", again, err)
+		}
+		if m.Info().NextMatch != next.ID {
+			t.Errorf("old match does not point to the rematch")
+		}
+		if l.Current(a.PlayerID) != next.ID {
+			t.Errorf("alice's current match is not the rematch")
+		}
+	})
+}
