@@ -42,6 +42,7 @@ var commands = []command{
 	{"deal", "print the layout of a numbered deal as JSON", runDeal},
 	{"replay", "replay moves on a deal and report each move as a JSON line", runReplay},
 	{"moves", "replay moves on a deal, then list the legal moves", runMoves},
+	{"play", "play matches on a server from the terminal", runPlay},
 }
 
 func lookup(name string) (command, bool) {

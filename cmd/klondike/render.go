@@ -1,0 +1,393 @@
+package main
+
+// The text rendering of 'klondike play': pure functions from what the
+// server sent to plain text, so that they can be tested with fixed inputs.
+// Every line ends with '\n' and has no trailing spaces; the text is ASCII
+// except for players' names. Colour (red suits) is added only when asked.
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"klondike/engine"
+)
+
+// ANSI sequences for --color.
+const (
+	ansiRed   = "\x1b[31m"
+	ansiDim   = "\x1b[2m"
+	ansiReset = "\x1b[0m"
+)
+
+// cardBack is how a face-down card is shown.
+const cardBack = "##"
+
+// colWidth is the width of one tableau column: a two-character token and
+// two spaces.
+const colWidth = 4
+
+// paint wraps a two-character token in colour when color is set: red cards
+// red, card backs dim.
+func paint(tok string, red, back, color bool) string {
+	switch {
+	case !color:
+		return tok
+	case red:
+		return ansiRed + tok + ansiReset
+	case back:
+		return ansiDim + tok + ansiReset
+	}
+	return tok
+}
+
+func cardText(c engine.Card, color bool) string {
+	return paint(c.String(), c.Red(), false, color)
+}
+
+// renderBoard draws a player's view:
+//
+//	Foundations: C: 0  D: 0  H: 0  S: 0
+//	Stock: 24  Waste: --
+//
+//	T1  T2  T3  T4  T5  T6  T7
+//	QH  ##  ##  ##  ##  ##  ##
+//	    TS  ##  ##  ##  ##  ##
+//	…
+//
+//	Score: 0  Moves: 0  Time: 0:00  Passes: 0 used, unlimited  Status: playing
+//
+// Face-down cards are "##", an empty pile "--"; the visible waste cards are
+// listed bottom first with the top one, the playable card, in brackets.
+func renderBoard(v *engine.View, color bool) string {
+	var b strings.Builder
+	f := v.Foundations
+	fmt.Fprintf(&b, "Foundations: C: %d  D: %d  H: %d  S: %d\n", f.C, f.D, f.H, f.S)
+
+	fmt.Fprintf(&b, "Stock: %d  Waste: ", v.Stock)
+	if len(v.Waste) == 0 {
+		b.WriteString("--")
+	} else {
+		for i, c := range v.Waste {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			if i == len(v.Waste)-1 {
+				b.WriteString("[" + cardText(c, color) + "]")
+			} else {
+				b.WriteString(cardText(c, color))
+			}
+		}
+	}
+	fmt.Fprintf(&b, "  (%s)\n\n", plural(v.WasteSize, "card"))
+
+	rows := 1
+	for _, p := range v.Tableau {
+		rows = max(rows, p.Down+len(p.Up))
+	}
+	var line strings.Builder
+	for i := range v.Tableau {
+		line.WriteString(padRight("T"+strconv.Itoa(i+1), colWidth))
+	}
+	b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
+	for r := range rows {
+		line.Reset()
+		pad := 0 // spaces owed before the next token
+		for _, p := range v.Tableau {
+			tok := ""
+			switch {
+			case r == 0 && p.Down+len(p.Up) == 0:
+				tok = "--"
+			case r < p.Down:
+				tok = paint(cardBack, false, true, color)
+			case r < p.Down+len(p.Up):
+				tok = cardText(p.Up[r-p.Down], color)
+			}
+			if tok == "" {
+				pad += colWidth
+				continue
+			}
+			line.WriteString(strings.Repeat(" ", pad))
+			line.WriteString(tok)
+			pad = colWidth - 2
+		}
+		b.WriteString(line.String() + "\n")
+	}
+
+	passes := "unlimited"
+	if v.PassesLeft != nil {
+		passes = strconv.Itoa(*v.PassesLeft) + " left"
+	}
+	fmt.Fprintf(&b, "\nScore: %d  Moves: %d  Time: %s  Passes: %d used, %s  Status: %s\n",
+		v.Score, v.Moves, formatMs(v.ElapsedMs, false), v.PassesUsed, passes, v.Status)
+	return b.String()
+}
+
+// renderMoves lists moves on one line, or says there are none.
+func renderMoves(moves []engine.Move) string {
+	if len(moves) == 0 {
+		return "Legal moves: none\n"
+	}
+	var b strings.Builder
+	b.WriteString("Legal moves:")
+	for _, m := range moves {
+		b.WriteByte(' ')
+		b.WriteString(m.String())
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// formatMs writes a duration in milliseconds as m:ss (h:mm:ss past an hour),
+// with tenths when tenths is set. Negative durations count as zero.
+func formatMs(ms int64, tenths bool) string {
+	ms = max(ms, 0)
+	s := ms / 1000
+	var out string
+	if s >= 3600 {
+		out = fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	} else {
+		out = fmt.Sprintf("%d:%02d", s/60, s%60)
+	}
+	if tenths {
+		out += fmt.Sprintf(".%d", ms%1000/100)
+	}
+	return out
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// clean makes text from the server safe to print: control characters
+// (escape sequences among them) become '?'.
+func clean(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return '?'
+		}
+		return r
+	}, s)
+}
+
+// width is the printed width of s, counting runes.
+func width(s string) int { return utf8.RuneCountInString(s) }
+
+func padRight(s string, w int) string {
+	if n := width(s); n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+func padLeft(s string, w int) string {
+	if n := width(s); n < w {
+		return strings.Repeat(" ", w-n) + s
+	}
+	return s
+}
+
+// A table is rows of cells printed in aligned columns; right-aligned columns
+// are marked in right. Trailing spaces are trimmed.
+type table struct {
+	rows  [][]string
+	right []bool
+}
+
+func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+
+func (t *table) String() string {
+	var widths []int
+	for _, r := range t.rows {
+		for i, c := range r {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], width(c))
+		}
+	}
+	var b strings.Builder
+	for _, r := range t.rows {
+		var line strings.Builder
+		for i, c := range r {
+			if i > 0 {
+				line.WriteString("  ")
+			}
+			if i < len(t.right) && t.right[i] {
+				line.WriteString(padLeft(c, widths[i]))
+			} else {
+				line.WriteString(padRight(c, widths[i]))
+			}
+		}
+		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
+	}
+	return b.String()
+}
+
+// youMark is the first column of a standings table: ">" on the reader's line.
+func youMark(playerID, me string) string {
+	if me != "" && playerID == me {
+		return ">"
+	}
+	return " "
+}
+
+// renderLeaderboard draws a round's leaderboard or results: rank, name,
+// round score, cards on the foundations, moves, status and finish time, the
+// reader's line (player id me) marked with '>'.
+func renderLeaderboard(entries []wireEntry, me string) string {
+	if len(entries) == 0 {
+		return "  (no players)\n"
+	}
+	t := table{right: []bool{false, true, false, true, true, true, false, true}}
+	t.add(" ", "#", "Player", "Score", "Cards", "Moves", "Status", "Finished")
+	for _, e := range entries {
+		fin := "-"
+		if e.FinishedMs != nil {
+			fin = formatMs(*e.FinishedMs, true)
+		}
+		t.add(youMark(e.PlayerID, me), strconv.Itoa(e.Rank), clean(e.Name), strconv.Itoa(e.Score),
+			strconv.Itoa(e.Foundation), strconv.Itoa(e.Moves), clean(e.Status), fin)
+	}
+	return t.String()
+}
+
+// renderTotals draws a match's totals: rank, name, total of round scores,
+// round wins and the placing in each round.
+func renderTotals(totals []wireTotal, me string) string {
+	if len(totals) == 0 {
+		return "  (no players)\n"
+	}
+	t := table{right: []bool{false, true, false, true, true, false}}
+	t.add(" ", "#", "Player", "Total", "Wins", "Placings")
+	for _, x := range totals {
+		pl := make([]string, len(x.Placings))
+		for i, p := range x.Placings {
+			pl[i] = strconv.Itoa(p)
+		}
+		placings := strings.Join(pl, " ")
+		if placings == "" {
+			placings = "-"
+		}
+		t.add(youMark(x.PlayerID, me), strconv.Itoa(x.Rank), clean(x.Name), strconv.Itoa(x.Total),
+			strconv.Itoa(x.Wins), placings)
+	}
+	return t.String()
+}
+
+// renderRoundOver draws a round's end: the results, the deal that was
+// played, where its replay is, and the match totals so far. replayURL is
+// the replay's full address (the message carries a path).
+func renderRoundOver(ro *wireRoundOver, me, replayURL string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Round %d over. Results:\n", ro.Round)
+	b.WriteString(renderLeaderboard(ro.Results, me))
+	d := ro.Deal
+	switch {
+	case d.KnownDeal:
+		fmt.Fprintf(&b, "Deal: #%s (a known deal)\n", clean(d.Seed))
+	default:
+		fmt.Fprintf(&b, "Deal: #%s  salt %s\n", clean(d.Seed), clean(d.Salt))
+	}
+	if replayURL != "" {
+		fmt.Fprintf(&b, "Replay: %s\n", clean(replayURL))
+	}
+	if len(ro.Totals) > 0 {
+		b.WriteString("Match totals:\n")
+		b.WriteString(renderTotals(ro.Totals, me))
+	}
+	return b.String()
+}
+
+// renderMatchOver draws the final standings of a match.
+func renderMatchOver(totals []wireTotal, me string) string {
+	return "Match over. Final standings:\n" + renderTotals(totals, me)
+}
+
+// describeSettings sums up a match's settings on one line.
+func describeSettings(s wireSettings) string {
+	passes := "unlimited passes"
+	switch s.Passes {
+	case 0:
+	case 1:
+		passes = "1 pass"
+	default:
+		passes = strconv.Itoa(s.Passes) + " passes"
+	}
+	rounds := plural(s.Rounds, "round")
+	out := fmt.Sprintf("draw %d, %s, %s scoring, undo %s, %s, %s of %s",
+		s.Draw, passes, clean(s.Scoring), clean(s.Undo), clean(s.Mode), rounds, formatMs(int64(s.TimeLimitS)*1000, false))
+	if s.Seed != "" {
+		out += ", deal #" + clean(s.Seed)
+	}
+	return out
+}
+
+// renderMatch sums up a match: its code, phase, settings and players, the
+// reader's own name marked "you".
+func renderMatch(m *wireMatch, me string) string {
+	var b strings.Builder
+	kind := "Match"
+	if m.Quick {
+		kind = "Quick match"
+	}
+	fmt.Fprintf(&b, "%s %s: %s", kind, clean(m.Code), clean(m.State))
+	if m.Round > 0 {
+		fmt.Fprintf(&b, ", round %d of %d", m.Round, m.Settings.Rounds)
+	}
+	if m.Spectators > 0 {
+		fmt.Fprintf(&b, ", %s", plural(m.Spectators, "spectator"))
+	}
+	b.WriteString("\n  " + describeSettings(m.Settings) + "\n")
+	fmt.Fprintf(&b, "  Players (%d/%d):", len(m.Players), m.Settings.MaxPlayers)
+	for i, p := range m.Players {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(" " + clean(p.Name))
+		var tags []string
+		if p.PlayerID == m.Host {
+			tags = append(tags, "host")
+		}
+		if p.Ready {
+			tags = append(tags, "ready")
+		}
+		if !p.Connected {
+			tags = append(tags, "away")
+		}
+		if me != "" && p.PlayerID == me {
+			tags = append(tags, "you")
+		}
+		if len(tags) > 0 {
+			b.WriteString(" (" + strings.Join(tags, ", ") + ")")
+		}
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// renderMatchList draws the open public matches.
+func renderMatchList(ms []wireMatch) string {
+	if len(ms) == 0 {
+		return "No open public matches.\n"
+	}
+	t := table{right: []bool{false, false, true, true, false, true, false}}
+	t.add("  Code", "Host", "Players", "Draw", "Mode", "Rounds", "Time")
+	for _, m := range ms {
+		host := "-"
+		for _, p := range m.Players {
+			if p.PlayerID == m.Host {
+				host = clean(p.Name)
+			}
+		}
+		t.add("  "+clean(m.Code), host, fmt.Sprintf("%d/%d", len(m.Players), m.Settings.MaxPlayers),
+			strconv.Itoa(m.Settings.Draw), clean(m.Settings.Mode), strconv.Itoa(m.Settings.Rounds),
+			formatMs(int64(m.Settings.TimeLimitS)*1000, false))
+	}
+	return "Open matches:\n" + t.String()
+}
