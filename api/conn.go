@@ -281,7 +281,12 @@ func (c *Conn) readPump() {
 		switch c.bucket.take(s.now()) {
 		case rateLimited:
 			c.countRateLimited()
-			c.SendError("", wireRateLimited, "too many messages; slow down")
+			// Name the dropped message, so the client knows what to resend.
+			env, re, _ := decodeEnvelope(data)
+			if env != nil {
+				re = env.ID
+			}
+			c.SendError(re, wireRateLimited, "too many messages; slow down")
 			continue
 		case rateFlood:
 			c.countRateLimited()

@@ -240,6 +240,13 @@ func (s *Service) matchCommand(ctx context.Context, c *Conn, env *Envelope, pid 
 	if err := decode(env, &m); err != nil {
 		return err
 	}
+	if m.MatchID == "" && m.Code != "" {
+		mt, err := s.Lobby.MatchByCode(m.Code)
+		if err != nil {
+			return err
+		}
+		m.MatchID = mt.ID
+	}
 	if m.MatchID == "" {
 		m.MatchID = s.Lobby.Current(pid)
 	}

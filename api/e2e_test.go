@@ -51,9 +51,12 @@ type client struct {
 	in     chan map[string]any
 	mu     sync.Mutex
 	frames []string
-	id     string
-	token  string
-	nextID int
+	// pending holds messages read while waiting for another type: pushes and
+	// replies may interleave, so nothing read is thrown away.
+	pending []map[string]any
+	id      string
+	token   string
+	nextID  int
 }
 
 func dial(t *testing.T, base string) *client {
@@ -95,24 +98,45 @@ func (c *client) send(v map[string]any) string {
 	return id
 }
 
-// expect reads messages until one of type typ arrives.
+// expect returns the first unread message of type typ, waiting for it.
 func (c *client) expect(typ string) map[string]any {
 	c.t.Helper()
+	return c.expectAny(typ)
+}
+
+// expectAny returns the first unread message of one of the types.
+func (c *client) expectAny(types ...string) map[string]any {
+	c.t.Helper()
+	match := func(m map[string]any) bool {
+		for _, t := range types {
+			if m["type"] == t {
+				return true
+			}
+		}
+		return false
+	}
+	for i, m := range c.pending {
+		if match(m) {
+			c.pending = append(c.pending[:i], c.pending[i+1:]...)
+			return m
+		}
+	}
 	deadline := time.After(10 * time.Second)
 	for {
 		select {
 		case m, ok := <-c.in:
 			if !ok {
-				c.t.Fatalf("connection closed while waiting for %s", typ)
+				c.t.Fatalf("connection closed while waiting for %v", types)
 			}
-			if m["type"] == typ {
+			if match(m) {
 				return m
 			}
-			if m["type"] == "error" && typ != "error" {
-				c.t.Fatalf("waiting for %s: got error %v", typ, m)
+			if m["type"] == "error" {
+				c.t.Fatalf("waiting for %v: got error %v", types, m)
 			}
+			c.pending = append(c.pending, m)
 		case <-deadline:
-			c.t.Fatalf("no %s within 10 s", typ)
+			c.t.Fatalf("no %v within 10 s", types)
 		}
 	}
 }
@@ -128,17 +152,7 @@ func (c *client) hello(name string) {
 func (c *client) move(roundID string, seq int, mv string) map[string]any {
 	c.t.Helper()
 	c.send(map[string]any{"type": "move", "round_id": roundID, "seq": seq, "move": mv})
-	deadline := time.After(10 * time.Second)
-	for {
-		select {
-		case m := <-c.in:
-			if m["type"] == "move_ok" || m["type"] == "move_rejected" {
-				return m
-			}
-		case <-deadline:
-			c.t.Fatalf("no answer to move %d %s", seq, mv)
-		}
-	}
+	return c.expectAny("move_ok", "move_rejected")
 }
 
 // winningGame reads the engine's fixture of a won game: deal #1, draw 3,

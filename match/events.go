@@ -84,16 +84,21 @@ type roundStartingMsg struct {
 // RoundStartedMsg is sent to each player with their own view when the
 // round opens, and again on resume.
 type RoundStartedMsg struct {
-	Type     string          `json:"type"`
-	MatchID  string          `json:"match_id"`
-	RoundID  string          `json:"round_id"`
-	Round    int             `json:"round"`
-	StartsAt time.Time       `json:"starts_at"`
-	EndsAt   time.Time       `json:"ends_at"`
-	Rules    engine.Rules    `json:"rules"`
-	View     json.RawMessage `json:"view"`
-	LastSeq  int             `json:"last_seq"`
-	Resumed  bool            `json:"resumed,omitempty"`
+	Type     string       `json:"type"`
+	MatchID  string       `json:"match_id"`
+	RoundID  string       `json:"round_id"`
+	Round    int          `json:"round"`
+	StartsAt time.Time    `json:"starts_at"`
+	EndsAt   time.Time    `json:"ends_at"`
+	Rules    engine.Rules `json:"rules"`
+	// Commitment, KnownDeal and Seed repeat round_starting's, for a player
+	// who resumes after missing it.
+	Commitment string          `json:"commitment,omitempty"`
+	KnownDeal  bool            `json:"known_deal,omitempty"`
+	Seed       string          `json:"seed,omitempty"` // only for a known deal
+	View       json.RawMessage `json:"view"`
+	LastSeq    int             `json:"last_seq"`
+	Resumed    bool            `json:"resumed,omitempty"`
 }
 
 type leaderboardMsg struct {

@@ -96,6 +96,8 @@ type Match struct {
 	timer      *time.Timer
 	timerFor   State // what the timer is for: StateStarting (countdown), StateRunning (time limit), StateBetween, StateOpen (quick start)
 	lastBoard  time.Time
+	lastOver   []byte // the last round_over, resent to a player who resumes between rounds
+	matchOver  []byte // match_over, resent to a player who resumes after the match
 	nextMatch  string
 	joins      int
 }
@@ -368,6 +370,13 @@ func (m *Match) Resume(ctx context.Context, playerID string) error {
 				m.cfg.Sink.Send(playerID, m.roundStartedMsg(playerID, now, true))
 			}
 			m.cfg.Sink.Send(playerID, m.leaderboardMsg(now))
+		case StateBetween:
+			m.cfg.Sink.Send(playerID, m.lastOver)
+		case StateOver:
+			if m.lastOver != nil {
+				m.cfg.Sink.Send(playerID, m.lastOver)
+			}
+			m.cfg.Sink.Send(playerID, m.matchOver)
 		}
 		return nil
 	})
@@ -520,10 +529,15 @@ func (m *Match) roundStartingMsg() []byte {
 func (m *Match) roundStartedMsg(playerID string, now time.Time, resumed bool) []byte {
 	r := m.round
 	view, last, _ := r.View(playerID, now)
-	return encode(RoundStartedMsg{
+	msg := RoundStartedMsg{
 		Type: "round_started", MatchID: m.ID, RoundID: r.ID, Round: r.Number, StartsAt: r.StartsAt,
-		EndsAt: r.EndsAt, Rules: r.Rules, View: view, LastSeq: last, Resumed: resumed,
-	})
+		EndsAt: r.EndsAt, Rules: r.Rules, Commitment: r.Fair.Commitment, KnownDeal: r.Fair.Known,
+		View: view, LastSeq: last, Resumed: resumed,
+	}
+	if r.Fair.Known {
+		msg.Seed = strconv.FormatUint(r.Fair.Seed, 10)
+	}
+	return encode(msg)
 }
 
 // openRound opens the dealt round for moves and sends each player their view.
@@ -594,7 +608,7 @@ func (m *Match) endRound() {
 		}
 	}
 	totals := m.rankTotals()
-	m.broadcast(encode(roundOverMsg{
+	m.lastOver = encode(roundOverMsg{
 		Type: "round_over", MatchID: m.ID, RoundID: r.ID, Round: r.Number, Results: results,
 		Deal: DealReveal{
 			Seed: strconv.FormatUint(r.Fair.Seed, 10), Salt: r.Fair.Salt, Commitment: r.Fair.Commitment,
@@ -602,7 +616,8 @@ func (m *Match) endRound() {
 		},
 		ReplayURL: "/api/v1/rounds/" + r.ID + "/replay",
 		Totals:    totals,
-	}), true)
+	})
+	m.broadcast(m.lastOver, true)
 	m.cfg.Logger.Info("round over", "round", r.ID, "number", r.Number)
 	if m.cfg.OnRoundOver != nil {
 		m.cfg.OnRoundOver(r)
@@ -623,7 +638,8 @@ func (m *Match) finish() {
 		_ = m.round.End(context.Background(), time.Now())
 	}
 	m.state = StateOver
-	m.broadcast(encode(matchOverMsg{Type: "match_over", MatchID: m.ID, Totals: m.rankTotals()}), true)
+	m.matchOver = encode(matchOverMsg{Type: "match_over", MatchID: m.ID, Totals: m.rankTotals()})
+	m.broadcast(m.matchOver, true)
 }
 
 // rankTotals orders the totals: in race mode by round wins, then total; in

@@ -234,6 +234,11 @@ func TestMoveSeq(t *testing.T) {
 		if err != nil || !again.Duplicate || string(again.View) != string(res.View) {
 			t.Fatalf("retry of seq 1 = %+v, %v; want the same answer", again, err)
 		}
+		if _, err := r.Move(ctx, "a", 1, "D", time.Now()); err == nil {
+			t.Fatal("a different move at a used seq was taken as a retry")
+		} else if ooo, ok := err.(*match.OutOfOrderError); !ok || ooo.Expected != 2 {
+			t.Fatalf("a different move at seq 1 = %v, want out of order expecting 2", err)
+		}
 		if _, err := r.Move(ctx, "a", 3, "D", time.Now()); err == nil {
 			t.Fatal("seq 3 after 1 was accepted")
 		} else if ooo, ok := err.(*match.OutOfOrderError); !ok || ooo.Expected != 2 {

@@ -151,6 +151,11 @@ func (r *Round) Move(ctx context.Context, playerID string, seq int, text string,
 	case seq < 1:
 		return MoveResult{}, &OutOfOrderError{Expected: next}
 	case seq < next:
+		// A retry: the same move at the same seq gets the same answer. A
+		// different move at a used seq is a client out of step.
+		if m, err := engine.ParseMove(text); err != nil || m.String() != s.log[seq-1].Move {
+			return MoveResult{}, &OutOfOrderError{Expected: next}
+		}
 		return MoveResult{Seq: seq, Duplicate: true, View: s.game.AppendViewJSON(nil, at)}, nil
 	case seq > next:
 		return MoveResult{}, &OutOfOrderError{Expected: next}
