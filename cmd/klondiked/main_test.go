@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestOptionsFlagsWinOverEnvironment(t *testing.T) {
+	var out bytes.Buffer
+	o, err := parseOptions([]string{"--addr", "127.0.0.1:9"}, env(map[string]string{
+		"KLONDIKE_ADDR": "127.0.0.1:8", "KLONDIKE_LOG_FORMAT": "json", "KLONDIKE_SHUTDOWN_GRACE": "3s",
+		"KLONDIKE_ALLOWED_ORIGINS": "https://a.example, https://b.example", "KLONDIKE_MAX_CONNS_PER_IP": "7",
+	}), &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Addr != "127.0.0.1:9" || o.LogFormat != "json" || o.ShutdownGrace != 3*time.Second ||
+		len(o.Limits.AllowedOrigins) != 2 || o.Limits.AllowedOrigins[1] != "https://b.example" || o.Limits.MaxConnsPerIP != 7 {
+		t.Errorf("options = %+v", o)
+	}
+	o, _ = parseOptions(nil, env(nil), &out)
+	if o.Addr != ":8080" || o.RedisURL != "" || o.LogFormat != "text" {
+		t.Errorf("defaults = %+v", o)
+	}
+}
+
+func TestHelpAndBadUsage(t *testing.T) {
+	var out bytes.Buffer
+	if _, err := parseOptions([]string{"--help"}, env(nil), &out); !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("--help = %v", err)
+	}
+	for _, name := range []string{"--addr", "--redis", "KLONDIKE_REDIS_URL", "--log-format", "--shutdown-grace", "--allowed-origins"} {
+		if !strings.Contains(out.String(), strings.TrimLeft(name, "-")) {
+			t.Errorf("--help does not mention %s", name)
+		}
+	}
+	for _, args := range [][]string{{"--nope"}, {"extra"}, {"--log-format", "xml"}, {"--log-level", "loud"}} {
+		err := run(context.Background(), append(args, "--addr", "127.0.0.1:0"), env(nil), &out, nil)
+		if err == nil {
+			t.Errorf("run(%v) succeeded", args)
+		}
+	}
+}
+
+// TestRunServesAndDrains starts the real binary's wiring on a loopback port,
+// connects a client and stops it as SIGTERM would: the client is told to
+// reconnect (1012) and run returns.
+func TestRunServesAndDrains(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	var logs bytes.Buffer
+	go func() {
+		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--shutdown-grace", "5s"}, env(nil), &syncWriter{w: &logs}, ready)
+	}()
+	var addr string
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatalf("run ended: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("server did not start")
+	}
+	resp, err := http.Get("http://" + addr + "/readyz")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("/readyz = %v, %v", resp, err)
+	}
+	resp.Body.Close()
+	c, _, err := websocket.DefaultDialer.Dial("ws://"+addr+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.WriteJSON(map[string]string{"type": "hello", "name": "alice"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.ReadMessage(); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for {
+		if _, _, err = c.ReadMessage(); err != nil {
+			break
+		}
+	}
+	if !websocket.IsCloseError(err, websocket.CloseServiceRestart) {
+		t.Errorf("on shutdown the client got %v, want close 1012", err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("run = %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("run did not return after shutdown")
+	}
+}
+
+func TestRedisNotYetBuilt(t *testing.T) {
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--redis", "redis://127.0.0.1:1/0"}, env(nil), &out, nil)
+	if err == nil || !strings.Contains(err.Error(), "--redis") {
+		t.Fatalf("run with --redis = %v", err)
+	}
+}
+
+// syncWriter serializes writes from the server's goroutines.
+type syncWriter struct {
+	mu sync.Mutex
+	w  *bytes.Buffer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
