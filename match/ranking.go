@@ -2,6 +2,7 @@ package match
 
 import (
 	"slices"
+	"strconv"
 	"time"
 
 	"klondike/engine"
@@ -105,4 +106,40 @@ func cmpInt64(a, b int64) int {
 		return 1
 	}
 	return 0
+}
+
+// rankScoreOffset keeps RankKey's score field positive: round scores are
+// above −52 (Vegas) and below a million.
+const rankScoreOffset = 1_000_000_000
+
+// RankKey returns a text key whose byte order is the round's ranking order
+// for standings at atMs: the smallest key ranks first. It is exact for
+// finished games (their scores are frozen), so a store can keep a round's
+// final order in a sorted set by lexical order; while games are being played
+// their standard scores fall with time, and Rank is the authority.
+func RankKey(mode Mode, r engine.Rules, s Standing, atMs int64) string {
+	score := int64(rankScoreOffset - RoundScore(r, s, atMs))
+	var b []byte
+	pad := func(n int64, width int) {
+		s := strconv.FormatInt(n, 10)
+		for i := len(s); i < width; i++ {
+			b = append(b, '0')
+		}
+		b = append(b, s...)
+	}
+	switch {
+	case mode == ModeRace && s.Status == engine.Won:
+		b = append(b, '0')
+		pad(s.FinishedMs, 12)
+	case mode == ModeRace:
+		b = append(b, '1')
+		pad(int64(engine.NumCards-s.Foundation), 2)
+		pad(score, 12)
+	default:
+		pad(score, 12)
+	}
+	pad(s.ReachedMs, 12)
+	pad(int64(s.Join), 4)
+	b = append(b, ':')
+	return string(append(b, s.PlayerID...))
 }

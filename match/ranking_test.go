@@ -1,6 +1,8 @@
 package match
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"klondike/engine"
@@ -72,5 +74,33 @@ func TestCommitment(t *testing.T) {
 	}
 	if len(d.Salt) != 32 || d.Commitment != Commitment(d.Salt, d.Seed) || d.Known {
 		t.Errorf("NewFairDeal = %+v", d)
+	}
+}
+
+// TestRankKeyOrdersAsRank checks that the keys of finished standings sort
+// exactly as Rank ranks them, in both modes.
+func TestRankKeyOrdersAsRank(t *testing.T) {
+	r := engine.DefaultRules()
+	st := []Standing{
+		{PlayerID: "a", Join: 0, Points: 300, Foundation: 20, Status: engine.Resigned, FinishedMs: 50000, ReachedMs: 5000},
+		{PlayerID: "b", Join: 1, Points: 600, Foundation: 52, Status: engine.Won, FinishedMs: 90000, ReachedMs: 90000},
+		{PlayerID: "c", Join: 2, Points: 650, Foundation: 52, Status: engine.Won, FinishedMs: 80000, ReachedMs: 80000},
+		{PlayerID: "d", Join: 3, Points: 400, Foundation: 20, Status: engine.Stuck, FinishedMs: 4000, ReachedMs: 4000},
+		{PlayerID: "e", Join: 4, Points: 300, Foundation: 20, Status: engine.TimedOut, FinishedMs: 50000, ReachedMs: 3000},
+		{PlayerID: "f", Join: 5, Points: 0, Foundation: 0, Status: engine.TimedOut, FinishedMs: 100000},
+		{PlayerID: "g", Join: 6, Points: 0, Foundation: 0, Status: engine.TimedOut, FinishedMs: 100000},
+	}
+	for _, mode := range []Mode{ModeRace, ModeScore} {
+		want := ids(Rank(mode, r, st, 100000))
+		keys := make([]string, len(st))
+		for i, s := range st {
+			keys[i] = RankKey(mode, r, s, 100000)
+		}
+		slices.Sort(keys)
+		for i, k := range keys {
+			if id := k[strings.LastIndexByte(k, ':')+1:]; id != want[i] {
+				t.Fatalf("%s: keys order %v, Rank %v", mode, keys, want)
+			}
+		}
 	}
 }

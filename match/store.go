@@ -46,11 +46,13 @@ var (
 // is the embedded default; a Redis store makes them durable and shared.
 type Store interface {
 	// Append adds e to the player's log for the round and sets the player's
-	// standing, atomically. e.Seq must be the log's length plus one: an
-	// entry already at e.Seq gives ErrSeqConflict (a retry finds the move
-	// applied), a larger one ErrSeqGap. A writer whose epoch is older than
-	// the log's gets ErrStaleWriter. It returns ErrUnavailable when the
-	// store cannot be reached.
+	// standing, atomically, in one round trip. e.Seq must be the log's
+	// length plus one. Append is idempotent: when the log already holds e
+	// itself at e.Seq (a retry whose first reply was lost) it changes
+	// nothing and returns nil; a different entry there gives ErrSeqConflict,
+	// a larger seq ErrSeqGap. A writer whose epoch is older than the log's
+	// gets ErrStaleWriter; a newer epoch takes the log over. It returns an
+	// error matching ErrUnavailable when the store cannot be reached.
 	Append(ctx context.Context, roundID string, epoch uint64, e LogEntry, s Standing) error
 	// SetStanding sets a player's standing without a move (a resignation,
 	// a time-out, a seat taken at round start).
