@@ -72,18 +72,13 @@ func NewCard(rank int, s Suit) Card {
 func (c Card) Valid() bool { return c >= 1 && c <= NumCards }
 
 // Rank returns the card's rank, 1 (ace) to 13 (king), or 0 for NoCard.
-func (c Card) Rank() int {
-	if !c.Valid() {
-		return 0
-	}
-	return int(c-1)%NumRanks + 1
-}
+func (c Card) Rank() int { return int(cardInfo[c].rank) }
 
 // Suit returns the card's suit. It is meaningless for NoCard.
-func (c Card) Suit() Suit { return Suit((c - 1) / NumRanks) }
+func (c Card) Suit() Suit { return cardInfo[c].suit }
 
 // Red reports whether the card is red.
-func (c Card) Red() bool { return c.Valid() && c.Suit().Red() }
+func (c Card) Red() bool { return cardInfo[c].red }
 
 // Index returns the card's index 0..51 (suit·13 + rank − 1), for bit sets and tables.
 func (c Card) Index() int { return int(c) - 1 }
@@ -92,6 +87,22 @@ func (c Card) Index() int { return int(c) - 1 }
 func CardAt(i int) Card { return Card(i + 1) }
 
 const rankLetters = "A23456789TJQK"
+
+// cardInfo holds each byte value's rank, suit and colour, so the hot paths
+// of move checking need no division. Values past the 52 cards are zero: no
+// rank, clubs, black.
+var cardInfo = func() (t [256]struct {
+	rank uint8
+	suit Suit
+	red  bool
+}) {
+	for c := 1; c <= NumCards; c++ {
+		t[c].rank = uint8((c-1)%NumRanks + 1)
+		t[c].suit = Suit((c - 1) / NumRanks)
+		t[c].red = t[c].suit.Red()
+	}
+	return t
+}()
 
 // String returns the card's canonical token: rank then suit, such as "AS",
 // "TD" or "KH"; "--" for NoCard.

@@ -33,15 +33,24 @@ var ErrBadDeal = errors.New("bad deal")
 // Validate reports the first problem with the layout: a pile or stock with the
 // wrong number of cards, a card that is not one of the 52, or a duplicate.
 func (d *Deal) Validate() error {
-	var seen [NumCards]string
-	place := func(c Card, where string) error {
+	// seen[i] is where card i stands, as 1 + pile·32 + position (pile 7 is
+	// the stock), or 0; the words are only made for an error.
+	var seen [NumCards]int
+	where := func(at int) string {
+		pile, pos := (at-1)/32, (at-1)%32+1
+		if pile == NumPiles {
+			return fmt.Sprintf("stock card %d", pos)
+		}
+		return fmt.Sprintf("tableau pile %d card %d", pile+1, pos)
+	}
+	place := func(c Card, at int) error {
 		if !c.Valid() {
-			return fmt.Errorf("%w: %s is not a card", ErrBadDeal, where)
+			return fmt.Errorf("%w: %s is not a card", ErrBadDeal, where(at))
 		}
-		if prev := seen[c.Index()]; prev != "" {
-			return fmt.Errorf("%w: duplicate card %s (%s and %s)", ErrBadDeal, c, prev, where)
+		if prev := seen[c.Index()]; prev != 0 {
+			return fmt.Errorf("%w: duplicate card %s (%s and %s)", ErrBadDeal, c, where(prev), where(at))
 		}
-		seen[c.Index()] = where
+		seen[c.Index()] = at
 		return nil
 	}
 	for i, pile := range d.Tableau {
@@ -49,7 +58,7 @@ func (d *Deal) Validate() error {
 			return fmt.Errorf("%w: tableau pile %d has %d cards, want %d", ErrBadDeal, i+1, len(pile), i+1)
 		}
 		for j, c := range pile {
-			if err := place(c, fmt.Sprintf("tableau pile %d card %d", i+1, j+1)); err != nil {
+			if err := place(c, 1+i*32+j); err != nil {
 				return err
 			}
 		}
@@ -58,7 +67,7 @@ func (d *Deal) Validate() error {
 		return fmt.Errorf("%w: stock has %d cards, want %d", ErrBadDeal, len(d.Stock), StockSize)
 	}
 	for j, c := range d.Stock {
-		if err := place(c, fmt.Sprintf("stock card %d", j+1)); err != nil {
+		if err := place(c, 1+NumPiles*32+j); err != nil {
 			return err
 		}
 	}

@@ -262,6 +262,9 @@ func (g *Game) Apply(m Move) (Events, error) {
 	if g.status != Playing {
 		return 0, ErrGameOver
 	}
+	if !m.wellFormed() {
+		return 0, ErrMalformedMove
+	}
 	if m.Kind == Undo {
 		if err := g.undoError(); err != nil {
 			return 0, err
@@ -269,9 +272,6 @@ func (g *Game) Apply(m Move) (Events, error) {
 		g.undo()
 		g.moves++
 		return Undid, nil
-	}
-	if !m.wellFormed() {
-		return 0, ErrMalformedMove
 	}
 	rec := undoRecord{move: m}
 	var ev Events

@@ -150,24 +150,37 @@ func (g *Game) LegalMoves(dst []Move) []Move {
 	return dst
 }
 
-// bit returns c's bit in a set of cards.
-func bit(c Card) uint64 { return 1 << c.Index() }
+// bit returns c's bit in a set of cards (0 for NoCard).
+func bit(c Card) uint64 { return bitOf[c] }
+
+// Card-set tables, so the stuck test after every move needs no arithmetic:
+// bitOf[c] is c's bit; belowOf[t] the two cards that go on t in the tableau.
+var bitOf, belowOf = cardSets()
+
+func cardSets() (bitOf, belowOf [256]uint64) {
+	for c := Card(1); c <= NumCards; c++ {
+		bitOf[c] = 1 << c.Index()
+	}
+	for t := Card(1); t <= NumCards; t++ {
+		r := t.Rank() - 1
+		if r < 1 {
+			continue
+		}
+		if t.Red() {
+			belowOf[t] = bitOf[NewCard(r, Clubs)] | bitOf[NewCard(r, Spades)]
+		} else {
+			belowOf[t] = bitOf[NewCard(r, Diamonds)] | bitOf[NewCard(r, Hearts)]
+		}
+	}
+	return bitOf, belowOf
+}
 
 // kings is the set of the four kings.
 var kings = bit(NewCard(NumRanks, Clubs)) | bit(NewCard(NumRanks, Diamonds)) |
 	bit(NewCard(NumRanks, Hearts)) | bit(NewCard(NumRanks, Spades))
 
 // below returns the set of the two cards that go on t in the tableau.
-func below(t Card) uint64 {
-	r := t.Rank() - 1
-	if r < 1 {
-		return 0
-	}
-	if t.Red() {
-		return bit(NewCard(r, Clubs)) | bit(NewCard(r, Spades))
-	}
-	return bit(NewCard(r, Diamonds)) | bit(NewCard(r, Hearts))
-}
+func below(t Card) uint64 { return belowOf[t] }
 
 // IsStuck reports whether the game is stuck as the rule book defines it: in
 // every position reachable by D and R alone (within the passes left), no move
@@ -182,13 +195,14 @@ func (g *Game) IsStuck() bool {
 	// pile takes (kings when a pile is empty).
 	var up, onto uint64
 	for s := range Suit(NumSuits) {
-		if g.found[s] < NumRanks {
-			up |= bit(NewCard(int(g.found[s])+1, s))
+		if n := g.found[s]; n < NumRanks {
+			// The next card of suit s: 1 + s·13 + n.
+			up |= bitOf[Card(1+int(s)*NumRanks+int(n))]
 		}
 	}
 	for i := range g.tab {
-		if t := g.tab[i].top(); t != NoCard {
-			onto |= below(t)
+		if n := g.tab[i].n; n > 0 {
+			onto |= belowOf[g.tab[i].cards[n-1]]
 		} else {
 			onto |= kings
 		}
