@@ -470,6 +470,23 @@ func TestThreeRoundTotals(t *testing.T) {
 			t.Errorf("totals %v: %d placings, want 3", tot, n)
 		}
 	}
+	// A player who reconnects after the match gets its results again, and
+	// a rematch needs no id.
+	a2 := dial(t, base)
+	a2.send(map[string]any{"type": "hello", "token": a.token})
+	if w := a2.expect("welcome"); w["match_id"] != sa["match_id"] {
+		t.Errorf("welcome after the match names %v, want %v", w["match_id"], sa["match_id"])
+	}
+	a2.expect("round_over")
+	a2.expect("match_over")
+	id := a2.send(map[string]any{"type": "rematch"})
+	reply := a2.expect("match")
+	for reply["re"] != id {
+		reply = a2.expect("match")
+	}
+	if next := reply["match"].(map[string]any); next["id"] == sa["match_id"] {
+		t.Errorf("rematch answered with the old match")
+	}
 }
 
 func TestTimeLimitEndsRound(t *testing.T) {

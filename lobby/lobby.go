@@ -285,12 +285,10 @@ func (l *Lobby) onChange(info *match.MatchInfo) {
 	}
 	e.info = info
 	if info.State == match.StateOver && e.overAt.IsZero() {
+		// The players keep the finished match as their current one, so a
+		// reconnect gets its results and a rematch needs no id, until they
+		// join another or the janitor forgets it.
 		e.overAt = time.Now()
-		for _, p := range info.Players {
-			if l.playerMatch[p.PlayerID] == info.ID {
-				delete(l.playerMatch, p.PlayerID)
-			}
-		}
 	}
 	if info.RoundID != "" {
 		if re := l.rounds[info.RoundID]; re != nil && re.r.Over() && re.endAt.IsZero() {
@@ -517,7 +515,11 @@ func (l *Lobby) Rematch(ctx context.Context, playerID, matchID string) (*match.M
 		_ = l.enter(ctx, playerID, m.ID)
 	}
 	for _, p := range players {
-		if p.ID != playerID && m.Join(ctx, p) == nil {
+		// Someone already playing elsewhere is not pulled out of it.
+		if p.ID == playerID || l.checkFree(p.ID) != nil && l.Current(p.ID) != old.ID {
+			continue
+		}
+		if m.Join(ctx, p) == nil {
 			_ = l.enter(ctx, p.ID, m.ID)
 		}
 	}
@@ -600,6 +602,11 @@ func (l *Lobby) sweep(now time.Time) {
 			delete(l.matches, id)
 			delete(l.codes, e.m.Code)
 			closing = append(closing, e.m)
+		}
+	}
+	for p, id := range l.playerMatch {
+		if l.matches[id] == nil {
+			delete(l.playerMatch, p)
 		}
 	}
 	for id, re := range l.rounds {

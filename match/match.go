@@ -279,8 +279,10 @@ func (m *Match) Leave(ctx context.Context, playerID string) error {
 			m.members = slices.DeleteFunc(m.members, func(x *member) bool { return x == mb })
 		} else {
 			mb.left = true
-			if m.round != nil && m.state == StateRunning {
-				_ = m.round.Resign(ctx, playerID, time.Now())
+			if m.round != nil && (m.state == StateRunning || m.state == StateStarting) {
+				if err := m.round.Forfeit(ctx, playerID, time.Now()); err != nil {
+					m.cfg.Logger.Warn("forfeit on leave failed", "round", m.round.ID, "err", err)
+				}
 			}
 		}
 		if m.host == playerID {
@@ -289,8 +291,17 @@ func (m *Match) Leave(ctx context.Context, playerID string) error {
 				m.host = a[0].ID
 			}
 		}
-		if len(m.active()) == 0 && m.state != StateOver {
-			m.finish()
+		if len(m.active()) == 0 {
+			switch m.state {
+			case StateStarting, StateRunning:
+				// Everyone left: the round still ends properly, with its
+				// results, before the match does.
+				m.state = StateRunning
+				m.endRound()
+			case StateOver:
+			default:
+				m.finish()
+			}
 		}
 		m.changed()
 		return nil
@@ -595,7 +606,7 @@ func (m *Match) endRound() {
 	if err := r.End(context.Background(), now); err != nil {
 		m.cfg.Logger.Warn("storing final standings failed", "round", r.ID, "err", err)
 	}
-	results := Rank(r.Mode, r.Rules, r.Standings(), r.elapsedMs(now))
+	results := r.Leaderboard(now)
 	for _, e := range results {
 		t := m.totals[e.PlayerID]
 		if t == nil {

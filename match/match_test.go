@@ -3,6 +3,7 @@ package match_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"sync"
@@ -255,4 +256,99 @@ func TestMoveSeq(t *testing.T) {
 			t.Fatalf("seq 2 after a refusal: %v", err)
 		}
 	})
+}
+
+// flakyStore fails every write while down is set.
+type flakyStore struct {
+	match.Store
+	mu   sync.Mutex
+	down bool
+}
+
+func (f *flakyStore) set(down bool) { f.mu.Lock(); f.down = down; f.mu.Unlock() }
+
+func (f *flakyStore) Append(ctx context.Context, id string, ep uint64, e match.LogEntry, st match.Standing) error {
+	f.mu.Lock()
+	down := f.down
+	f.mu.Unlock()
+	if down {
+		return match.ErrUnavailable
+	}
+	return f.Store.Append(ctx, id, ep, e, st)
+}
+
+// TestStoreFailureRollsBack checks that a move the store could not take is
+// not applied: the player gets unavailable, and the same seq works later.
+func TestStoreFailureRollsBack(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		fs := &flakyStore{Store: memstore.New()}
+		s := match.DefaultSettings()
+		s.Seed, s.CountdownS = "1", 0
+		m, err := match.New("m1", "ABCDEF", s, false, match.Config{Store: fs, Sink: newSink(), Logger: quiet, NewID: func() string { return "r1" }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		_ = m.Join(ctx, alice)
+		_ = m.Start(ctx, "a")
+		synctest.Wait()
+		r := m.Round()
+		before, _, _ := r.View("a", time.Now())
+		fs.set(true)
+		if _, err := r.Move(ctx, "a", 1, "T6-F", time.Now()); !errors.Is(err, match.ErrUnavailable) {
+			t.Fatalf("move with the store down = %v, want ErrUnavailable", err)
+		}
+		after, last, _ := r.View("a", time.Now())
+		if string(after) != string(before) || last != 0 {
+			t.Fatalf("a move the store refused was applied:\n%s\n%s", before, after)
+		}
+		fs.set(false)
+		if _, err := r.Move(ctx, "a", 1, "T6-F", time.Now()); err != nil {
+			t.Fatalf("the same move once the store is back: %v", err)
+		}
+		if log, _ := fs.Log(ctx, "r1", "a"); len(log) != 1 {
+			t.Fatalf("log = %v, want one entry", log)
+		}
+	})
+}
+
+// TestLeaveDuringCountdown checks that a player who leaves before the round
+// opens forfeits, so the round ends when the others finish.
+func TestLeaveDuringCountdown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		sk := newSink()
+		m := newMatch(t, match.DefaultSettings(), sk)
+		_ = m.Join(ctx, alice)
+		_ = m.Join(ctx, bob)
+		_ = m.Start(ctx, "a")
+		synctest.Wait()
+		if err := m.Leave(ctx, "b"); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(match.DefaultCountdown) * time.Second)
+		synctest.Wait()
+		r := m.Round()
+		if err := r.Resign(ctx, "a", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		over := sk.of("a", "round_over")
+		if len(over) != 1 {
+			t.Fatalf("round_over: %d, want 1 once the last player finished", len(over))
+		}
+	})
+}
+
+// TestResigningDoesNotProtectAScore checks that the time penalty of a
+// resigned game runs on to the round's end, like that of a game played on.
+func TestResigningDoesNotProtectAScore(t *testing.T) {
+	r := match.DefaultSettings()
+	rules, _ := r.Rules()
+	quitter := match.Standing{PlayerID: "q", Points: 50, Status: engine.Resigned, FinishedMs: 1000}
+	player := match.Standing{PlayerID: "p", Points: 50, Status: engine.TimedOut, FinishedMs: 600000}
+	if a, b := match.RoundScore(rules, quitter, 600000), match.RoundScore(rules, player, 600000); a != b {
+		t.Errorf("resigned at 1 s scores %d, played on to 600 s scores %d: want equal", a, b)
+	}
 }

@@ -23,10 +23,12 @@ type Entry struct {
 
 // RoundScore returns a standing's round score at nowMs on the round's clock:
 // in standard scoring the move points less the time penalty so far, plus the
-// time bonus once won; a finished game's clock stops at its finish.
+// time bonus once won. Only a win stops the clock: the penalty of a game that
+// is stuck, resigned or still being played runs until nowMs (the round's end
+// once it is over), so giving up early never protects a score.
 func RoundScore(r engine.Rules, s Standing, nowMs int64) int {
 	at := nowMs
-	if s.FinishedMs >= 0 {
+	if s.Status == engine.Won && s.FinishedMs >= 0 {
 		at = s.FinishedMs
 	}
 	return engine.TimedScore(r.Scoring, s.Points, time.Duration(at)*time.Millisecond, s.Status == engine.Won)
@@ -113,10 +115,10 @@ func cmpInt64(a, b int64) int {
 const rankScoreOffset = 1_000_000_000
 
 // RankKey returns a text key whose byte order is the round's ranking order
-// for standings at atMs: the smallest key ranks first. It is exact for
-// finished games (their scores are frozen), so a store can keep a round's
-// final order in a sorted set by lexical order; while games are being played
-// their standard scores fall with time, and Rank is the authority.
+// for standings at atMs: the smallest key ranks first. Keys made with the
+// same atMs order exactly as Rank does; a store that keeps a sorted set of
+// them (made at each write) holds the exact final order once the round's
+// last standings are written at its end, and Rank is the authority before.
 func RankKey(mode Mode, r engine.Rules, s Standing, atMs int64) string {
 	score := int64(rankScoreOffset - RoundScore(r, s, atMs))
 	var b []byte

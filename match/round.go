@@ -54,6 +54,7 @@ type Round struct {
 
 	seats map[string]*seat // fixed at creation
 	order []*seat
+	endMs int64 // the round's clock when it ended; set before the state turns over
 }
 
 // A seat is one player's place in a round.
@@ -243,6 +244,34 @@ func (r *Round) Resign(ctx context.Context, playerID string, now time.Time) erro
 	return nil
 }
 
+// Forfeit ends a player's game as resigned whether the round is counting
+// down or running: a player who leaves the match gives up their game. It is
+// a no-op for a game that has already ended.
+func (r *Round) Forfeit(ctx context.Context, playerID string, now time.Time) error {
+	s := r.seats[playerID]
+	if s == nil {
+		return ErrNotInRound
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r.Over() || s.game.Status().Over() {
+		return nil
+	}
+	cp := s.game.Checkpoint()
+	_ = s.game.Resign()
+	st := s.standing
+	st.Status = engine.Resigned
+	st.FinishedMs = r.elapsedMs(now)
+	if err := r.store.SetStanding(ctx, r.ID, st); err != nil {
+		s.game.Rollback(cp)
+		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	s.standing = st
+	r.dirty.Store(true)
+	r.signalFinished()
+	return nil
+}
+
 // Start opens the round for moves and records every seat's standing.
 func (r *Round) Start(ctx context.Context) error {
 	for _, s := range r.order {
@@ -261,8 +290,9 @@ func (r *Round) Start(ctx context.Context) error {
 // round's clock (the time limit if it passed). Standings that the store
 // cannot take are still final in memory; End reports the first such error.
 func (r *Round) End(ctx context.Context, now time.Time) error {
-	r.state.Store(int32(roundOver))
 	at := r.elapsedMs(now)
+	r.endMs = at
+	r.state.Store(int32(roundOver))
 	var first error
 	for _, s := range r.order {
 		s.mu.Lock()
@@ -303,9 +333,13 @@ func (r *Round) Standings() []Standing {
 	return out
 }
 
-// Leaderboard ranks the round now.
+// Leaderboard ranks the round now (at its end, once it is over).
 func (r *Round) Leaderboard(now time.Time) []Entry {
-	return Rank(r.Mode, r.Rules, r.Standings(), r.elapsedMs(now))
+	at := r.elapsedMs(now)
+	if r.Over() {
+		at = r.endMs
+	}
+	return Rank(r.Mode, r.Rules, r.Standings(), at)
 }
 
 // TakeDirty reports whether standings changed since the last call.
@@ -361,10 +395,13 @@ func (r *Round) Replay() (Replay, error) {
 	for _, s := range r.order {
 		s.mu.Lock()
 		st := s.standing
-		at := st.FinishedMs
+		at := r.endMs
+		if st.Status == engine.Won {
+			at = st.FinishedMs
+		}
 		rep.Players = append(rep.Players, PlayerReplay{
 			PlayerID: st.PlayerID, Name: st.Name, Moves: append([]LogEntry{}, s.log...),
-			Status: st.Status.String(), Points: st.Points, Score: RoundScore(r.Rules, st, at), Elapsed: at,
+			Status: st.Status.String(), Points: st.Points, Score: RoundScore(r.Rules, st, r.endMs), Elapsed: at,
 		})
 		s.mu.Unlock()
 	}

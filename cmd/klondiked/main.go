@@ -82,7 +82,7 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 	fs.DurationVar(&o.Limits.PongWait, "pong-wait", envDur("KLONDIKE_PONG_WAIT", api.DefaultPongWait), "silence after which a connection is dropped; pings go out at 9/10 of it (env KLONDIKE_PONG_WAIT)")
 	fs.DurationVar(&o.Limits.WriteWait, "write-wait", envDur("KLONDIKE_WRITE_WAIT", api.DefaultWriteWait), "time allowed to write one frame (env KLONDIKE_WRITE_WAIT)")
 	fs.IntVar(&o.Limits.SendQueue, "send-queue", envInt(getenv, "KLONDIKE_SEND_QUEUE", api.DefaultSendQueue), "messages queued for one client before it is dropped as slow (env KLONDIKE_SEND_QUEUE)")
-	fs.Float64Var(&o.Limits.MsgRate, "msg-rate", float64(envInt(getenv, "KLONDIKE_MSG_RATE", api.DefaultMsgRate)), "messages a second a client may send; beyond it rate_limited, and a flood closes; negative: no limit (env KLONDIKE_MSG_RATE)")
+	fs.Float64Var(&o.Limits.MsgRate, "msg-rate", envFloat(getenv, "KLONDIKE_MSG_RATE", api.DefaultMsgRate), "messages a second a client may send; beyond it rate_limited, and a flood closes; negative: no limit (env KLONDIKE_MSG_RATE)")
 	fs.IntVar(&o.Limits.MsgBurst, "msg-burst", envInt(getenv, "KLONDIKE_MSG_BURST", api.DefaultMsgBurst), "burst of messages allowed above the rate (env KLONDIKE_MSG_BURST)")
 	fs.Usage = func() {
 		fmt.Fprintf(out, "Usage: klondiked [flags]\n\nThe competitive Klondike server. Flags win over KLONDIKE_* environment variables.\n\nExamples:\n  klondiked --addr 127.0.0.1:8080\n  KLONDIKE_LOG_FORMAT=json klondiked\n\nFlags:\n")
@@ -108,6 +108,14 @@ func envInt(getenv func(string) string, name string, def int) int {
 	var n int
 	if _, err := fmt.Sscan(getenv(name), &n); err == nil {
 		return n
+	}
+	return def
+}
+
+func envFloat(getenv func(string) string, name string, def float64) float64 {
+	var f float64
+	if _, err := fmt.Sscan(getenv(name), &f); err == nil {
+		return f
 	}
 	return def
 }
