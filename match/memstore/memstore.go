@@ -45,9 +45,13 @@ func (s *Store) Append(_ context.Context, roundID string, epoch uint64, e match.
 	if cur := r.epochs[st.PlayerID]; epoch < cur {
 		return match.ErrStaleWriter
 	}
+	// A newer writer takes the log over even if its entry is refused below:
+	// the old writer is fenced as soon as the new one shows.
 	r.epochs[st.PlayerID] = epoch
 	log := r.logs[st.PlayerID]
 	switch {
+	case e.Seq >= 1 && e.Seq <= len(log) && log[e.Seq-1] == e:
+		return nil // a retry of an entry the log holds: nothing changes
 	case e.Seq <= len(log):
 		return match.ErrSeqConflict
 	case e.Seq > len(log)+1:

@@ -1,0 +1,113 @@
+package redisstore_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"klondike/match"
+	"klondike/match/redisstore"
+	"klondike/match/redisstore/redistest"
+)
+
+// benchAppend appends one player's moves, one round trip each.
+func benchAppend(b *testing.B, s match.Store) {
+	ctx := context.Background()
+	seq := 0
+	for b.Loop() {
+		seq++
+		if err := s.Append(ctx, "bench", 0, entry(seq), standing("p", seq)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchPlayers numbers the parallel benchmark's players: the benchmark
+// function runs more than once on one store, each run with new players.
+var benchPlayers atomic.Int64
+
+// benchAppendParallel appends from parallel goroutines, a player each, to
+// one round.
+func benchAppendParallel(b *testing.B, s match.Store) {
+	ctx := context.Background()
+	b.RunParallel(func(pb *testing.PB) {
+		p := fmt.Sprintf("p%d", benchPlayers.Add(1))
+		seq := 0
+		for pb.Next() {
+			seq++
+			if err := s.Append(ctx, "bench", 0, entry(seq), standing(p, seq)); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
+
+func benchStore(b *testing.B, srv *redistest.Server) match.Store {
+	return redisstore.New(srv.Client(b), redisstore.Config{Prefix: redistest.Prefix(b)})
+}
+
+// BenchmarkAppend measures one Append round trip to a loopback redis-server.
+func BenchmarkAppend(b *testing.B) {
+	benchAppend(b, benchStore(b, redistest.Start(b)))
+}
+
+// BenchmarkAppendParallel measures Appends of parallel players.
+func BenchmarkAppendParallel(b *testing.B) {
+	benchAppendParallel(b, benchStore(b, redistest.Start(b)))
+}
+
+// TestBaseline measures, on one test server, redis-benchmark's SET and GET
+// and then the store's Append, for the ratio of docs/performance.md. It
+// runs only with KLONDIKE_REDIS_BASELINE=1:
+//
+//	KLONDIKE_REDIS_BASELINE=1 go test -run TestBaseline -v ./match/redisstore/
+func TestBaseline(t *testing.T) {
+	if os.Getenv("KLONDIKE_REDIS_BASELINE") != "1" {
+		t.Skip("set KLONDIKE_REDIS_BASELINE=1 to measure")
+	}
+	bin, err := exec.LookPath("redis-benchmark")
+	if err != nil {
+		t.Skip("redis-benchmark not installed")
+	}
+	srv := redistest.Start(t)
+	// redis-benchmark's default of 50 clients, and one client: a round trip
+	// at a time, as BenchmarkAppend.
+	for _, clients := range []string{"50", "1"} {
+		args := []string{"-p", strconv.Itoa(srv.Port()), "-c", clients, "-n", "100000", "-q", "-t", "set,get", "-P", "1"}
+		out, err := exec.Command(bin, args...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("redis-benchmark: %v\n%s", err, out)
+		}
+		// -q still redraws a progress line; keep the results.
+		var res []string
+		for _, l := range strings.FieldsFunc(string(out), func(r rune) bool { return r == '\r' || r == '\n' }) {
+			if strings.Contains(l, "requests per second") {
+				res = append(res, strings.TrimSpace(l))
+			}
+		}
+		t.Logf("redis-benchmark %s\n\t%s", strings.Join(args, " "), strings.Join(res, "\n\t"))
+	}
+	c := srv.Client(t)
+	r := testing.Benchmark(func(b *testing.B) {
+		for b.Loop() {
+			if err := c.Set(context.Background(), "test:baseline", "x", 0).Err(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	t.Logf("go-redis SET: %v (%.0f/s)", r, float64(r.N)/r.T.Seconds())
+	s := redisstore.New(c, redisstore.Config{Prefix: redistest.Prefix(t)})
+	for _, bm := range []struct {
+		name string
+		fn   func(*testing.B, match.Store)
+	}{{"Append", benchAppend}, {"AppendParallel", benchAppendParallel}} {
+		r := testing.Benchmark(func(b *testing.B) { bm.fn(b, s) })
+		t.Logf("%s: %v (%.0f appends/s)", bm.name, r, float64(r.N)/r.T.Seconds())
+	}
+}

@@ -1,0 +1,292 @@
+// Package redisstore is the Redis implementation of the match package's
+// Store: move logs and standings that outlive the process and are shared by
+// every server node. It needs Redis 6.2 or newer (7 is what CI runs), a
+// single server or a Redis Cluster alike.
+//
+// # Keys
+//
+// Every key of a round carries the round's hash tag, so one script can touch
+// all of them on Redis Cluster:
+//
+//	<prefix>{round:<id>}:log:<player>  list: one entry a move, "seq|at_ms|move"
+//	<prefix>{round:<id>}:epochs        hash: player -> writer epoch (decimal)
+//	<prefix>{round:<id>}:standings     hash: player -> standing (JSON)
+//	<prefix>{round:<id>}:rank          sorted set, all scores 0: rank members
+//	<prefix>{round:<id>}:rankm         hash: player -> the player's member in rank
+//
+// A player's rank member is match.RankKey in race mode with the default
+// rules at time 0, the same for every member, so the set's lexical order is
+// always match.Rank(match.ModeRace, engine.DefaultRules(), standings, 0):
+// winners by finish time, then the others by foundation cards, then by move
+// points. That is the round's final race order except where the time
+// penalty, which the store cannot know, brings two players with the same
+// foundation count to a score of 0 each (Rank then orders them by ReachedMs).
+// The leaderboard itself comes from match.Rank over Standings, which knows
+// the round's mode, rules and clock; the set is for operators and for
+// readers of a race round's order without decoding standings (see Ranked).
+//
+// Every key a write touches gets the store's TTL, so a round's keys live
+// TTL past the last write that touched them. The prefix must not contain a
+// brace: the round's tag has to be the key's first.
+//
+// # Retries
+//
+// go-redis resends a command whose reply it lost (a dropped connection, a
+// timeout). Every write here is idempotent, so a resent one is harmless:
+// Append's script answers an entry that is already in the log as a retry,
+// and SetStanding writes the same values again.
+package redisstore
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"klondike/engine"
+	"klondike/match"
+)
+
+// DefaultPrefix and DefaultTTL are the Config defaults.
+const (
+	DefaultPrefix = "klondike:"
+	DefaultTTL    = 7 * 24 * time.Hour
+)
+
+// Config tunes a Store; the zero value takes the defaults.
+type Config struct {
+	// Prefix starts every key (default "klondike:"). Give each deployment,
+	// or each test, its own. It must not contain '{' or '}'.
+	Prefix string
+	// TTL is every key's expiry, renewed on each write that touches the key
+	// (default 7 days).
+	TTL time.Duration
+}
+
+// Store keeps move logs and standings in Redis. It is safe for concurrent
+// use; its zero value is not usable: call New.
+type Store struct {
+	c      redis.UniversalClient
+	prefix string
+	ttlMs  string
+}
+
+var _ match.Store = (*Store)(nil)
+
+var (
+	//go:embed append.lua
+	appendSrc    string
+	appendScript = redis.NewScript(appendSrc)
+
+	//go:embed setstanding.lua
+	setStandingSrc    string
+	setStandingScript = redis.NewScript(setStandingSrc)
+
+	rankRules = engine.DefaultRules()
+)
+
+// New returns a store over the client: a *redis.Client, a
+// *redis.ClusterClient or a failover client. The store does not close it.
+func New(c redis.UniversalClient, cfg Config) *Store {
+	if cfg.Prefix == "" {
+		cfg.Prefix = DefaultPrefix
+	}
+	if cfg.TTL <= 0 {
+		cfg.TTL = DefaultTTL
+	}
+	ms := max(cfg.TTL.Milliseconds(), 1)
+	return &Store{c: c, prefix: cfg.Prefix, ttlMs: strconv.FormatInt(ms, 10)}
+}
+
+// roundKey returns the key of one of the round's structures.
+func (s *Store) roundKey(roundID, name string) string {
+	return s.prefix + "{round:" + roundID + "}:" + name
+}
+
+func (s *Store) logKey(roundID, playerID string) string {
+	return s.roundKey(roundID, "log:"+playerID)
+}
+
+// Append implements match.Store with one script run: see append.lua.
+func (s *Store) Append(ctx context.Context, roundID string, epoch uint64, e match.LogEntry, st match.Standing) error {
+	stJSON, err := encodeStanding(st)
+	if err != nil {
+		return err
+	}
+	keys := []string{
+		s.logKey(roundID, st.PlayerID),
+		s.roundKey(roundID, "epochs"),
+		s.roundKey(roundID, "standings"),
+		s.roundKey(roundID, "rank"),
+		s.roundKey(roundID, "rankm"),
+	}
+	_, err = appendScript.Run(ctx, s.c, keys,
+		st.PlayerID, strconv.FormatUint(epoch, 10), e.Seq, encodeEntry(e), stJSON, rankMember(st), s.ttlMs,
+	).Text()
+	// The reply is "OK" or "DUP" (a retry): both leave the entry in the log.
+	return mapErr(err)
+}
+
+// SetStanding implements match.Store.
+func (s *Store) SetStanding(ctx context.Context, roundID string, st match.Standing) error {
+	stJSON, err := encodeStanding(st)
+	if err != nil {
+		return err
+	}
+	keys := []string{
+		s.roundKey(roundID, "standings"),
+		s.roundKey(roundID, "rank"),
+		s.roundKey(roundID, "rankm"),
+	}
+	err = setStandingScript.Run(ctx, s.c, keys, st.PlayerID, stJSON, rankMember(st), s.ttlMs).Err()
+	return mapErr(err)
+}
+
+// Log implements match.Store.
+func (s *Store) Log(ctx context.Context, roundID, playerID string) ([]match.LogEntry, error) {
+	raw, err := s.c.LRange(ctx, s.logKey(roundID, playerID), 0, -1).Result()
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	if len(raw) == 0 {
+		// An empty log of a known round, or no round at all: every write
+		// leaves the round's standings or epochs behind.
+		n, err := s.c.Exists(ctx, s.roundKey(roundID, "standings"), s.roundKey(roundID, "epochs")).Result()
+		if err != nil {
+			return nil, mapErr(err)
+		}
+		if n == 0 {
+			return nil, match.ErrNotFound
+		}
+		return nil, nil
+	}
+	out := make([]match.LogEntry, len(raw))
+	for i, r := range raw {
+		if out[i], err = decodeEntry(r); err != nil {
+			return nil, fmt.Errorf("redisstore: round %s, player %s, entry %d: %w", roundID, playerID, i+1, err)
+		}
+	}
+	return out, nil
+}
+
+// Standings implements match.Store.
+func (s *Store) Standings(ctx context.Context, roundID string) ([]match.Standing, error) {
+	raw, err := s.c.HVals(ctx, s.roundKey(roundID, "standings")).Result()
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	if len(raw) == 0 {
+		return nil, match.ErrNotFound
+	}
+	out := make([]match.Standing, len(raw))
+	for i, r := range raw {
+		if out[i], err = decodeStanding(r); err != nil {
+			return nil, fmt.Errorf("redisstore: round %s: %w", roundID, err)
+		}
+	}
+	return out, nil
+}
+
+// Ranked returns the round's player ids in the order of its rank set, the
+// race order at time 0 with the default rules (see the package doc);
+// ErrNotFound if the round has none.
+func (s *Store) Ranked(ctx context.Context, roundID string) ([]string, error) {
+	members, err := s.c.ZRange(ctx, s.roundKey(roundID, "rank"), 0, -1).Result()
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	if len(members) == 0 {
+		return nil, match.ErrNotFound
+	}
+	out := make([]string, len(members))
+	for i, m := range members {
+		_, id, _ := strings.Cut(m, ":")
+		out[i] = id
+	}
+	return out, nil
+}
+
+// Ping implements match.Store.
+func (s *Store) Ping(ctx context.Context) error {
+	return mapErr(s.c.Ping(ctx).Err())
+}
+
+// mapErr turns the scripts' error replies into the match package's errors;
+// any other failure (no connection, a timeout, a server that cannot take
+// writes) matches match.ErrUnavailable, and the cause stays in the chain.
+func mapErr(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case redis.HasErrorPrefix(err, "STALE"):
+		return match.ErrStaleWriter
+	case redis.HasErrorPrefix(err, "SEQCONFLICT"):
+		return match.ErrSeqConflict
+	case redis.HasErrorPrefix(err, "SEQGAP"):
+		return match.ErrSeqGap
+	}
+	return fmt.Errorf("%w: redis: %w", match.ErrUnavailable, err)
+}
+
+// rankMember is the player's member in the round's rank set: all members
+// are made at the same time, 0, so that they order as Rank does then.
+func rankMember(st match.Standing) string {
+	return match.RankKey(match.ModeRace, rankRules, st, 0)
+}
+
+// encodeEntry writes "seq|at_ms|move": the move last, so it may hold any
+// byte. Equal entries encode equal, which the script's retry check needs.
+func encodeEntry(e match.LogEntry) string {
+	b := make([]byte, 0, 24+len(e.Move))
+	b = strconv.AppendInt(b, int64(e.Seq), 10)
+	b = append(b, '|')
+	b = strconv.AppendInt(b, e.AtMs, 10)
+	b = append(b, '|')
+	return string(append(b, e.Move...))
+}
+
+func decodeEntry(s string) (match.LogEntry, error) {
+	seq, rest, ok1 := strings.Cut(s, "|")
+	at, move, ok2 := strings.Cut(rest, "|")
+	n, err1 := strconv.Atoi(seq)
+	ms, err2 := strconv.ParseInt(at, 10, 64)
+	if !ok1 || !ok2 || err1 != nil || err2 != nil {
+		return match.LogEntry{}, fmt.Errorf("bad log entry %q", s)
+	}
+	return match.LogEntry{Seq: n, Move: move, AtMs: ms}, nil
+}
+
+// standingRecord is a Standing as stored: every field, the seat order too
+// (which match.Standing leaves out of its JSON).
+type standingRecord struct {
+	PlayerID   string        `json:"player_id"`
+	Name       string        `json:"name"`
+	Join       int           `json:"join"`
+	Points     int           `json:"points"`
+	Foundation int           `json:"foundation"`
+	Moves      int           `json:"moves"`
+	Status     engine.Status `json:"status"`
+	FinishedMs int64         `json:"finished_ms"`
+	ReachedMs  int64         `json:"reached_ms"`
+}
+
+func encodeStanding(st match.Standing) (string, error) {
+	b, err := json.Marshal(standingRecord(st))
+	if err != nil {
+		return "", fmt.Errorf("redisstore: standing of %s: %w", st.PlayerID, err)
+	}
+	return string(b), nil
+}
+
+func decodeStanding(s string) (match.Standing, error) {
+	var r standingRecord
+	if err := json.Unmarshal([]byte(s), &r); err != nil {
+		return match.Standing{}, fmt.Errorf("bad standing %q: %w", s, err)
+	}
+	return match.Standing(r), nil
+}
