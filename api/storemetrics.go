@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"klondike/match"
@@ -17,11 +18,15 @@ var _ match.Store = instrumentedStore{}
 
 func instrument(s match.Store, m *Metrics) match.Store { return instrumentedStore{s, m} }
 
-// observe records one operation; conflicts the caller expects (a retried
-// append) are answers, not errors.
+// observe records one operation. The store's answers about sequence
+// numbers, writers and missing rounds are answers, not failures: only the
+// rest (the store unreachable, slow or broken) counts as an error.
 func (is instrumentedStore) observe(op string, start time.Time, err error) {
 	is.m.StoreSeconds.WithLabelValues(op).Observe(time.Since(start).Seconds())
-	if err != nil && err != match.ErrSeqConflict && err != match.ErrNotFound {
+	switch {
+	case err == nil, errors.Is(err, match.ErrSeqConflict), errors.Is(err, match.ErrSeqGap),
+		errors.Is(err, match.ErrStaleWriter), errors.Is(err, match.ErrNotFound):
+	default:
 		is.m.StoreErrors.WithLabelValues(op).Inc()
 	}
 }

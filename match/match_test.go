@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -351,4 +352,61 @@ func TestResigningDoesNotProtectAScore(t *testing.T) {
 	if a, b := match.RoundScore(rules, quitter, 600000), match.RoundScore(rules, player, 600000); a != b {
 		t.Errorf("resigned at 1 s scores %d, played on to 600 s scores %d: want equal", a, b)
 	}
+}
+
+// lossyStore takes the first append but answers it with an error, as when
+// Redis ran the script and the reply was lost past go-redis's retries.
+type lossyStore struct {
+	match.Store
+	mu   sync.Mutex
+	lose int
+}
+
+func (l *lossyStore) Append(ctx context.Context, id string, ep uint64, e match.LogEntry, st match.Standing) error {
+	err := l.Store.Append(ctx, id, ep, e, st)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err == nil && l.lose > 0 {
+		l.lose--
+		return match.ErrUnavailable
+	}
+	return err
+}
+
+// TestLostReplyThenRetry checks that a move whose store reply was lost is
+// answered unavailable, and that the client's retry of the same seq (at a
+// later time) is taken as the move that landed, not refused for ever.
+func TestLostReplyThenRetry(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		ls := &lossyStore{Store: memstore.New(), lose: 1}
+		s := match.DefaultSettings()
+		s.Seed, s.CountdownS = "1", 0
+		m, err := match.New("m1", "ABCDEF", s, false, match.Config{Store: ls, Sink: newSink(), Logger: quiet, NewID: func() string { return "r1" }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		_ = m.Join(ctx, alice)
+		_ = m.Start(ctx, "a")
+		synctest.Wait()
+		r := m.Round()
+		if _, err := r.Move(ctx, "a", 1, "T6-F", time.Now()); !errors.Is(err, match.ErrUnavailable) {
+			t.Fatalf("first try = %v, want unavailable", err)
+		}
+		time.Sleep(time.Second)
+		res, err := r.Move(ctx, "a", 1, "T6-F", time.Now())
+		if err != nil {
+			t.Fatalf("retry of the landed move = %v", err)
+		}
+		if !strings.Contains(string(res.View), `"H":1`) {
+			t.Errorf("view after the retry: %s", res.View)
+		}
+		if _, err := r.Move(ctx, "a", 2, "T7-F", time.Now()); err != nil {
+			t.Fatalf("next move: %v", err)
+		}
+		if log, _ := ls.Log(ctx, "r1", "a"); len(log) != 2 || log[0].AtMs != 0 {
+			t.Fatalf("log = %+v, want the two moves, the first at its first time", log)
+		}
+	})
 }

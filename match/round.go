@@ -175,11 +175,15 @@ func (r *Round) Move(ctx context.Context, playerID string, seq int, text string,
 	st := r.standingAfterMove(s, at)
 	e := LogEntry{Seq: seq, Move: m.String(), AtMs: at}
 	if err := r.store.Append(ctx, r.ID, s.epoch, e, st); err != nil {
-		s.game.Rollback(cp)
-		if errors.Is(err, ErrSeqConflict) || errors.Is(err, ErrSeqGap) || errors.Is(err, ErrStaleWriter) {
+		stored, ok := r.landedEarlier(ctx, playerID, e, err)
+		if !ok {
+			s.game.Rollback(cp)
 			return MoveResult{}, fmt.Errorf("%w: %v", ErrUnavailable, err)
 		}
-		return MoveResult{}, fmt.Errorf("%w: %v", ErrUnavailable, err)
+		// An earlier try of this very move reached the store though its
+		// answer was lost: the store's entry, with its time, is the move.
+		e = stored
+		st = r.standingAfterMove(s, stored.AtMs)
 	}
 	s.log = append(s.log, e)
 	s.standing = st
@@ -188,6 +192,21 @@ func (r *Round) Move(ctx context.Context, playerID string, seq int, text string,
 		r.signalFinished()
 	}
 	return MoveResult{Seq: seq, Events: ev, View: s.game.AppendViewJSON(nil, at)}, nil
+}
+
+// landedEarlier reports whether an append that failed with err had in fact
+// landed before: a try whose reply was lost (the caller rolled back and the
+// client retried) finds the store holding the same move at that seq, with
+// the earlier time. It returns the stored entry.
+func (r *Round) landedEarlier(ctx context.Context, playerID string, e LogEntry, err error) (LogEntry, bool) {
+	if !errors.Is(err, ErrSeqConflict) {
+		return LogEntry{}, false
+	}
+	log, lerr := r.store.Log(ctx, r.ID, playerID)
+	if lerr != nil || len(log) < e.Seq || log[e.Seq-1].Move != e.Move {
+		return LogEntry{}, false
+	}
+	return log[e.Seq-1], true
 }
 
 func (r *Round) signalFinished() {
