@@ -22,7 +22,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"klondike/api"
+	"klondike/match"
+	"klondike/match/redisstore"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -44,6 +48,9 @@ func main() {
 type Options struct {
 	Addr          string
 	RedisURL      string
+	RedisCluster  bool
+	RedisPrefix   string
+	RoundTTL      time.Duration
 	LogFormat     string
 	LogLevel      string
 	ShutdownGrace time.Duration
@@ -72,6 +79,9 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 	}
 	fs.StringVar(&o.Addr, "addr", env("KLONDIKE_ADDR", ":8080"), "listen address (env KLONDIKE_ADDR)")
 	fs.StringVar(&o.RedisURL, "redis", env("KLONDIKE_REDIS_URL", ""), "Redis URL redis://host:port/db; empty runs the embedded in-memory store (env KLONDIKE_REDIS_URL)")
+	fs.BoolVar(&o.RedisCluster, "redis-cluster", getenv("KLONDIKE_REDIS_CLUSTER") == "1" || getenv("KLONDIKE_REDIS_CLUSTER") == "true", "the --redis URL is a Redis Cluster: redis://host:port?addr=host2:port&addr=… (env KLONDIKE_REDIS_CLUSTER=1)")
+	fs.StringVar(&o.RedisPrefix, "redis-prefix", env("KLONDIKE_REDIS_PREFIX", redisstore.DefaultPrefix), "prefix of every Redis key, one per deployment (env KLONDIKE_REDIS_PREFIX)")
+	fs.DurationVar(&o.RoundTTL, "round-ttl", envDur("KLONDIKE_ROUND_TTL", redisstore.DefaultTTL), "how long a round's move logs and standings stay in Redis after its last write (env KLONDIKE_ROUND_TTL)")
 	fs.StringVar(&o.LogFormat, "log-format", env("KLONDIKE_LOG_FORMAT", "text"), "log format: text or json (env KLONDIKE_LOG_FORMAT)")
 	fs.StringVar(&o.LogLevel, "log-level", env("KLONDIKE_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env KLONDIKE_LOG_LEVEL)")
 	fs.DurationVar(&o.ShutdownGrace, "shutdown-grace", envDur("KLONDIKE_SHUTDOWN_GRACE", 10*time.Second), "how long a shutdown waits for connections to drain (env KLONDIKE_SHUTDOWN_GRACE)")
@@ -112,6 +122,51 @@ func envInt(getenv func(string) string, name string, def int) int {
 	return def
 }
 
+// Redis client timeouts: a Redis that does not answer within them makes
+// moves fail fast with "unavailable" rather than hang; every write is
+// idempotent, so retries are safe.
+const (
+	redisDialTimeout = time.Second
+	redisIOTimeout   = time.Second
+	redisMaxRetries  = 2
+)
+
+// openStore returns the store the options ask for: nil (the embedded memory
+// store) without --redis, else the Redis store. A Redis that does not answer
+// at start is not fatal: the server starts, /readyz says 503 until it does.
+func openStore(ctx context.Context, o Options, log *slog.Logger) (match.Store, func(), error) {
+	if o.RedisURL == "" {
+		return nil, func() {}, nil
+	}
+	var c redis.UniversalClient
+	if o.RedisCluster {
+		opt, err := redis.ParseClusterURL(o.RedisURL)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--redis: %w", err)
+		}
+		opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout, opt.MaxRetries = redisDialTimeout, redisIOTimeout, redisIOTimeout, redisMaxRetries
+		c = redis.NewClusterClient(opt)
+	} else {
+		opt, err := redis.ParseURL(o.RedisURL)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--redis: %w", err)
+		}
+		opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout, opt.MaxRetries = redisDialTimeout, redisIOTimeout, redisIOTimeout, redisMaxRetries
+		c = redis.NewClient(opt)
+	}
+	if strings.ContainsAny(o.RedisPrefix, "{}") {
+		c.Close()
+		return nil, nil, errors.New("--redis-prefix must not contain { or }")
+	}
+	pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if err := c.Ping(pctx).Err(); err != nil {
+		log.Warn("Redis does not answer yet; /readyz says 503 until it does", "err", err)
+	}
+	store := redisstore.New(c, redisstore.Config{Prefix: o.RedisPrefix, TTL: o.RoundTTL})
+	return store, func() { _ = c.Close() }, nil
+}
+
 func envFloat(getenv func(string) string, name string, def float64) float64 {
 	var f float64
 	if _, err := fmt.Sscan(getenv(name), &f); err == nil {
@@ -146,10 +201,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
-	if o.RedisURL != "" {
-		return errors.New("--redis: the Redis store is not part of this build yet; run without it for the embedded store")
+	store, closeStore, err := openStore(ctx, o, log)
+	if err != nil {
+		return err
 	}
-	srv := api.NewServer(api.Config{Limits: o.Limits, Version: version, Logger: log})
+	defer closeStore()
+	storeName := "memory"
+	if o.RedisURL != "" {
+		storeName = "redis"
+	}
+	srv := api.NewServer(api.Config{Store: store, Limits: o.Limits, Version: version, Logger: log})
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
 		srv.Close()
@@ -158,7 +219,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: api.DefaultReadHeaderTimeout, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
-	log.Info("klondiked listening", "addr", ln.Addr().String(), "store", "memory", "version", version)
+	log.Info("klondiked listening", "addr", ln.Addr().String(), "store", storeName, "version", version)
 	if ready != nil {
 		ready <- ln.Addr().String()
 	}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"klondike/match/redisstore/redistest"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -108,11 +110,91 @@ func TestRunServesAndDrains(t *testing.T) {
 	}
 }
 
-func TestRedisNotYetBuilt(t *testing.T) {
+// TestRunWithRedis runs the binary's wiring on a test redis-server: a move
+// lands in Redis under the prefix, and /readyz follows Redis.
+func TestRunWithRedis(t *testing.T) {
+	rs := redistest.Start(t)
+	prefix := redistest.Prefix(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	var logs bytes.Buffer
+	go func() {
+		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--redis", rs.URL(), "--redis-prefix", prefix}, env(nil), &syncWriter{w: &logs}, ready)
+	}()
+	var addr string
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatalf("run ended: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("server did not start")
+	}
+	c, _, err := websocket.DefaultDialer.Dial("ws://"+addr+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	send := func(v map[string]any) {
+		if err := c.WriteJSON(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	expect := func(typ string) map[string]any {
+		_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		for {
+			var m map[string]any
+			if err := c.ReadJSON(&m); err != nil {
+				t.Fatalf("waiting for %s: %v", typ, err)
+			}
+			if m["type"] == typ {
+				return m
+			}
+		}
+	}
+	send(map[string]any{"type": "hello", "name": "alice"})
+	expect("welcome")
+	send(map[string]any{"type": "create_match", "settings": map[string]any{"seed": "1", "countdown_s": 0, "max_players": 1}})
+	info := expect("match")["match"].(map[string]any)
+	send(map[string]any{"type": "start_match", "match_id": info["id"]})
+	rs1 := expect("round_started")
+	send(map[string]any{"type": "move", "round_id": rs1["round_id"], "seq": 1, "move": "T6-F"})
+	expect("move_ok")
+	keys, err := rs.Client(t).Keys(context.Background(), prefix+"*").Result()
+	if err != nil || len(keys) == 0 {
+		t.Fatalf("keys under %s: %v, %v", prefix, keys, err)
+	}
+	readyz := func() int {
+		resp, err := http.Get("http://" + addr + "/readyz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := readyz(); code != 200 {
+		t.Fatalf("/readyz with Redis up = %d", code)
+	}
+	rs.Kill()
+	if code := readyz(); code != http.StatusServiceUnavailable {
+		t.Errorf("/readyz with Redis down = %d, want 503", code)
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		t.Fatal("run did not return")
+	}
+}
+
+func TestBadRedisFlags(t *testing.T) {
 	var out bytes.Buffer
-	err := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--redis", "redis://127.0.0.1:1/0"}, env(nil), &out, nil)
-	if err == nil || !strings.Contains(err.Error(), "--redis") {
-		t.Fatalf("run with --redis = %v", err)
+	for _, args := range [][]string{{"--redis", "http://nope"}, {"--redis", "redis://127.0.0.1:1/0", "--redis-prefix", "a{b}"}} {
+		err := run(context.Background(), append(args, "--addr", "127.0.0.1:0"), env(nil), &out, nil)
+		if err == nil {
+			t.Errorf("run(%v) started", args)
+		}
 	}
 }
 
