@@ -410,3 +410,60 @@ func TestLostReplyThenRetry(t *testing.T) {
 		}
 	})
 }
+
+// amnesiaStore can lose the tail of its logs, as a Redis killed with
+// appendfsync everysec may.
+type amnesiaStore struct {
+	mu sync.Mutex
+	match.Store
+}
+
+// forget keeps only the first keep entries of the player's log.
+func (a *amnesiaStore) forget(t *testing.T, round, player string, keep int) {
+	ctx := context.Background()
+	log, _ := a.Log(ctx, round, player)
+	st, _ := a.Standings(ctx, round)
+	fresh := memstore.New()
+	for _, s := range st {
+		_ = fresh.SetStanding(ctx, round, s)
+	}
+	for _, e := range log[:keep] {
+		if err := fresh.Append(ctx, round, 0, e, st[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a.Store = fresh
+}
+
+// TestRepairAfterStoreLoss checks that a store that lost acknowledged
+// moves gets them back from the node's seat on the player's next move.
+func TestRepairAfterStoreLoss(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		as := &amnesiaStore{Store: memstore.New()}
+		s := match.DefaultSettings()
+		s.Seed, s.CountdownS = "1", 0
+		m, err := match.New("m1", "ABCDEF", s, false, match.Config{Store: as, Sink: newSink(), Logger: quiet, NewID: func() string { return "r1" }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		_ = m.Join(ctx, alice)
+		_ = m.Start(ctx, "a")
+		synctest.Wait()
+		r := m.Round()
+		for i, mv := range []string{"T6-F", "T7-F", "D"} {
+			if _, err := r.Move(ctx, "a", i+1, mv, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		as.forget(t, "r1", "a", 1)
+		if _, err := r.Move(ctx, "a", 4, "D", time.Now()); err != nil {
+			t.Fatalf("move after the store lost two: %v", err)
+		}
+		log, _ := as.Log(ctx, "r1", "a")
+		if len(log) != 4 || log[1].Move != "T7-F" || log[3].Move != "D" {
+			t.Fatalf("store log after repair = %+v", log)
+		}
+	})
+}

@@ -174,7 +174,11 @@ func (r *Round) Move(ctx context.Context, playerID string, seq int, text string,
 	}
 	st := r.standingAfterMove(s, at)
 	e := LogEntry{Seq: seq, Move: m.String(), AtMs: at}
-	if err := r.store.Append(ctx, r.ID, s.epoch, e, st); err != nil {
+	err = r.store.Append(ctx, r.ID, s.epoch, e, st)
+	if errors.Is(err, ErrSeqGap) && r.repair(ctx, s, playerID) == nil {
+		err = r.store.Append(ctx, r.ID, s.epoch, e, st)
+	}
+	if err != nil {
 		stored, ok := r.landedEarlier(ctx, playerID, e, err)
 		if !ok {
 			s.game.Rollback(cp)
@@ -192,6 +196,31 @@ func (r *Round) Move(ctx context.Context, playerID string, seq int, text string,
 		r.signalFinished()
 	}
 	return MoveResult{Seq: seq, Events: ev, View: s.game.AppendViewJSON(nil, at)}, nil
+}
+
+// repair writes back the tail of a seat's log that the store lost: a Redis
+// killed with appendfsync everysec may come back without its last second of
+// acknowledged writes, which this node still holds. It only extends the
+// store's log when the store's log is a prefix of the seat's.
+func (r *Round) repair(ctx context.Context, s *seat, playerID string) error {
+	stored, err := r.store.Log(ctx, r.ID, playerID)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	if len(stored) >= len(s.log) {
+		return ErrSeqConflict
+	}
+	for i, e := range stored {
+		if e != s.log[i] {
+			return ErrSeqConflict
+		}
+	}
+	for _, e := range s.log[len(stored):] {
+		if err := r.store.Append(ctx, r.ID, s.epoch, e, s.standing); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // landedEarlier reports whether an append that failed with err had in fact
@@ -306,9 +335,13 @@ func (r *Round) Start(ctx context.Context) error {
 }
 
 // End closes the round: every game still being played times out at the
-// round's clock (the time limit if it passed). Standings that the store
+// round's clock (the time limit if it passed). Only the match's goroutine
+// calls it; a second call does nothing. Standings that the store
 // cannot take are still final in memory; End reports the first such error.
 func (r *Round) End(ctx context.Context, now time.Time) error {
+	if r.Over() {
+		return nil // ended already; its end time stays
+	}
 	at := r.elapsedMs(now)
 	r.endMs = at
 	r.state.Store(int32(roundOver))
@@ -318,9 +351,11 @@ func (r *Round) End(ctx context.Context, now time.Time) error {
 		if s.game.TimeOut() {
 			s.standing.Status = engine.TimedOut
 			s.standing.FinishedMs = at
-			if err := r.store.SetStanding(ctx, r.ID, s.standing); err != nil && first == nil {
-				first = err
-			}
+		}
+		// Every final standing is written again: the store may have lost
+		// recent writes (see repair) and the results must not depend on it.
+		if err := r.store.SetStanding(ctx, r.ID, s.standing); err != nil && first == nil {
+			first = err
 		}
 		s.mu.Unlock()
 	}
