@@ -154,23 +154,10 @@ func (d Deal) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendTokens(b, pile)
+		b = appendCardList(b, pile)
 	}
 	b = append(b, `],"stock":`...)
-	b = appendTokens(b, d.Stock)
+	b = appendCardList(b, d.Stock)
 	b = append(b, '}')
 	return b, nil
-}
-
-func appendTokens(b []byte, cards []Card) []byte {
-	b = append(b, '[')
-	for j, c := range cards {
-		if j > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '"')
-		b = append(b, c.String()...)
-		b = append(b, '"')
-	}
-	return append(b, ']')
 }

@@ -487,8 +487,10 @@ func (l *Lobby) LeaveMatch(ctx context.Context, playerID, matchID string) error 
 }
 
 // Rematch makes a new match with the same settings and players as a finished
-// one; the players who asked... every member of the old match is seated and
-// told through the old match's next_match field.
+// one. The player who asks hosts it; the other players of the old match are
+// seated in their old order (unless they are playing elsewhere by now) and
+// learn of it through the old match's next_match field. Asking again joins
+// the rematch already made.
 func (l *Lobby) Rematch(ctx context.Context, playerID, matchID string) (*match.MatchInfo, error) {
 	old, err := l.Match(matchID)
 	if err != nil {

@@ -259,6 +259,29 @@ func TestMoveSeq(t *testing.T) {
 	})
 }
 
+// soloRound starts alice alone on deal #1 over the store, with no
+// countdown, and returns the running round (round id "r1"). It must run
+// inside a synctest bubble.
+func soloRound(t *testing.T, store match.Store) *match.Round {
+	t.Helper()
+	ctx := context.Background()
+	s := match.DefaultSettings()
+	s.Seed, s.CountdownS = "1", 0
+	m, err := match.New("m1", "ABCDEF", s, false, match.Config{Store: store, Sink: newSink(), Logger: quiet, NewID: func() string { return "r1" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	if err := m.Join(ctx, alice); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Start(ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	synctest.Wait()
+	return m.Round()
+}
+
 // flakyStore fails every write while down is set.
 type flakyStore struct {
 	match.Store
@@ -284,17 +307,7 @@ func TestStoreFailureRollsBack(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
 		fs := &flakyStore{Store: memstore.New()}
-		s := match.DefaultSettings()
-		s.Seed, s.CountdownS = "1", 0
-		m, err := match.New("m1", "ABCDEF", s, false, match.Config{Store: fs, Sink: newSink(), Logger: quiet, NewID: func() string { return "r1" }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer m.Close()
-		_ = m.Join(ctx, alice)
-		_ = m.Start(ctx, "a")
-		synctest.Wait()
-		r := m.Round()
+		r := soloRound(t, fs)
 		before, _, _ := r.View("a", time.Now())
 		fs.set(true)
 		if _, err := r.Move(ctx, "a", 1, "T6-F", time.Now()); !errors.Is(err, match.ErrUnavailable) {
@@ -380,17 +393,7 @@ func TestLostReplyThenRetry(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
 		ls := &lossyStore{Store: memstore.New(), lose: 1}
-		s := match.DefaultSettings()
-		s.Seed, s.CountdownS = "1", 0
-		m, err := match.New("m1", "ABCDEF", s, false, match.Config{Store: ls, Sink: newSink(), Logger: quiet, NewID: func() string { return "r1" }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer m.Close()
-		_ = m.Join(ctx, alice)
-		_ = m.Start(ctx, "a")
-		synctest.Wait()
-		r := m.Round()
+		r := soloRound(t, ls)
 		if _, err := r.Move(ctx, "a", 1, "T6-F", time.Now()); !errors.Is(err, match.ErrUnavailable) {
 			t.Fatalf("first try = %v, want unavailable", err)
 		}
@@ -414,7 +417,6 @@ func TestLostReplyThenRetry(t *testing.T) {
 // amnesiaStore can lose the tail of its logs, as a Redis killed with
 // appendfsync everysec may.
 type amnesiaStore struct {
-	mu sync.Mutex
 	match.Store
 }
 
@@ -441,17 +443,7 @@ func TestRepairAfterStoreLoss(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
 		as := &amnesiaStore{Store: memstore.New()}
-		s := match.DefaultSettings()
-		s.Seed, s.CountdownS = "1", 0
-		m, err := match.New("m1", "ABCDEF", s, false, match.Config{Store: as, Sink: newSink(), Logger: quiet, NewID: func() string { return "r1" }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer m.Close()
-		_ = m.Join(ctx, alice)
-		_ = m.Start(ctx, "a")
-		synctest.Wait()
-		r := m.Round()
+		r := soloRound(t, as)
 		for i, mv := range []string{"T6-F", "T7-F", "D"} {
 			if _, err := r.Move(ctx, "a", i+1, mv, time.Now()); err != nil {
 				t.Fatal(err)

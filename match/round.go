@@ -263,50 +263,35 @@ func (r *Round) standingAfterMove(s *seat, at int64) Standing {
 	return st
 }
 
-// Resign ends the player's game as resigned.
+// Resign ends the player's game as resigned, while the round is running.
 func (r *Round) Resign(ctx context.Context, playerID string, now time.Time) error {
-	s := r.seats[playerID]
-	if s == nil {
-		return ErrNotInRound
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !r.Running(now) {
-		return ErrRoundNotRunning
-	}
-	cp := s.game.Checkpoint()
-	if err := s.game.Resign(); err != nil {
-		return err
-	}
-	at := r.elapsedMs(now)
-	st := s.standing
-	st.Status = engine.Resigned
-	st.FinishedMs = at
-	if err := r.store.SetStanding(ctx, r.ID, st); err != nil {
-		s.game.Rollback(cp)
-		return fmt.Errorf("%w: %v", ErrUnavailable, err)
-	}
-	s.standing = st
-	r.dirty.Store(true)
-	r.signalFinished()
-	return nil
+	return r.resign(ctx, playerID, now, false)
 }
 
 // Forfeit ends a player's game as resigned whether the round is counting
 // down or running: a player who leaves the match gives up their game. It is
 // a no-op for a game that has already ended.
 func (r *Round) Forfeit(ctx context.Context, playerID string, now time.Time) error {
+	return r.resign(ctx, playerID, now, true)
+}
+
+func (r *Round) resign(ctx context.Context, playerID string, now time.Time, forfeit bool) error {
 	s := r.seats[playerID]
 	if s == nil {
 		return ErrNotInRound
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if r.Over() || s.game.Status().Over() {
+	switch {
+	case forfeit && (r.Over() || s.game.Status().Over()):
 		return nil
+	case !forfeit && !r.Running(now):
+		return ErrRoundNotRunning
 	}
 	cp := s.game.Checkpoint()
-	_ = s.game.Resign()
+	if err := s.game.Resign(); err != nil {
+		return err
+	}
 	st := s.standing
 	st.Status = engine.Resigned
 	st.FinishedMs = r.elapsedMs(now)
