@@ -302,7 +302,7 @@ func (s *Service) hello(ctx context.Context, c *Conn, env *Envelope) {
 		s.sendError(c, env.ID, err)
 		return
 	}
-	ses, resumed, err := s.Lobby.Hello(m.Name, m.Token)
+	ses, resumed, err := s.Lobby.Hello(ctx, m.Name, m.Token)
 	if err != nil {
 		s.sendError(c, env.ID, err)
 		return

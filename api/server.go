@@ -19,6 +19,8 @@ import (
 type Config struct {
 	// Store keeps move logs and standings; nil means the in-memory store.
 	Store match.Store
+	// Sessions keep the players' sessions; nil keeps them in this process.
+	Sessions lobby.Sessions
 	// Limits are the WebSocket limits (zero fields take defaults).
 	Limits Limits
 	// Match configures every match (zero fields take defaults).
@@ -62,7 +64,7 @@ func NewServer(cfg Config) *Server {
 	cfg.Store = s.Store
 	s.Hub = NewHub(s.Metrics)
 	s.Lobby = lobby.New(lobby.Config{
-		Store: cfg.Store, Sink: s.Hub, Logger: cfg.Logger, Match: cfg.Match,
+		Store: cfg.Store, Sessions: cfg.Sessions, Sink: s.Hub, Logger: cfg.Logger, Match: cfg.Match,
 		MatchRetention: cfg.MatchRetention, RoundRetention: cfg.RoundRetention, SessionIdle: cfg.SessionIdle,
 		OnRoundDealt: s.Metrics.RoundsStarted.Inc, OnRoundOver: s.Metrics.RoundsFinished.Inc,
 	})

@@ -32,18 +32,19 @@ var (
 // A Session is a player's identity on this server. The token lets the same
 // player reconnect; it is a secret and never logged.
 type Session struct {
-	PlayerID string
-	Name     string
-	Token    string
-	lastSeen time.Time
+	PlayerID string `json:"player_id"`
+	Name     string `json:"name"`
+	Token    string `json:"-"`
 }
 
 // Config holds the lobby's dependencies and settings. Zero durations take
 // the defaults named beside them.
 type Config struct {
-	Store  match.Store
-	Sink   match.Sink
-	Logger *slog.Logger
+	Store match.Store
+	// Sessions keep the players' sessions; nil keeps them in this process.
+	Sessions Sessions
+	Sink     match.Sink
+	Logger   *slog.Logger
 	// Match is the configuration template for every match (its Store, Sink,
 	// Logger, NewID, OnRound and OnChange are set by the lobby).
 	Match match.Config
@@ -73,10 +74,10 @@ type Lobby struct {
 
 	mu          sync.Mutex
 	closed      bool
-	sessions    map[string]*Session // by token
-	byID        map[string]*Session // by player id
-	matches     map[string]*entry   // by match id
-	codes       map[string]*entry   // by invite code
+	sessions    Sessions
+	players     map[string]*known // the players who said hello here, by id
+	matches     map[string]*entry // by match id
+	codes       map[string]*entry // by invite code
 	rounds      map[string]*roundEntry
 	playerMatch map[string]string // player id → current match id
 
@@ -109,8 +110,11 @@ func New(cfg Config) *Lobby {
 	if cfg.SessionIdle <= 0 {
 		cfg.SessionIdle = DefaultSessionIdle
 	}
+	if cfg.Sessions == nil {
+		cfg.Sessions = newMemSessions()
+	}
 	l := &Lobby{
-		cfg: cfg, sessions: map[string]*Session{}, byID: map[string]*Session{},
+		cfg: cfg, sessions: cfg.Sessions, players: map[string]*known{},
 		matches: map[string]*entry{}, codes: map[string]*entry{}, rounds: map[string]*roundEntry{},
 		playerMatch: map[string]string{}, stop: make(chan struct{}), done: make(chan struct{}),
 	}
@@ -178,52 +182,62 @@ func CleanName(name string) (string, error) {
 	return name, nil
 }
 
-// Hello starts a session, or with a token resumes one; the name of a
-// resumed session is updated when a valid one is given.
-func (l *Lobby) Hello(name, token string) (s Session, resumed bool, err error) {
+// Hello starts a session, or with a token resumes one (made on this node or
+// another); the name of a resumed session is updated when a valid one is
+// given. It fails with ErrUnknownToken for a token it does not know, and
+// with an error matching match.ErrUnavailable when the sessions' store
+// cannot be reached.
+func (l *Lobby) Hello(ctx context.Context, name, token string) (s Session, resumed bool, err error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.closed {
+	closed := l.closed
+	l.mu.Unlock()
+	if closed {
 		return Session{}, false, ErrShuttingDown
 	}
 	if token != "" {
-		ses := l.sessions[token]
-		if ses == nil {
-			return Session{}, false, ErrUnknownToken
+		s, err = l.sessions.Resume(ctx, token, l.cfg.SessionIdle)
+		if err != nil {
+			return Session{}, false, err
 		}
-		if n, err := CleanName(name); err == nil {
-			ses.Name = n
+		s.Token = token
+		if n, err := CleanName(name); err == nil && n != s.Name {
+			s.Name = n
+			if err := l.sessions.Save(ctx, s, l.cfg.SessionIdle); err != nil {
+				return Session{}, false, err
+			}
 		}
-		ses.lastSeen = time.Now()
-		return *ses, true, nil
+		resumed = true
+	} else {
+		n, err := CleanName(name)
+		if err != nil {
+			return Session{}, false, err
+		}
+		s = Session{PlayerID: randomHex(8), Name: n, Token: randomHex(24)}
+		if err := l.sessions.Save(ctx, s, l.cfg.SessionIdle); err != nil {
+			return Session{}, false, err
+		}
 	}
-	n, err := CleanName(name)
-	if err != nil {
-		return Session{}, false, err
-	}
-	ses := &Session{PlayerID: randomHex(8), Name: n, Token: randomHex(24), lastSeen: time.Now()}
-	l.sessions[ses.Token] = ses
-	l.byID[ses.PlayerID] = ses
-	return *ses, false, nil
+	l.mu.Lock()
+	l.players[s.PlayerID] = &known{Player: match.Player{ID: s.PlayerID, Name: s.Name}, seen: time.Now()}
+	l.mu.Unlock()
+	return s, resumed, nil
 }
 
-// Seen refreshes a session's idle clock.
-func (l *Lobby) Seen(playerID string) {
-	l.mu.Lock()
-	if s := l.byID[playerID]; s != nil {
-		s.lastSeen = time.Now()
-	}
-	l.mu.Unlock()
+// known is a player who said hello on this node, and when.
+type known struct {
+	match.Player
+	seen time.Time
 }
 
 func (l *Lobby) player(id string) (match.Player, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	s := l.byID[id]
-	if s == nil {
+	k, ok := l.players[id]
+	if !ok {
 		return match.Player{}, ErrUnknownToken
 	}
-	return match.Player{ID: s.PlayerID, Name: s.Name}, nil
+	k.seen = time.Now()
+	return k.Player, nil
 }
 
 // newMatch registers and starts a match.
@@ -611,6 +625,11 @@ func (l *Lobby) sweep(now time.Time) {
 			delete(l.playerMatch, p)
 		}
 	}
+	for id, k := range l.players {
+		if now.Sub(k.seen) > l.cfg.SessionIdle && l.playerMatch[id] == "" {
+			delete(l.players, id)
+		}
+	}
 	for id, re := range l.rounds {
 		if re.endAt.IsZero() && re.r.Over() {
 			re.endAt = now
@@ -619,13 +638,10 @@ func (l *Lobby) sweep(now time.Time) {
 			delete(l.rounds, id)
 		}
 	}
-	for tok, s := range l.sessions {
-		if now.Sub(s.lastSeen) > l.cfg.SessionIdle && l.playerMatch[s.PlayerID] == "" {
-			delete(l.sessions, tok)
-			delete(l.byID, s.PlayerID)
-		}
-	}
 	l.mu.Unlock()
+	if ms, ok := l.sessions.(*memSessions); ok {
+		ms.sweep(now)
+	}
 	for _, m := range closing {
 		m.Close()
 	}

@@ -44,7 +44,7 @@ func newLobby(t *testing.T) *lobby.Lobby {
 
 func hello(t *testing.T, l *lobby.Lobby, name string) lobby.Session {
 	t.Helper()
-	s, _, err := l.Hello(name, "")
+	s, _, err := l.Hello(context.Background(), name, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,11 +71,11 @@ func TestSessionsResume(t *testing.T) {
 		if len(s.Token) < 32 || s.PlayerID == "" {
 			t.Fatalf("session %+v", s)
 		}
-		again, resumed, err := l.Hello("", s.Token)
+		again, resumed, err := l.Hello(context.Background(), "", s.Token)
 		if err != nil || !resumed || again.PlayerID != s.PlayerID || again.Name != "alice" {
 			t.Fatalf("resume = %+v %v %v", again, resumed, err)
 		}
-		if _, _, err := l.Hello("x", "nope"); !errors.Is(err, lobby.ErrUnknownToken) {
+		if _, _, err := l.Hello(context.Background(), "x", "nope"); !errors.Is(err, lobby.ErrUnknownToken) {
 			t.Errorf("unknown token = %v", err)
 		}
 	})

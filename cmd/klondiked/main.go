@@ -25,6 +25,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"klondike/api"
+	"klondike/lobby"
 	"klondike/match"
 	"klondike/match/redisstore"
 )
@@ -131,32 +132,33 @@ const (
 	redisMaxRetries  = 2
 )
 
-// openStore returns the store the options ask for: nil (the embedded memory
-// store) without --redis, else the Redis store. A Redis that does not answer
-// at start is not fatal: the server starts, /readyz says 503 until it does.
-func openStore(ctx context.Context, o Options, log *slog.Logger) (match.Store, func(), error) {
+// openStore returns the stores the options ask for: nil (the embedded
+// memory stores) without --redis, else the Redis store and sessions. A Redis
+// that does not answer at start is not fatal: the server starts, /readyz
+// says 503 until it does.
+func openStore(ctx context.Context, o Options, log *slog.Logger) (match.Store, lobby.Sessions, func(), error) {
 	if o.RedisURL == "" {
-		return nil, func() {}, nil
+		return nil, nil, func() {}, nil
 	}
 	var c redis.UniversalClient
 	if o.RedisCluster {
 		opt, err := redis.ParseClusterURL(o.RedisURL)
 		if err != nil {
-			return nil, nil, fmt.Errorf("--redis: %w", err)
+			return nil, nil, nil, fmt.Errorf("--redis: %w", err)
 		}
 		opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout, opt.MaxRetries = redisDialTimeout, redisIOTimeout, redisIOTimeout, redisMaxRetries
 		c = redis.NewClusterClient(opt)
 	} else {
 		opt, err := redis.ParseURL(o.RedisURL)
 		if err != nil {
-			return nil, nil, fmt.Errorf("--redis: %w", err)
+			return nil, nil, nil, fmt.Errorf("--redis: %w", err)
 		}
 		opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout, opt.MaxRetries = redisDialTimeout, redisIOTimeout, redisIOTimeout, redisMaxRetries
 		c = redis.NewClient(opt)
 	}
 	if strings.ContainsAny(o.RedisPrefix, "{}") {
 		c.Close()
-		return nil, nil, errors.New("--redis-prefix must not contain { or }")
+		return nil, nil, nil, errors.New("--redis-prefix must not contain { or }")
 	}
 	pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
@@ -164,7 +166,7 @@ func openStore(ctx context.Context, o Options, log *slog.Logger) (match.Store, f
 		log.Warn("Redis does not answer yet; /readyz says 503 until it does", "err", err)
 	}
 	store := redisstore.New(c, redisstore.Config{Prefix: o.RedisPrefix, TTL: o.RoundTTL})
-	return store, func() { _ = c.Close() }, nil
+	return store, redisstore.NewSessions(c, o.RedisPrefix), func() { _ = c.Close() }, nil
 }
 
 func envFloat(getenv func(string) string, name string, def float64) float64 {
@@ -201,7 +203,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
-	store, closeStore, err := openStore(ctx, o, log)
+	store, sessions, closeStore, err := openStore(ctx, o, log)
 	if err != nil {
 		return err
 	}
@@ -210,7 +212,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if o.RedisURL != "" {
 		storeName = "redis"
 	}
-	srv := api.NewServer(api.Config{Store: store, Limits: o.Limits, Version: version, Logger: log})
+	srv := api.NewServer(api.Config{Store: store, Sessions: sessions, Limits: o.Limits, Version: version, Logger: log})
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
 		srv.Close()
