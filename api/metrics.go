@@ -108,6 +108,9 @@ func NewMetrics(version string) *Metrics {
 	for _, r := range moveResults {
 		m.Moves.WithLabelValues(r)
 	}
+	for _, op := range storeOps {
+		m.StoreErrors.WithLabelValues(op)
+	}
 	build := prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "klondike_build_info", Help: "Always 1; the labels tell the build.",
 	}, []string{"version", "goversion"})
@@ -140,3 +143,6 @@ func (m *Metrics) RegisterMatchGauges(open, running func() float64) {
 func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{Registry: m.Registry})
 }
+
+// storeOps are the store operations the metrics name (api/storemetrics.go).
+var storeOps = []string{"append", "set_standing", "log", "standings", "ping"}
