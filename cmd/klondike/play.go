@@ -803,6 +803,17 @@ func (c *playClient) isPlayer() bool {
 	return false
 }
 
+// handleAs decodes a server message of type typ as a T and hands it to f;
+// a message that does not decode is reported and dropped.
+func handleAs[T any](c *playClient, typ string, data []byte, f func(*T)) {
+	var m T
+	if err := json.Unmarshal(data, &m); err != nil {
+		c.printf("cannot read the server's %s message: %v\n", typ, err)
+		return
+	}
+	f(&m)
+}
+
 // handle dispatches one server message.
 func (c *playClient) handle(data []byte) {
 	var env wireEnvelope
@@ -812,76 +823,37 @@ func (c *playClient) handle(data []byte) {
 	}
 	reqType := c.pending[env.Re].typ
 	delete(c.pending, env.Re)
-	decode := func(v any) bool {
-		if err := json.Unmarshal(data, v); err != nil {
-			c.printf("cannot read the server's %s message: %v\n", env.Type, err)
-			return false
-		}
-		return true
-	}
 	switch env.Type {
 	case "welcome":
-		var m wireWelcome
-		if decode(&m) {
-			c.onWelcome(&m)
-		}
+		handleAs(c, env.Type, data, c.onWelcome)
 	case "match":
-		var m struct {
+		handleAs(c, env.Type, data, func(m *struct {
 			Match *wireMatch `json:"match"`
-		}
-		if decode(&m) && m.Match != nil {
-			c.onMatch(m.Match, reqType)
-		}
+		}) {
+			if m.Match != nil {
+				c.onMatch(m.Match, reqType)
+			}
+		})
 	case "matches":
-		var m wireMatches
-		if decode(&m) {
-			c.printf("%s", renderMatchList(m.Matches))
-		}
+		handleAs(c, env.Type, data, func(m *wireMatches) { c.printf("%s", renderMatchList(m.Matches)) })
 	case "round_starting":
-		var m wireRoundStarting
-		if decode(&m) {
-			c.onRoundStarting(&m)
-		}
+		handleAs(c, env.Type, data, c.onRoundStarting)
 	case "round_started":
-		var m wireRoundStarted
-		if decode(&m) {
-			c.onRoundStarted(&m)
-		}
+		handleAs(c, env.Type, data, c.onRoundStarted)
 	case "move_ok":
-		var m wireMoveOK
-		if decode(&m) {
-			c.onMoveOK(&m)
-		}
+		handleAs(c, env.Type, data, c.onMoveOK)
 	case "move_rejected":
-		var m wireMoveRejected
-		if decode(&m) {
-			c.onMoveRejected(&m)
-		}
+		handleAs(c, env.Type, data, c.onMoveRejected)
 	case "resigned":
-		var m wireResigned
-		if decode(&m) {
-			c.onResigned(&m)
-		}
+		handleAs(c, env.Type, data, c.onResigned)
 	case "leaderboard":
-		var m wireLeaderboard
-		if decode(&m) {
-			c.onLeaderboard(&m)
-		}
+		handleAs(c, env.Type, data, c.onLeaderboard)
 	case "round_over":
-		var m wireRoundOver
-		if decode(&m) {
-			c.onRoundOver(&m)
-		}
+		handleAs(c, env.Type, data, c.onRoundOver)
 	case "match_over":
-		var m wireMatchOver
-		if decode(&m) {
-			c.onMatchOver(&m)
-		}
+		handleAs(c, env.Type, data, c.onMatchOver)
 	case "error":
-		var m wireError
-		if decode(&m) {
-			c.onError(env.Re, reqType, &m)
-		}
+		handleAs(c, env.Type, data, func(m *wireError) { c.onError(env.Re, reqType, m) })
 	default:
 		// Newer servers may send more; the protocol only adds.
 	}
