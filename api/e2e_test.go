@@ -512,6 +512,7 @@ func TestHTTPRoutes(t *testing.T) {
 	for path, want := range map[string]int{
 		"/healthz": 200, "/readyz": 200, "/metrics": 200, "/api/v1/matches": 200,
 		"/api/v1/rounds/nope/leaderboard": 404, "/api/v1/rounds/nope/replay": 404,
+		"/": 200, "/m/ABCDEF": 200, "/deal/1": 200, "/nope.txt": 404,
 	} {
 		resp, err := http.Get(base + path)
 		if err != nil {

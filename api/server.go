@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"klondike/api/web"
 	"klondike/lobby"
 	"klondike/match"
 	"klondike/match/memstore"
@@ -87,6 +88,8 @@ func NewServer(cfg Config) *Server {
 	})
 	s.mux.HandleFunc("GET /api/v1/rounds/{id}/leaderboard", s.leaderboard)
 	s.mux.HandleFunc("GET /api/v1/rounds/{id}/replay", s.replay)
+	// The web client: every other GET (/, /m/<code>, /deal/<seed>, assets).
+	s.mux.Handle("GET /", web.Handler())
 	return s
 }
 

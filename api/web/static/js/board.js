@@ -1,0 +1,608 @@
+// The board: renders a view (the server's, or a replay's) and turns the
+// player's gestures into moves of the notation. It never changes what it
+// shows by itself: a move is only shown once a new view comes.
+
+import { h, replace, reducedMotion } from './util.js';
+import {
+  SUITS, SUIT_SYMBOLS, cardName, rankLabel, suitOf, isRed, makeCard, suitName,
+  runLength, fitLength,
+} from './engine.js';
+
+const TEXT_STYLE = '\uFE0E'; // keeps the suit symbols from turning into emoji
+
+/** cardEl draws one card face up (with CSS) or face down. */
+export function cardEl(card, extra = {}) {
+  if (!card) {
+    return h('div', { class: 'card back', role: 'img', 'aria-label': 'face-down card', ...extra });
+  }
+  const sym = SUIT_SYMBOLS[suitOf(card)] + TEXT_STYLE;
+  const r = rankLabel(card);
+  const court = 'JQK'.includes(card[0]);
+  return h('div', {
+    class: `card face suit-${suitOf(card)} ${isRed(card) ? 'red' : 'black'}${court ? ' court' : ''}`,
+    role: 'img', 'aria-label': cardName(card), dataset: { card }, ...extra,
+  },
+  h('span', { class: 'corner tl', 'aria-hidden': 'true' }, h('span', { class: 'r', text: r }), h('span', { class: 's', text: sym })),
+  h('span', { class: 'pip', 'aria-hidden': 'true' }, court ? h('span', { class: 'court-r', text: r }) : null, h('span', { text: sym })),
+  h('span', { class: 'corner br', 'aria-hidden': 'true' }, h('span', { class: 'r', text: r }), h('span', { class: 's', text: sym })));
+}
+
+function topOf(up) { return up.length ? up[up.length - 1] : null; }
+
+// Slots in keyboard order: stock, waste, the foundations, then the piles.
+const SLOT_ORDER = ['S', 'W', 'FC', 'FD', 'FH', 'FS', 'T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7'];
+
+/**
+ * A Board draws into root. With interactive, onMove(text, info) is called
+ * with a move of the notation when the player makes one; info.origin names
+ * the dragged cards so that a refusal can snap them back.
+ */
+export class Board {
+  constructor(root, { interactive = false, onMove = () => {}, onHint = () => {}, label = 'Your game' } = {}) {
+    this.root = root;
+    this.interactive = interactive;
+    this.onMove = onMove;
+    this.onHint = onHint;
+    this.view = null;
+    this.rules = null;
+    this.sel = null; // {pile:'T3', index, auto} | {pile:'W'} | {pile:'F', suit}
+    this.drag = null;
+    this.ghost = null;
+    this.suppressClick = false;
+    this.el = h('section', { class: 'board', 'aria-label': label, role: 'region' });
+    root.appendChild(this.el);
+    if (interactive) this.bind();
+  }
+
+  destroy() {
+    this.unbind();
+    this.removeGhost();
+    this.el.remove();
+  }
+
+  setView(view, rules) {
+    this.view = view;
+    this.rules = rules || this.rules;
+    if (this.sel && !this.selValid()) this.sel = null;
+    this.render();
+  }
+
+  clearSelection() {
+    if (this.sel) {
+      this.sel = null;
+      this.render();
+    }
+  }
+
+  selValid() {
+    const v = this.view;
+    const s = this.sel;
+    if (!v || v.status !== 'playing') return false;
+    if (s.pile === 'W') return v.waste.length > 0;
+    if (s.pile === 'F') return v.foundations[s.suit] > 0;
+    const up = v.tableau[+s.pile.slice(1) - 1].up;
+    return s.index >= 0 && s.index < up.length;
+  }
+
+  // ---- rendering ----
+
+  render() {
+    const v = this.view;
+    if (!v) return;
+    const focused = document.activeElement && this.el.contains(document.activeElement)
+      ? document.activeElement.closest('[data-slot]')?.dataset.slot : null;
+    const top = h('div', { class: 'row row-top' },
+      this.stockEl(v), this.wasteEl(v), h('div', { class: 'gap', 'aria-hidden': 'true' }),
+      SUITS.map((s) => this.foundationEl(v, s)));
+    const tab = h('div', { class: 'row row-tableau' }, v.tableau.map((p, i) => this.pileEl(p, i + 1)));
+    replace(this.el, top, tab);
+    this.el.classList.toggle('over', v.status !== 'playing');
+    if (focused) this.focusSlot(focused);
+  }
+
+  slotAttrs(slot, label, extra = {}) {
+    const a = { class: `slot slot-${slot[0] === 'T' ? 'pile' : slot === 'S' ? 'stock' : slot === 'W' ? 'waste' : 'foundation'}`, dataset: { slot }, 'aria-label': label, ...extra };
+    if (this.interactive) {
+      a.tabindex = '0';
+      a.role = 'button';
+    } else {
+      a.role = 'group';
+    }
+    return a;
+  }
+
+  stockEl(v) {
+    let label = `Stock: ${v.stock} card${v.stock === 1 ? '' : 's'}`;
+    if (v.stock > 0) label += this.interactive ? '. Press to draw (D).' : '';
+    else if (v.waste_size > 0) label += v.passes_left === 0 ? '. No passes left.' : this.interactive ? '. Press to turn the waste over (D).' : '';
+    const passes = v.passes_left === null ? '' : `${v.passes_left} pass${v.passes_left === 1 ? '' : 'es'} left`;
+    return h('div', this.slotAttrs('S', label, { title: passes || null }),
+      v.stock > 0 ? cardEl(null, { class: 'card back stock-card', 'aria-hidden': 'true', role: null })
+        : h('div', { class: `empty-mark recycle${v.waste_size > 0 && v.passes_left !== 0 ? '' : ' done'}`, 'aria-hidden': 'true', text: v.waste_size > 0 && v.passes_left !== 0 ? '\u21BB' : '\u2715' }),
+      h('span', { class: 'count', 'aria-hidden': 'true', text: String(v.stock) }));
+  }
+
+  wasteEl(v) {
+    const topCard = topOf(v.waste);
+    const selected = this.sel && this.sel.pile === 'W';
+    const label = topCard ? `Waste: ${v.waste_size} card${v.waste_size === 1 ? '' : 's'}, top ${cardName(topCard)}${selected ? ', selected' : ''}` : 'Waste: empty';
+    const slot = h('div', this.slotAttrs('W', label, selected ? { 'aria-pressed': 'true' } : {}));
+    const n = v.waste.length;
+    v.waste.forEach((c, i) => {
+      const isTop = i === n - 1;
+      const el = cardEl(c, { 'aria-hidden': isTop ? null : 'true' });
+      el.style.setProperty('--x', String(i));
+      el.classList.add('fan');
+      if (isTop) {
+        el.dataset.drag = 'W';
+        if (selected) el.classList.add('selected');
+      }
+      slot.appendChild(el);
+    });
+    if (!n) slot.appendChild(h('div', { class: 'empty-mark', 'aria-hidden': 'true' }));
+    return slot;
+  }
+
+  foundationEl(v, s) {
+    const n = v.foundations[s];
+    const selected = this.sel && this.sel.pile === 'F' && this.sel.suit === s;
+    const label = n ? `${suitName(s)} foundation: ${n} card${n === 1 ? '' : 's'}, top ${cardName(makeCard(n, s))}${selected ? ', selected' : ''}` : `${suitName(s)} foundation: empty`;
+    const slot = h('div', this.slotAttrs(`F${s}`, label, { dataset: { slot: `F${s}`, drop: 'F', suit: s }, ...(selected ? { 'aria-pressed': 'true' } : {}) }));
+    slot.appendChild(h('div', { class: `empty-mark suit-mark suit-${s} ${s === 'D' || s === 'H' ? 'red' : 'black'}`, 'aria-hidden': 'true', text: SUIT_SYMBOLS[s] + TEXT_STYLE }));
+    if (n) {
+      const el = cardEl(makeCard(n, s));
+      el.dataset.drag = `F${s}`;
+      if (selected) el.classList.add('selected');
+      slot.appendChild(el);
+    }
+    return slot;
+  }
+
+  pileEl(p, n) {
+    const sel = this.sel && this.sel.pile === `T${n}` ? this.sel : null;
+    const words = [];
+    if (p.down) words.push(`${p.down} face down`);
+    if (p.up.length) words.push(p.up.map(cardName).join(', '));
+    let label = `Pile ${n}: ${words.length ? words.join('; ') : 'empty'}`;
+    if (sel) label += `; selected from ${cardName(p.up[sel.index])}`;
+    const slot = h('div', this.slotAttrs(`T${n}`, label, { dataset: { slot: `T${n}`, drop: `T${n}` }, ...(sel ? { 'aria-pressed': 'true' } : {}) }));
+    // Offsets in card heights: face-down cards close together, face-up
+    // cards far enough apart to read their corners, squeezed when long.
+    const down = 0.11;
+    let up = 0.27;
+    const room = 3.15 - p.down * down;
+    if (p.up.length > 1 && (p.up.length - 1) * up > room) up = Math.max(0.13, room / (p.up.length - 1));
+    let y = 0;
+    const cards = [];
+    for (let i = 0; i < p.down; i++) {
+      const el = cardEl(null, { 'aria-hidden': 'true', role: null });
+      el.style.setProperty('--y', y.toFixed(3));
+      cards.push(el);
+      y += down;
+    }
+    const run = runLength(p.up);
+    p.up.forEach((c, i) => {
+      const el = cardEl(c);
+      el.style.setProperty('--y', y.toFixed(3));
+      el.dataset.drag = `T${n}`;
+      el.dataset.index = String(i);
+      if (i < p.up.length - run) el.classList.add('not-run');
+      if (sel && i >= sel.index) el.classList.add('selected');
+      cards.push(el);
+      y += up;
+    });
+    if (!cards.length) slot.appendChild(h('div', { class: 'empty-mark', 'aria-hidden': 'true', text: 'K' }));
+    slot.style.setProperty('--depth', Math.max(0, y - up).toFixed(3));
+    cards.forEach((el) => slot.appendChild(el));
+    return slot;
+  }
+
+  focusSlot(slot) {
+    const el = this.el.querySelector(`[data-slot="${slot}"]`);
+    if (el) el.focus({ preventScroll: true });
+  }
+
+  // ---- moves ----
+
+  /** moveFor returns the notation that moves the selection onto slot, or null with a hint. */
+  moveFor(sel, slot) {
+    const v = this.view;
+    if (slot === 'S' || slot === 'W') return null;
+    const toF = slot[0] === 'F';
+    if (sel.pile === 'W') return toF ? 'W-F' : `W-${slot}`;
+    if (sel.pile === 'F') {
+      if (toF) return null;
+      return `F${sel.suit}-${slot}`;
+    }
+    const from = +sel.pile.slice(1);
+    const up = v.tableau[from - 1].up;
+    if (toF) {
+      if (!sel.auto && sel.index !== up.length - 1) {
+        this.onHint('Only the top card of a pile goes to a foundation.');
+        return 'HINT';
+      }
+      return `T${from}-F`;
+    }
+    const to = +slot.slice(1);
+    if (sel.auto || to === from) return `T${from}-T${to}`;
+    const k = up.length - sel.index;
+    const run = runLength(up);
+    const fit = run ? fitLength(up, run, topOf(v.tableau[to - 1].up)) : 0;
+    return fit === k ? `T${from}-T${to}` : `T${from}:${k}-T${to}`;
+  }
+
+  play(move, origin) {
+    this.sel = null;
+    this.onMove(move, { origin });
+    this.render();
+  }
+
+  /** activate is a click or Enter on a slot (card index when a card was hit). */
+  activate(slot, index) {
+    const v = this.view;
+    if (!v || v.status !== 'playing') return;
+    if (slot === 'S') {
+      this.sel = null;
+      if (v.stock > 0) this.play('D');
+      else if (v.waste_size > 0) this.play('R');
+      return;
+    }
+    if (this.sel) {
+      const same = this.sel.pile === slot || (this.sel.pile === 'F' && slot === `F${this.sel.suit}`);
+      if (same) {
+        if (slot[0] === 'T' && index !== undefined && index !== this.sel.index && v.tableau[+slot.slice(1) - 1].up.length > index) {
+          this.sel = { pile: slot, index, auto: false };
+        } else {
+          this.sel = null;
+        }
+        this.render();
+        return;
+      }
+      const move = this.moveFor(this.sel, slot);
+      if (move === 'HINT') return;
+      if (move) {
+        this.play(move, this.sel);
+        return;
+      }
+      this.sel = null;
+    }
+    this.select(slot, index);
+    this.render();
+  }
+
+  select(slot, index) {
+    const v = this.view;
+    this.sel = null;
+    if (slot === 'W' && v.waste.length) this.sel = { pile: 'W' };
+    else if (slot[0] === 'F' && v.foundations[slot[1]] > 0) this.sel = { pile: 'F', suit: slot[1] };
+    else if (slot[0] === 'T') {
+      const up = v.tableau[+slot.slice(1) - 1].up;
+      if (!up.length) return;
+      if (index === undefined) {
+        this.sel = { pile: slot, index: up.length - runLength(up), auto: true };
+      } else {
+        this.sel = { pile: slot, index, auto: false };
+      }
+    }
+  }
+
+  toFoundation(slot, index) {
+    const v = this.view;
+    if (!v || v.status !== 'playing') return;
+    if (slot === 'W' && v.waste.length) this.play('W-F', { pile: 'W' });
+    else if (slot[0] === 'T') {
+      const n = +slot.slice(1);
+      const up = v.tableau[n - 1].up;
+      if (!up.length) return;
+      if (index !== undefined && index !== up.length - 1) {
+        this.onHint('Only the top card of a pile goes to a foundation.');
+        return;
+      }
+      this.play(`T${n}-F`, { pile: slot, index: up.length - 1 });
+    }
+  }
+
+  // ---- events ----
+
+  bind() {
+    this.handlers = {
+      click: (e) => this.onClick(e),
+      dblclick: (e) => this.onDblClick(e),
+      pointerdown: (e) => this.onPointerDown(e),
+      keydown: (e) => this.onKey(e),
+    };
+    this.el.addEventListener('click', this.handlers.click);
+    this.el.addEventListener('dblclick', this.handlers.dblclick);
+    this.el.addEventListener('pointerdown', this.handlers.pointerdown);
+    document.addEventListener('keydown', this.handlers.keydown);
+    this.moveH = (e) => this.onPointerMove(e);
+    this.upH = (e) => this.onPointerUp(e);
+    this.cancelH = () => this.cancelDrag();
+  }
+
+  unbind() {
+    if (!this.handlers) return;
+    document.removeEventListener('keydown', this.handlers.keydown);
+    window.removeEventListener('pointermove', this.moveH);
+    window.removeEventListener('pointerup', this.upH);
+    window.removeEventListener('pointercancel', this.cancelH);
+    this.handlers = null;
+  }
+
+  hit(target) {
+    const slotEl = target.closest('[data-slot]');
+    if (!slotEl || !this.el.contains(slotEl)) return null;
+    const cardElm = target.closest('.card[data-index]');
+    const index = cardElm ? +cardElm.dataset.index : undefined;
+    return { slot: slotEl.dataset.slot, index };
+  }
+
+  onClick(e) {
+    if (this.suppressClick) {
+      this.suppressClick = false;
+      return;
+    }
+    const hit = this.hit(e.target);
+    if (!hit) return;
+    // The second click of a double-click is left to dblclick.
+    if (e.detail > 1 && hit.slot !== 'S') return;
+    this.activate(hit.slot, hit.index);
+  }
+
+  onDblClick(e) {
+    const hit = this.hit(e.target);
+    if (!hit || hit.slot === 'S') return;
+    e.preventDefault();
+    this.sel = null;
+    this.toFoundation(hit.slot, hit.index);
+  }
+
+  onPointerDown(e) {
+    if (e.button !== 0 || !this.view || this.view.status !== 'playing') return;
+    const cardElm = e.target.closest('.card[data-drag]');
+    if (!cardElm) return;
+    const slot = cardElm.dataset.drag;
+    let sel;
+    let els;
+    if (slot === 'W') {
+      if (cardElm !== this.el.querySelector('[data-slot="W"] .card[data-drag]')) return;
+      sel = { pile: 'W' };
+      els = [cardElm];
+    } else if (slot[0] === 'F') {
+      sel = { pile: 'F', suit: slot[1] };
+      els = [cardElm];
+    } else {
+      const index = +cardElm.dataset.index;
+      sel = { pile: slot, index, auto: false };
+      els = [...this.el.querySelectorAll(`[data-slot="${slot}"] .card[data-index]`)].filter((c) => +c.dataset.index >= index);
+    }
+    this.drag = { sel, els, x0: e.clientX, y0: e.clientY, id: e.pointerId, started: false };
+    window.addEventListener('pointermove', this.moveH);
+    window.addEventListener('pointerup', this.upH);
+    window.addEventListener('pointercancel', this.cancelH);
+  }
+
+  onPointerMove(e) {
+    const d = this.drag;
+    if (!d || e.pointerId !== d.id) return;
+    const dx = e.clientX - d.x0;
+    const dy = e.clientY - d.y0;
+    if (!d.started) {
+      if (Math.hypot(dx, dy) < 6) return;
+      d.started = true;
+      this.startGhost(d);
+    }
+    e.preventDefault();
+    this.ghost.style.setProperty('transform', `translate(${dx}px, ${dy}px)`);
+    const over = this.dropTarget(e.clientX, e.clientY);
+    this.el.querySelectorAll('.drop-over').forEach((x) => x.classList.remove('drop-over'));
+    if (over) over.classList.add('drop-over');
+  }
+
+  startGhost(d) {
+    const first = d.els[0].getBoundingClientRect();
+    const g = h('div', { class: 'drag-ghost', 'aria-hidden': 'true' });
+    g.style.setProperty('left', `${first.left}px`);
+    g.style.setProperty('top', `${first.top}px`);
+    g.style.setProperty('--cw', `${first.width}px`);
+    g.style.setProperty('--ch', `${first.height}px`);
+    for (const el of d.els) {
+      const r = el.getBoundingClientRect();
+      const c = el.cloneNode(true);
+      c.classList.remove('selected');
+      c.style.setProperty('position', 'absolute');
+      c.style.setProperty('left', `${r.left - first.left}px`);
+      c.style.setProperty('top', `${r.top - first.top}px`);
+      g.appendChild(c);
+      el.classList.add('lifted');
+    }
+    document.body.appendChild(g);
+    this.ghost = g;
+    this.el.classList.add('dragging');
+  }
+
+  dropTarget(x, y) {
+    const el = document.elementFromPoint(x, y);
+    if (!el) return null;
+    const slot = el.closest('[data-slot]');
+    if (!slot || !this.el.contains(slot)) return null;
+    return slot.dataset.drop ? slot : null;
+  }
+
+  onPointerUp(e) {
+    const d = this.drag;
+    if (!d || e.pointerId !== d.id) return;
+    this.endListen();
+    this.drag = null;
+    if (!d.started) return; // a click: the click handler takes it
+    this.suppressClick = true;
+    setTimeout(() => { this.suppressClick = false; }, 0);
+    this.el.classList.remove('dragging');
+    this.el.querySelectorAll('.drop-over').forEach((x) => x.classList.remove('drop-over'));
+    const target = this.dropTarget(e.clientX, e.clientY);
+    const slot = target ? target.dataset.slot : null;
+    const from = d.sel.pile === 'F' ? `F${d.sel.suit}` : d.sel.pile;
+    const move = slot && slot !== from ? this.moveFor(d.sel, slot) : null;
+    if (!move || move === 'HINT') {
+      this.snapBack();
+      return;
+    }
+    // The ghost waits where it was dropped until the server answers: the
+    // board itself changes only with the server's view.
+    this.ghost.classList.add('pending');
+    this.pendingGhost = true;
+    this.sel = null;
+    this.onMove(move, { origin: d.sel, dragged: true });
+  }
+
+  endListen() {
+    window.removeEventListener('pointermove', this.moveH);
+    window.removeEventListener('pointerup', this.upH);
+    window.removeEventListener('pointercancel', this.cancelH);
+  }
+
+  cancelDrag() {
+    this.endListen();
+    if (this.drag && this.drag.started) this.snapBack();
+    this.drag = null;
+  }
+
+  /** moveAnswered is told the server's answer to a move: the ghost goes. */
+  moveAnswered(ok) {
+    if (!this.ghost) return;
+    if (ok) this.removeGhost();
+    else this.snapBack();
+  }
+
+  /** snapBack sends the dragged cards back where they came from. */
+  snapBack() {
+    const g = this.ghost;
+    this.pendingGhost = false;
+    if (!g) {
+      this.el.querySelectorAll('.lifted').forEach((x) => x.classList.remove('lifted'));
+      return;
+    }
+    this.ghost = null;
+    const done = () => {
+      g.remove();
+      this.el.querySelectorAll('.lifted').forEach((x) => x.classList.remove('lifted'));
+    };
+    if (reducedMotion()) {
+      done();
+      return;
+    }
+    g.classList.add('snapping');
+    g.style.setProperty('transform', 'translate(0px, 0px)');
+    setTimeout(done, 180);
+  }
+
+  removeGhost() {
+    if (this.ghost) this.ghost.remove();
+    this.ghost = null;
+    this.pendingGhost = false;
+  }
+
+  /** shake marks cards that the server refused to move. */
+  shake(origin) {
+    if (!origin) return;
+    let sel = null;
+    if (origin.pile === 'W') sel = '[data-slot="W"] .card[data-drag]';
+    else if (origin.pile === 'F') sel = `[data-slot="F${origin.suit}"] .card`;
+    else if (origin.pile) sel = `[data-slot="${origin.pile}"] .card[data-index]`;
+    if (!sel) return;
+    this.el.querySelectorAll(sel).forEach((el) => {
+      if (origin.index !== undefined && el.dataset.index !== undefined && +el.dataset.index < origin.index) return;
+      el.classList.remove('refused');
+      void el.offsetWidth; // restart the animation
+      el.classList.add('refused');
+    });
+  }
+
+  onKey(e) {
+    if (!this.view || !this.el.isConnected) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = e.target;
+    if (t && ((t.tagName === 'INPUT' && !['checkbox', 'radio', 'button', 'submit', 'range'].includes(t.type))
+      || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
+    if (document.querySelector('dialog[open]')) return;
+    const key = e.key;
+    const focusedSlot = document.activeElement && this.el.contains(document.activeElement)
+      ? document.activeElement.closest('[data-slot]')?.dataset.slot : null;
+    const lower = key.length === 1 ? key.toLowerCase() : key;
+    if (lower >= '1' && lower <= '7') {
+      e.preventDefault();
+      this.activate(`T${lower}`);
+      this.focusSlot(`T${lower}`);
+      return;
+    }
+    switch (lower) {
+      case 'd':
+        e.preventDefault();
+        this.activate('S');
+        return;
+      case 'w':
+        e.preventDefault();
+        this.activate('W');
+        this.focusSlot('W');
+        return;
+      case 'f':
+        e.preventDefault();
+        if (this.sel) {
+          const sel = this.sel;
+          const move = this.moveFor(sel, 'F');
+          if (move && move !== 'HINT') this.play(move, sel);
+        } else if (focusedSlot) {
+          this.toFoundation(focusedSlot);
+        }
+        return;
+      case 'u':
+        e.preventDefault();
+        this.sel = null;
+        this.onMove('U', {});
+        this.render();
+        return;
+      case 'Escape':
+        if (this.sel) {
+          e.preventDefault();
+          this.clearSelection();
+        }
+        return;
+      case 'Enter':
+      case ' ':
+        if (!focusedSlot) return;
+        e.preventDefault();
+        this.activate(focusedSlot);
+        return;
+      case 'ArrowLeft':
+      case 'ArrowRight': {
+        e.preventDefault();
+        const i = focusedSlot ? SLOT_ORDER.indexOf(focusedSlot) : -1;
+        const next = key === 'ArrowLeft' ? (i <= 0 ? SLOT_ORDER.length - 1 : i - 1) : (i + 1) % SLOT_ORDER.length;
+        this.focusSlot(SLOT_ORDER[next]);
+        return;
+      }
+      case 'ArrowUp':
+      case 'ArrowDown': {
+        if (!this.sel || this.sel.pile[0] !== 'T') {
+          if (focusedSlot) {
+            e.preventDefault();
+            // Up and down jump between the top row and the tableau.
+            const i = SLOT_ORDER.indexOf(focusedSlot);
+            const target = key === 'ArrowDown' ? (i < 6 ? SLOT_ORDER[Math.min(6 + i, 12)] : null) : (i >= 6 ? SLOT_ORDER[Math.min(i - 6, 5)] : null);
+            if (target) this.focusSlot(target);
+          }
+          return;
+        }
+        e.preventDefault();
+        const up = this.view.tableau[+this.sel.pile.slice(1) - 1].up;
+        let idx = this.sel.index + (key === 'ArrowUp' ? -1 : 1);
+        idx = Math.max(0, Math.min(up.length - 1, idx));
+        this.sel = { pile: this.sel.pile, index: idx, auto: false };
+        this.render();
+        this.focusSlot(this.sel.pile);
+        return;
+      }
+    }
+  }
+}
+
