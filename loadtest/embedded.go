@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"klondike/api"
+	"klondike/lobby"
+	"klondike/match"
+)
+
+// startEmbedded runs the real server in this process, as cmd/klondiked
+// wires it (api.NewServer), on a loopback port of its own: the memory
+// store, or with --redis the Redis store and sessions. The per-IP cap is off, since every bot
+// comes from 127.0.0.1, and the message rate is --msg-rate.
+func startEmbedded(cfg *config) (wsURL string, stop func(), err error) {
+	var store match.Store
+	var sessions lobby.Sessions
+	closeStore := func() {}
+	if cfg.Redis != "" {
+		if err := checkLoopbackURL(cfg.Redis, "redis", "rediss"); err != nil {
+			return "", nil, fmt.Errorf("--redis: %w", err)
+		}
+		if store, sessions, closeStore, err = openRedis(cfg.Redis); err != nil {
+			return "", nil, fmt.Errorf("--redis: %w", err)
+		}
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(cfg.ServerLog)); err != nil {
+		closeStore()
+		return "", nil, fmt.Errorf("--server-log: %w", err)
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	burst := 100
+	if cfg.MsgRate > 0 {
+		burst = max(burst, int(2*cfg.MsgRate))
+	}
+	srv := api.NewServer(api.Config{
+		Store:    store,
+		Sessions: sessions,
+		Limits:   api.Limits{MaxConnsPerIP: -1, MsgRate: cfg.MsgRate, MsgBurst: burst},
+		Logger:   logger,
+		Version:  "loadtest",
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		srv.Close()
+		closeStore()
+		return "", nil, err
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: api.DefaultReadHeaderTimeout}
+	go hs.Serve(ln)
+	stop = func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+		_ = hs.Shutdown(ctx)
+		closeStore()
+	}
+	return "ws://" + ln.Addr().String() + "/ws", stop, nil
+}
+
+// checkLoopbackURL refuses a URL whose host is not a loopback address (a
+// name must resolve to loopback addresses only).
+func checkLoopbackURL(raw string, schemes ...string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return err
+	}
+	ok := false
+	for _, s := range schemes {
+		ok = ok || strings.EqualFold(u.Scheme, s)
+	}
+	if !ok {
+		return fmt.Errorf("%q: want a %s URL", raw, strings.Join(schemes, " or "))
+	}
+	if u.Hostname() == "" {
+		return fmt.Errorf("%q has no host", raw)
+	}
+	return checkLoopbackHost(u.Hostname())
+}
+
+// checkLoopbackHost accepts a loopback IP, or a name whose every address
+// is a loopback one.
+func checkLoopbackHost(host string) error {
+	if ip := net.ParseIP(host); ip != nil {
+		if !ip.IsLoopback() {
+			return fmt.Errorf("%s is not a loopback address: the load test only talks to this machine", host)
+		}
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	addrs, err := net.DefaultResolver.LookupIPAddr(ctx, host)
+	if err != nil {
+		return err
+	}
+	if len(addrs) == 0 {
+		return fmt.Errorf("%s has no address", host)
+	}
+	for _, a := range addrs {
+		if !a.IP.IsLoopback() {
+			return fmt.Errorf("%s resolves to %s, not a loopback address: the load test only talks to this machine", host, a.IP)
+		}
+	}
+	return nil
+}
+
+// loopbackDial dials only loopback addresses, whatever a URL said.
+func loopbackDial(ctx context.Context, network, addr string) (net.Conn, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkLoopbackHost(host); err != nil {
+		return nil, err
+	}
+	var d net.Dialer
+	return d.DialContext(ctx, network, addr)
+}

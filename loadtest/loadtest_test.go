@@ -1,0 +1,229 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"klondike/engine"
+	"klondike/match/redisstore/redistest"
+)
+
+// shortRun runs the load test with args and checks what every run must
+// satisfy.
+func shortRun(t *testing.T, args ...string) *Report {
+	t.Helper()
+	cfg, err := parseConfig(args, io.Discard)
+	if err != nil {
+		t.Fatalf("parseConfig(%q): %v", args, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var log bytes.Buffer
+	rep, err := execute(ctx, cfg, &log)
+	if err != nil {
+		t.Fatalf("execute: %v\n%s", err, log.String())
+	}
+	var text bytes.Buffer
+	rep.writeText(&text)
+	t.Logf("%s\n%s", log.String(), text.String())
+	if rep.Connections.Opened != int64(cfg.Players) || rep.Connections.Failed != 0 || rep.Connections.Dropped != 0 {
+		t.Errorf("connections %+v, want %d opened and none failed or dropped", rep.Connections, cfg.Players)
+	}
+	if rep.Moves.Acked == 0 || rep.Latency.Count == 0 || rep.MovesPerSec <= 0 {
+		t.Errorf("no moves acknowledged: %+v", rep.Moves)
+	}
+	if rep.Errors.Unexpected != 0 {
+		t.Errorf("unexpected errors: %v %q", rep.Errors.ByKind, rep.Errors.Samples)
+	}
+	if !rep.OK {
+		t.Errorf("report not OK")
+	}
+	return rep
+}
+
+func TestEmbeddedQuickMatches(t *testing.T) {
+	t.Parallel()
+	rep := shortRun(t, "--embedded", "--players", "20", "--per-match", "4", "--duration", "3s", "--ramp", "500ms",
+		"--think", "20ms", "--time-limit", "2", "--countdown", "0", "--drain", "10s")
+	if rep.Rounds.Completed < 5 {
+		t.Errorf("%d rounds completed, want at least 5 (one a match)", rep.Rounds.Completed)
+	}
+	c := rep.Check
+	if c.Lost != 0 || c.Doubled != 0 || c.Mismatched != 0 || c.FetchErrors != 0 {
+		t.Errorf("check: %+v", c)
+	}
+	if c.Unverified != 0 || c.Rounds != rep.Rounds.Completed || c.MovesChecked != rep.Moves.Acked {
+		t.Errorf("check covered %d rounds and %d moves (%d unverified); the run completed %d rounds and acknowledged %d moves",
+			c.Rounds, c.MovesChecked, c.Unverified, rep.Rounds.Completed, rep.Moves.Acked)
+	}
+	if rep.Leaderboards == 0 {
+		t.Error("no leaderboard received")
+	}
+	if !rep.ServerStats.Before.OK || rep.ServerStats.CPUSeconds <= 0 || rep.ServerStats.After.RSSBytes <= 0 {
+		t.Errorf("process figures missing: %+v", rep.ServerStats)
+	}
+}
+
+func TestEmbeddedInviteCodes(t *testing.T) {
+	t.Parallel()
+	rep := shortRun(t, "--players", "6", "--per-match", "3", "--join", "code", "--after", "requeue",
+		"--duration", "3s", "--ramp", "200ms", "--think", "20ms", "--time-limit", "2", "--countdown", "0",
+		"--lobby-wait", "2s", "--drain", "10s", "--seed", "7", "--deal", "5")
+	if rep.Rounds.Completed < 2 {
+		t.Errorf("%d rounds completed, want at least 2", rep.Rounds.Completed)
+	}
+	if c := rep.Check; c.Lost != 0 || c.Doubled != 0 || c.Mismatched != 0 || c.Unverified != 0 || c.Records == 0 {
+		t.Errorf("check: %+v", c)
+	}
+}
+
+func TestEmbeddedRedis(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t) // skips without redis-server (fails in CI, which requires it)
+	rep := shortRun(t, "--redis", srv.URL(), "--players", "8", "--per-match", "4", "--duration", "2500ms",
+		"--ramp", "200ms", "--think", "20ms", "--time-limit", "2", "--countdown", "0", "--drain", "10s")
+	if rep.Store != "redis" || rep.Rounds.Completed < 2 {
+		t.Errorf("store %q, %d rounds completed: want redis and at least 2", rep.Store, rep.Rounds.Completed)
+	}
+	if c := rep.Check; c.Lost != 0 || c.Doubled != 0 || c.Mismatched != 0 || c.Unverified != 0 || c.MovesChecked != rep.Moves.Acked {
+		t.Errorf("check: %+v", c)
+	}
+}
+
+func TestBaselineEcho(t *testing.T) {
+	t.Parallel()
+	rep := shortRun(t, "--baseline", "--players", "10", "--duration", "1500ms", "--ramp", "100ms", "--think", "5ms")
+	if rep.Mode != "echo" || rep.Check.Records != 0 {
+		t.Errorf("mode %q, %d records checked: want the echo, unchecked", rep.Mode, rep.Check.Records)
+	}
+}
+
+func TestFlags(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"--server", "ws://192.0.2.1:8080/ws"},
+		{"--server", "ws://[2001:db8::1]:8080/ws"},
+		{"--server", "http://127.0.0.1:8080/ws"},
+		{"--embedded", "--redis", "redis://192.0.2.1:6379/0"},
+		{"--server", "ws://127.0.0.1:8080/ws", "--embedded"},
+		{"--players", "0"},
+		{"--draw", "2"},
+		{"--time-limit", "1"},
+		{"--join", "spectate"},
+		{"--sweep", "--think", "0"},
+		{"--baseline", "--with-baseline"},
+		{"extra"},
+	} {
+		var out, errw bytes.Buffer
+		if st := runMain(context.Background(), args, &out, &errw); st != 2 {
+			t.Errorf("%q: status %d, want 2 (stdout %q, stderr %q)", args, st, out.String(), errw.String())
+		}
+	}
+	var out bytes.Buffer
+	if st := runMain(context.Background(), []string{"--help"}, &out, io.Discard); st != 0 || !strings.Contains(out.String(), "--max-conns-per-ip -1") {
+		t.Errorf("--help: status %d, output %q", st, out.String())
+	}
+	cfg, err := parseConfig([]string{"--sweep", "--sweep-steps", "3", "--sweep-step", "5s"}, io.Discard)
+	if err != nil || !cfg.OpenLoop || cfg.Jitter != 0 || cfg.TimeLimitS < 45 {
+		t.Errorf("--sweep: %+v, %v: want open loop, no jitter, a time limit that spans the sweep", cfg, err)
+	}
+}
+
+func TestRedisUnavailableOrLoopbackOnly(t *testing.T) {
+	t.Parallel()
+	cfg, err := parseConfig([]string{"--redis", "redis://10.1.2.3:6379/0", "--players", "1", "--duration", "1s"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := execute(context.Background(), cfg, io.Discard); err == nil || !strings.Contains(err.Error(), "loopback") {
+		t.Errorf("a non-loopback Redis: %v, want a refusal", err)
+	}
+}
+
+func TestHistogram(t *testing.T) {
+	var h histogram
+	for i := 1; i <= 100000; i++ {
+		h.Record(time.Duration(i) * time.Microsecond) // 1 µs … 100 ms, uniform
+	}
+	s := h.Summary()
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{{"p50", s.P50Ms, 50}, {"p95", s.P95Ms, 95}, {"p99", s.P99Ms, 99}, {"p99.9", s.P999Ms, 99.9}, {"max", s.MaxMs, 100}, {"mean", s.MeanMs, 50}} {
+		if math.Abs(c.got-c.want)/c.want > 0.02 {
+			t.Errorf("%s = %.3f ms, want %.3f within 2%%", c.name, c.got, c.want)
+		}
+	}
+	if s.Count != 100000 {
+		t.Errorf("count %d", s.Count)
+	}
+	for us := uint64(0); us < 1<<22; us = us*5/4 + 1 {
+		i := bucketOf(us)
+		if v := bucketValue(i); math.Abs(v-float64(us)) > float64(us)/64+1 {
+			t.Errorf("bucket of %d µs shows %.1f", us, v)
+		}
+	}
+	if bucketOf(histMaxUs) >= histBuckets {
+		t.Errorf("largest value out of range")
+	}
+	h.Record(100 * 24 * time.Hour) // clamped, not out of range
+}
+
+func TestCompareReplay(t *testing.T) {
+	d, _ := engine.ParseMove("D")
+	w, _ := engine.ParseMove("W-T3")
+	rec := &roundRecord{roundID: "r", playerID: "p", moves: []ackedMove{{1, d}, {2, w}, {3, d}}}
+	replay := func(entries string) *replayIn {
+		var r replayIn
+		if err := json.Unmarshal([]byte(`{"round_id":"r","players":[{"player_id":"p","moves":`+entries+`}]}`), &r); err != nil {
+			t.Fatal(err)
+		}
+		return &r
+	}
+	noDetail := func(string, ...any) {}
+	for _, c := range []struct {
+		log                                 string
+		lost, doubled, mismatched, notAcked int64
+	}{
+		{`[{"seq":1,"move":"D"},{"seq":2,"move":"W-T3"},{"seq":3,"move":"D"}]`, 0, 0, 0, 0},
+		{`[{"seq":1,"move":"D"},{"seq":2,"move":"W-T3"}]`, 1, 0, 0, 0},
+		{`[{"seq":1,"move":"D"},{"seq":2,"move":"W-T3"},{"seq":2,"move":"W-T3"},{"seq":3,"move":"D"}]`, 0, 2, 0, 0},
+		{`[{"seq":1,"move":"D"},{"seq":2,"move":"W-F"},{"seq":3,"move":"d"}]`, 0, 0, 1, 0},
+		{`[{"seq":1,"move":"D"},{"seq":2,"move":"W-T3"},{"seq":3,"move":"D"},{"seq":4,"move":"D"}]`, 0, 0, 0, 1},
+	} {
+		var cr checkReport
+		compareReplay(&cr, rec, replay(c.log), noDetail)
+		if cr.Lost != c.lost || cr.Doubled != c.doubled || cr.Mismatched != c.mismatched || cr.RecordedNotAcked != c.notAcked {
+			t.Errorf("%s: %+v, want lost %d doubled %d mismatched %d not acked %d", c.log, cr, c.lost, c.doubled, c.mismatched, c.notAcked)
+		}
+	}
+	var cr checkReport
+	compareReplay(&cr, &roundRecord{roundID: "r", playerID: "q", moves: rec.moves}, replay(`[]`), noDetail)
+	if cr.Lost != 3 {
+		t.Errorf("a player missing from the replay: lost %d, want 3", cr.Lost)
+	}
+}
+
+func TestParseMetrics(t *testing.T) {
+	text := `# HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.
+# TYPE process_cpu_seconds_total counter
+process_cpu_seconds_total 12.34
+process_resident_memory_bytes 4.5e+07
+klondike_moves_total{result="accepted"} 1000
+klondike_moves_total{result="illegal_move"} 3
+klondike_build_info{goversion="go1.26.8",version="dev x"} 1
+`
+	s, err := parseMetrics(strings.NewReader(text))
+	if err != nil || !s.OK || s.CPUSeconds != 12.34 || s.RSSBytes != 4.5e7 || s.Moves["accepted"] != 1000 || s.Moves["illegal_move"] != 3 {
+		t.Errorf("parseMetrics = %+v, %v", s, err)
+	}
+	if _, err := parseMetrics(strings.NewReader("go_goroutines 3\n")); err == nil {
+		t.Error("no process metrics: want an error")
+	}
+}

@@ -1,0 +1,285 @@
+// Command loadtest plays bots against klondiked over real WebSocket
+// connections, exactly as clients do, and reports throughput, move round
+// trips, the server's CPU and memory, and whether every acknowledged move
+// is in the server's replay logs. See usage for the flags, and
+// docs/performance.md ("Load") for measured runs.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `Usage: go run ./loadtest [flags]
+
+Bots connect to a klondiked server over WebSocket, say hello, find matches
+through the lobby (quick match, or one bot creates and the others join by
+invite code), and play real games: each picks one of the legal moves of its
+own view (engine.View.LegalMoves under the round's rules) after a think
+time, sends it with its seq, and handles move_ok, move_rejected
+(out_of_order, round_not_running, illegal_move, unavailable) and
+rate_limited. After a match they rematch or queue again, until the
+duration ends; then they resign, wait for their rounds to end (the drain)
+and disconnect. Last, every acknowledged move of every bot is compared with
+the round's replay log (GET /api/v1/rounds/{id}/replay).
+
+Target (loopback addresses only):
+  --embedded          run the server in this process on 127.0.0.1:0 (the
+                      default when --server is not given): api.NewServer with
+                      the memory store, no per-IP cap, --msg-rate
+  --server URL        an external server, ws://127.0.0.1:PORT/ws. Start it
+                      with the caps lifted, for example
+                        go run ./cmd/klondiked --addr 127.0.0.1:8080 \
+                          --max-conns-per-ip -1 --msg-rate -1 --log-level warn
+                      (the defaults, 64 connections an IP and 50 messages a
+                      second, refuse most bots from one address)
+  --redis URL         with --embedded: the Redis store (redis://127.0.0.1:6379/0)
+  --baseline          instead of klondiked, a bare WebSocket echo server in
+                      this process: hello gets a welcome, a move a move_ok with
+                      a fixed view; the limit of the machine for comparison
+  --with-baseline     after the run, run the baseline with the same flags and
+                      report the ratio
+
+Load:
+  --players N         bots (default 100)
+  --per-match N       players a match, max_players (default 4)
+  --join quick|code   how bots find matches (default quick)
+  --after rematch|requeue|quit
+                      after a match (default rematch)
+  --think D           time between a move's answer and the next move
+                      (default 200ms); 0 sends at once
+  --jitter F          think time varies by ±F·think, uniformly (default 0.5)
+  --open-loop         moves are due every think time (no jitter); latency
+                      counts from when a move was due
+  --ramp D            bots start evenly over D (default 5s)
+  --duration D        the run, ramp included (default 30s); then the drain
+  --drain D           the longest wait for rounds to end (default 15s)
+  --lobby-wait D      a host starts its match with whoever is in after D
+                      (default 15s)
+  --rematch-spread D  after a match its host asks for the rematch at once,
+                      the others within 0.2·D..D (default 500ms; 0: all at
+                      once, which races in the server's lobby)
+  --seed N            seed of the bots' choices (default 1)
+
+Games:
+  --draw 1|3          (default 3)
+  --passes 0|1|3      (default 0: unlimited)
+  --time-limit S      rounds' time_limit_s (default 20; with --sweep long
+                      enough for the whole sweep)
+  --countdown S       rounds' countdown_s (default 1)
+  --rounds N          rounds a match (default 1)
+  --max-moves N       a bot resigns after N moves in a round (default 0: never)
+  --deal N            every round deals this numbered deal (known deals)
+
+Sweep:
+  --sweep             open loop; raise the offered rate step by step from
+                      players/think and report the highest rate held with a
+                      p99 under --sweep-p99
+  --sweep-steps N     (default 8)
+  --sweep-step D      each step's length (default 10s)
+  --sweep-factor F    rate multiplier between steps (default 1.5)
+  --sweep-p99 D       (default 20ms)
+
+Output:
+  --json              the report as JSON
+  --verify            compare acknowledged moves with the replays (default true)
+  --msg-rate R        the embedded server's messages a second per
+                      connection (default 1000; negative: no limit)
+  --server-log LEVEL  the embedded server's log level (default warn)
+  --cpuprofile FILE   write a CPU profile of this process (with --embedded:
+                      server and bots)
+  --memprofile FILE   write a heap profile at the end
+
+Exit status: 0 when every check passed; 1 when moves were lost, doubled or
+mismatched, a connection failed or dropped, or anything unexpected happened
+(illegal_move on a fresh view, out_of_order, internal, ...); 2 for bad
+usage or a run that could not start.
+
+Examples:
+  go run ./loadtest --embedded --players 100 --think 200ms --duration 30s
+  go run ./loadtest --server ws://127.0.0.1:8080/ws --players 1000 --think 500ms --ramp 10s --duration 60s
+  go run ./loadtest --embedded --players 200 --sweep --think 100ms --json
+  go run ./loadtest --baseline --players 1000 --think 100ms
+`)
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(runMain(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// parseConfig reads the flags.
+func parseConfig(args []string, stderr io.Writer) (config, error) {
+	var cfg config
+	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.IntVar(&cfg.Players, "players", 100, "")
+	fs.IntVar(&cfg.PerMatch, "per-match", 4, "")
+	fs.StringVar(&cfg.Join, "join", joinQuick, "")
+	fs.StringVar(&cfg.After, "after", afterRematch, "")
+	fs.DurationVar(&cfg.Think, "think", 200*time.Millisecond, "")
+	fs.Float64Var(&cfg.Jitter, "jitter", 0.5, "")
+	fs.BoolVar(&cfg.OpenLoop, "open-loop", false, "")
+	fs.DurationVar(&cfg.Ramp, "ramp", 5*time.Second, "")
+	fs.DurationVar(&cfg.Duration, "duration", 30*time.Second, "")
+	fs.DurationVar(&cfg.Drain, "drain", 15*time.Second, "")
+	fs.DurationVar(&cfg.LobbyWait, "lobby-wait", 15*time.Second, "")
+	fs.DurationVar(&cfg.RematchSpread, "rematch-spread", 500*time.Millisecond, "")
+	fs.IntVar(&cfg.Draw, "draw", 3, "")
+	fs.IntVar(&cfg.Passes, "passes", 0, "")
+	fs.IntVar(&cfg.TimeLimitS, "time-limit", 20, "")
+	fs.IntVar(&cfg.CountdownS, "countdown", 1, "")
+	fs.IntVar(&cfg.Rounds, "rounds", 1, "")
+	fs.IntVar(&cfg.MaxMoves, "max-moves", 0, "")
+	fs.StringVar(&cfg.Deal, "deal", "", "")
+	fs.Uint64Var(&cfg.Seed, "seed", 1, "")
+	fs.StringVar(&cfg.Server, "server", "", "")
+	fs.BoolVar(&cfg.Embedded, "embedded", false, "")
+	fs.StringVar(&cfg.Redis, "redis", "", "")
+	fs.Float64Var(&cfg.MsgRate, "msg-rate", 1000, "")
+	fs.StringVar(&cfg.ServerLog, "server-log", "warn", "")
+	fs.BoolVar(&cfg.Baseline, "baseline", false, "")
+	fs.BoolVar(&cfg.WithBaseline, "with-baseline", false, "")
+	fs.BoolVar(&cfg.Sweep, "sweep", false, "")
+	fs.IntVar(&cfg.SweepSteps, "sweep-steps", 8, "")
+	fs.DurationVar(&cfg.SweepStep, "sweep-step", 10*time.Second, "")
+	fs.Float64Var(&cfg.SweepFactor, "sweep-factor", 1.5, "")
+	fs.DurationVar(&cfg.SweepP99, "sweep-p99", 20*time.Millisecond, "")
+	fs.BoolVar(&cfg.Verify, "verify", true, "")
+	fs.BoolVar(&cfg.JSON, "json", false, "")
+	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "")
+	fs.StringVar(&cfg.MemProfile, "memprofile", "", "")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	timeLimitSet := false
+	fs.Visit(func(f *flag.Flag) { timeLimitSet = timeLimitSet || f.Name == "time-limit" })
+
+	bad := func(format string, a ...any) (config, error) { return cfg, fmt.Errorf(format, a...) }
+	switch {
+	case cfg.Players < 1 || cfg.Players > 20000:
+		return bad("--players %d: want 1..20000", cfg.Players)
+	case cfg.PerMatch < 1 || cfg.PerMatch > 64:
+		return bad("--per-match %d: want 1..64", cfg.PerMatch)
+	case cfg.Join != joinQuick && cfg.Join != joinCode:
+		return bad("--join %q: want quick or code", cfg.Join)
+	case cfg.After != afterRematch && cfg.After != afterRequeue && cfg.After != afterQuit:
+		return bad("--after %q: want rematch, requeue or quit", cfg.After)
+	case cfg.Think < 0 || cfg.Think > time.Hour:
+		return bad("--think %v: want 0..1h", cfg.Think)
+	case cfg.Jitter < 0 || cfg.Jitter > 1:
+		return bad("--jitter %v: want 0..1", cfg.Jitter)
+	case cfg.Ramp < 0 || cfg.Duration <= 0 || cfg.Duration > 24*time.Hour || cfg.Drain < 0 || cfg.Drain > time.Hour:
+		return bad("--ramp, --duration, --drain: want 0 ≤ ramp, 0 < duration ≤ 24h, 0 ≤ drain ≤ 1h")
+	case cfg.LobbyWait <= 0 || cfg.LobbyWait > time.Hour:
+		return bad("--lobby-wait %v: want 0..1h", cfg.LobbyWait)
+	case cfg.RematchSpread < 0 || cfg.RematchSpread > time.Minute:
+		return bad("--rematch-spread %v: want 0..1m", cfg.RematchSpread)
+	case cfg.Draw != 1 && cfg.Draw != 3:
+		return bad("--draw %d: want 1 or 3", cfg.Draw)
+	case cfg.Passes != 0 && cfg.Passes != 1 && cfg.Passes != 3:
+		return bad("--passes %d: want 0, 1 or 3", cfg.Passes)
+	case cfg.TimeLimitS < 2 || cfg.TimeLimitS > 10800:
+		return bad("--time-limit %d: want 2..10800 seconds", cfg.TimeLimitS)
+	case cfg.CountdownS < 0 || cfg.CountdownS > 30:
+		return bad("--countdown %d: want 0..30", cfg.CountdownS)
+	case cfg.Rounds < 1 || cfg.Rounds > 20:
+		return bad("--rounds %d: want 1..20", cfg.Rounds)
+	case cfg.MaxMoves < 0:
+		return bad("--max-moves %d: want 0 or more", cfg.MaxMoves)
+	case cfg.Server != "" && (cfg.Embedded || cfg.Redis != ""):
+		return bad("--server runs against an external server: --embedded and --redis do not apply")
+	case cfg.Baseline && (cfg.Server != "" || cfg.Redis != "" || cfg.WithBaseline):
+		return bad("--baseline runs the echo server alone: no --server, --redis or --with-baseline")
+	case cfg.Sweep && (cfg.SweepSteps < 1 || cfg.SweepSteps > 50 || cfg.SweepStep <= 0 || cfg.SweepFactor <= 1 || cfg.SweepP99 <= 0):
+		return bad("--sweep-steps 1..50, --sweep-step > 0, --sweep-factor > 1, --sweep-p99 > 0")
+	case cfg.Sweep && cfg.Think <= 0:
+		return bad("--sweep needs --think > 0: the first step's rate is players/think")
+	}
+	if cfg.Server != "" {
+		if err := checkLoopbackURL(cfg.Server, "ws"); err != nil {
+			return bad("--server: %v", err)
+		}
+	}
+	if cfg.Sweep {
+		cfg.OpenLoop = true
+		if !timeLimitSet {
+			whole := cfg.Ramp + maxWarmup + time.Duration(cfg.SweepSteps)*cfg.SweepStep + 30*time.Second
+			cfg.TimeLimitS = min(int(whole.Seconds())+1, 10800)
+		}
+	}
+	if cfg.OpenLoop {
+		cfg.Jitter = 0
+	}
+	return cfg, nil
+}
+
+// runMain runs the command and returns its exit status.
+func runMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cfg, err := parseConfig(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		usage(stdout)
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "loadtest:", err)
+		fmt.Fprintln(stderr, "Run 'go run ./loadtest --help' for the flags.")
+		return 2
+	}
+	rep, err := execute(ctx, cfg, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "loadtest:", err)
+		return 2
+	}
+	if cfg.WithBaseline && ctx.Err() == nil {
+		bcfg := cfg
+		bcfg.Baseline, bcfg.Server, bcfg.Redis, bcfg.CPUProfile, bcfg.MemProfile = true, "", "", "", ""
+		base, err := execute(ctx, bcfg, stderr)
+		if err != nil {
+			fmt.Fprintln(stderr, "loadtest: baseline:", err)
+			return 2
+		}
+		rep.Baseline = base
+		rep.Ratio = ratioOf(rep, base)
+	}
+	if cfg.JSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(rep)
+	} else {
+		rep.writeText(stdout)
+	}
+	if !rep.OK {
+		return 1
+	}
+	return 0
+}
+
+// ratioOf compares a run with its baseline.
+func ratioOf(rep, base *Report) *ratioPoint {
+	r := &ratioPoint{}
+	num, den := rep.MovesPerSec, base.MovesPerSec
+	if rep.Sweep != nil && base.Sweep != nil {
+		num, den = rep.Sweep.MaxHeldRate, base.Sweep.MaxHeldRate
+	}
+	if den > 0 {
+		r.Throughput = num / den
+	}
+	if base.Latency.P99Ms > 0 {
+		r.P99 = rep.Latency.P99Ms / base.Latency.P99Ms
+	}
+	return r
+}
