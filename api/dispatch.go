@@ -202,7 +202,7 @@ func (s *Service) HandleMessage(ctx context.Context, c *Conn, env *Envelope) {
 			err = s.replyMatch(c, env, func() (*match.MatchInfo, error) { return s.Lobby.QuickMatch(ctx, pid, m.Settings) })
 		}
 	case "list_matches":
-		c.SendJSON(matchesReply{Type: "matches", Re: env.ID, Matches: s.Lobby.OpenMatches()})
+		c.SendJSON(matchesReply{Type: "matches", Re: env.ID, Matches: s.Lobby.OpenMatches(ctx)})
 	case "join_match":
 		var m matchRefMsg
 		if err = decode(env, &m); err == nil {
@@ -220,7 +220,7 @@ func (s *Service) HandleMessage(ctx context.Context, c *Conn, env *Envelope) {
 		var m moveMsg
 		if err = decode(env, &m); err == nil {
 			var r *match.Round
-			if r, err = s.Lobby.Round(m.RoundID); err == nil {
+			if r, err = s.Lobby.Round(ctx, m.RoundID); err == nil {
 				if err = r.Resign(ctx, pid, time.Now()); err == nil {
 					c.SendJSON(resignedMsg{Type: "resigned", Re: env.ID, RoundID: m.RoundID})
 				}
@@ -241,14 +241,14 @@ func (s *Service) matchCommand(ctx context.Context, c *Conn, env *Envelope, pid 
 		return err
 	}
 	if m.MatchID == "" && m.Code != "" {
-		mt, err := s.Lobby.MatchByCode(m.Code)
+		mt, err := s.Lobby.MatchByCode(ctx, m.Code)
 		if err != nil {
 			return err
 		}
 		m.MatchID = mt.ID
 	}
 	if m.MatchID == "" {
-		m.MatchID = s.Lobby.Current(pid)
+		m.MatchID = s.Lobby.Current(ctx, pid)
 	}
 	if env.Type == "rematch" {
 		return s.replyMatch(c, env, func() (*match.MatchInfo, error) { return s.Lobby.Rematch(ctx, pid, m.MatchID) })
@@ -257,14 +257,14 @@ func (s *Service) matchCommand(ctx context.Context, c *Conn, env *Envelope, pid 
 		if err := s.Lobby.LeaveMatch(ctx, pid, m.MatchID); err != nil {
 			return err
 		}
-		mt, err := s.Lobby.Match(m.MatchID)
+		mt, err := s.Lobby.Match(ctx, m.MatchID)
 		if err != nil {
 			return err
 		}
 		c.SendJSON(matchReply{Type: "match", Re: env.ID, Match: mt.Info()})
 		return nil
 	}
-	mt, err := s.Lobby.Match(m.MatchID)
+	mt, err := s.Lobby.Match(ctx, m.MatchID)
 	if err != nil {
 		return err
 	}
@@ -311,7 +311,7 @@ func (s *Service) hello(ctx context.Context, c *Conn, env *Envelope) {
 	s.Hub.Attach(ses.PlayerID, c)
 	c.SendJSON(welcomeMsg{
 		Type: "welcome", Re: env.ID, PlayerID: ses.PlayerID, Name: ses.Name, Token: ses.Token,
-		ServerTime: time.Now().UTC(), Resumed: resumed, MatchID: s.Lobby.Current(ses.PlayerID),
+		ServerTime: time.Now().UTC(), Resumed: resumed, MatchID: s.Lobby.Current(ctx, ses.PlayerID),
 	})
 	if resumed {
 		s.Lobby.Connected(ctx, ses.PlayerID, true)
@@ -344,7 +344,7 @@ func (s *Service) move(ctx context.Context, c *Conn, env *Envelope, pid string) 
 		s.sendError(c, env.ID, err)
 		return
 	}
-	r, err := s.Lobby.Round(m.RoundID)
+	r, err := s.Lobby.Round(ctx, m.RoundID)
 	if err != nil {
 		reject(err)
 		return

@@ -145,4 +145,4 @@ func (m *Metrics) Handler() http.Handler {
 }
 
 // storeOps are the store operations the metrics name (api/storemetrics.go).
-var storeOps = []string{"append", "set_standing", "log", "standings", "ping"}
+var storeOps = []string{"append", "set_standing", "log", "standings", "ping", "claim_seat", "close_round"}

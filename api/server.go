@@ -22,6 +22,11 @@ type Config struct {
 	Store match.Store
 	// Sessions keep the players' sessions; nil keeps them in this process.
 	Sessions lobby.Sessions
+	// Coord holds the matches' records, the lobby's indexes and the bus
+	// between nodes; nil keeps them in this process. Several nodes serve
+	// the same players when they share a Store, Sessions and a Coord (the
+	// Redis ones).
+	Coord match.Coord
 	// Limits are the WebSocket limits (zero fields take defaults).
 	Limits Limits
 	// Match configures every match (zero fields take defaults).
@@ -65,7 +70,7 @@ func NewServer(cfg Config) *Server {
 	cfg.Store = s.Store
 	s.Hub = NewHub(s.Metrics)
 	s.Lobby = lobby.New(lobby.Config{
-		Store: cfg.Store, Sessions: cfg.Sessions, Sink: s.Hub, Logger: cfg.Logger, Match: cfg.Match,
+		Store: cfg.Store, Sessions: cfg.Sessions, Coord: cfg.Coord, Sink: s.Hub, Logger: cfg.Logger, Match: cfg.Match,
 		MatchRetention: cfg.MatchRetention, RoundRetention: cfg.RoundRetention, SessionIdle: cfg.SessionIdle,
 		OnRoundDealt: s.Metrics.RoundsStarted.Inc, OnRoundOver: s.Metrics.RoundsFinished.Inc,
 	})
@@ -84,7 +89,7 @@ func NewServer(cfg Config) *Server {
 	s.mux.HandleFunc("GET /readyz", s.readyz)
 	s.mux.Handle("GET /metrics", s.Metrics.Handler())
 	s.mux.HandleFunc("GET /api/v1/matches", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]any{"matches": s.Lobby.OpenMatches()})
+		writeJSON(w, http.StatusOK, map[string]any{"matches": s.Lobby.OpenMatches(r.Context())})
 	})
 	s.mux.HandleFunc("GET /api/v1/rounds/{id}/leaderboard", s.leaderboard)
 	s.mux.HandleFunc("GET /api/v1/rounds/{id}/replay", s.replay)
@@ -111,30 +116,35 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
-	rd, err := s.Lobby.Round(r.PathValue("id"))
+	rd, err := s.Lobby.Round(r.Context(), r.PathValue("id"))
 	if err != nil {
-		writeJSON(w, http.StatusNotFound, errorBody(CodeNotFound, err.Error()))
+		s.routeError(w, err)
+		return
+	}
+	entries, err := rd.Leaderboard(r.Context(), time.Now())
+	if err != nil {
+		s.routeError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"round_id": rd.ID, "match_id": rd.MatchID, "round": rd.Number, "over": rd.Over(),
-		"entries": rd.Leaderboard(time.Now()),
+		"entries": entries,
 	})
 }
 
 func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
-	rd, err := s.Lobby.Round(r.PathValue("id"))
+	rd, err := s.Lobby.Round(r.Context(), r.PathValue("id"))
 	if err != nil {
-		writeJSON(w, http.StatusNotFound, errorBody(CodeNotFound, err.Error()))
+		s.routeError(w, err)
 		return
 	}
-	rep, err := rd.Replay()
+	rep, err := rd.Replay(r.Context())
 	if errors.Is(err, match.ErrRoundNotRunning) {
 		writeJSON(w, http.StatusNotFound, errorBody(CodeNotFound, "the replay is published when the round ends"))
 		return
 	}
 	if err != nil {
-		writeJSON(w, http.StatusInternalServerError, errorBody(CodeInternal, "internal error"))
+		s.routeError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, rep)
@@ -166,4 +176,19 @@ func (s *Server) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_ = s.Shutdown(ctx)
+}
+
+// routeError answers an HTTP route's failure: not found, the store
+// unavailable (503, retry), or an internal error.
+func (s *Server) routeError(w http.ResponseWriter, err error) {
+	switch {
+	case errors.Is(err, lobby.ErrNoSuchRound), errors.Is(err, lobby.ErrNoSuchMatch):
+		writeJSON(w, http.StatusNotFound, errorBody(CodeNotFound, err.Error()))
+	case errors.Is(err, match.ErrUnavailable):
+		w.Header().Set("Retry-After", "1")
+		writeJSON(w, http.StatusServiceUnavailable, errorBody(CodeUnavailable, "the store is unavailable; try again"))
+	default:
+		s.log.Error("route failed", "err", err)
+		writeJSON(w, http.StatusInternalServerError, errorBody(CodeInternal, "internal error"))
+	}
 }

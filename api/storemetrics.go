@@ -25,7 +25,7 @@ func (is instrumentedStore) observe(op string, start time.Time, err error) {
 	is.m.StoreSeconds.WithLabelValues(op).Observe(time.Since(start).Seconds())
 	switch {
 	case err == nil, errors.Is(err, match.ErrSeqConflict), errors.Is(err, match.ErrSeqGap),
-		errors.Is(err, match.ErrStaleWriter), errors.Is(err, match.ErrNotFound):
+		errors.Is(err, match.ErrStaleWriter), errors.Is(err, match.ErrNotFound), errors.Is(err, match.ErrRoundClosed):
 	default:
 		is.m.StoreErrors.WithLabelValues(op).Inc()
 	}
@@ -63,5 +63,19 @@ func (is instrumentedStore) Ping(ctx context.Context) error {
 	start := time.Now()
 	err := is.s.Ping(ctx)
 	is.observe("ping", start, err)
+	return err
+}
+
+func (is instrumentedStore) ClaimSeat(ctx context.Context, roundID, playerID string) (uint64, error) {
+	start := time.Now()
+	epoch, err := is.s.ClaimSeat(ctx, roundID, playerID)
+	is.observe("claim_seat", start, err)
+	return epoch, err
+}
+
+func (is instrumentedStore) CloseRound(ctx context.Context, roundID string) error {
+	start := time.Now()
+	err := is.s.CloseRound(ctx, roundID)
+	is.observe("close_round", start, err)
 	return err
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -17,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"klondike/match"
+	"klondike/match/memstore"
 )
 
 // Errors of the lobby; the api maps each to a wire code.
@@ -41,6 +43,9 @@ type Session struct {
 // the defaults named beside them.
 type Config struct {
 	Store match.Store
+	// Coord holds the matches' records and the lobby's indexes, shared by
+	// every node; nil keeps them in this process (memstore.NewCoord).
+	Coord match.Coord
 	// Sessions keep the players' sessions; nil keeps them in this process.
 	Sessions Sessions
 	Sink     match.Sink
@@ -68,18 +73,19 @@ const (
 	janitorEvery          = time.Minute
 )
 
-// A Lobby is the registry of matches, rounds and sessions.
+// A Lobby is a node's door to the matches: it finds them through the
+// Coord (made on this node or another), keeps this node's replica of each
+// match its players are in, and routes what other nodes publish about a
+// match to the replica.
 type Lobby struct {
 	cfg Config
 
-	mu          sync.Mutex
-	closed      bool
-	sessions    Sessions
-	players     map[string]*known // the players who said hello here, by id
-	matches     map[string]*entry // by match id
-	codes       map[string]*entry // by invite code
-	rounds      map[string]*roundEntry
-	playerMatch map[string]string // player id → current match id
+	mu       sync.Mutex
+	closed   bool
+	sessions Sessions
+	players  map[string]*known // the players who said hello here, by id
+	matches  map[string]*entry // this node's replicas, by match id
+	rounds   map[string]*roundEntry
 
 	stop chan struct{}
 	done chan struct{}
@@ -113,13 +119,67 @@ func New(cfg Config) *Lobby {
 	if cfg.Sessions == nil {
 		cfg.Sessions = newMemSessions()
 	}
+	if cfg.Coord == nil {
+		cfg.Coord = memstore.NewCoord()
+	}
+	if cfg.Match.Node == "" {
+		cfg.Match.Node = "node-" + randomHex(6)
+	}
+	if cfg.Match.RecordTTL <= 0 {
+		cfg.Match.RecordTTL = match.DefaultRecordTTL
+	}
 	l := &Lobby{
 		cfg: cfg, sessions: cfg.Sessions, players: map[string]*known{},
-		matches: map[string]*entry{}, codes: map[string]*entry{}, rounds: map[string]*roundEntry{},
-		playerMatch: map[string]string{}, stop: make(chan struct{}), done: make(chan struct{}),
+		matches: map[string]*entry{}, rounds: map[string]*roundEntry{},
+		stop: make(chan struct{}), done: make(chan struct{}),
+	}
+	subscribed := make(chan struct{})
+	go l.subscribe(subscribed)
+	select {
+	case <-subscribed:
+	case <-time.After(2 * time.Second):
+		cfg.Logger.Warn("not yet subscribed to the other nodes' events; retrying in the background")
 	}
 	go l.janitor()
 	return l
+}
+
+// subscribe listens to what the other nodes publish about matches, trying
+// again until it works or the lobby closes.
+func (l *Lobby) subscribe(subscribed chan<- struct{}) {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-l.stop; cancel() }()
+	for wait := 100 * time.Millisecond; ; wait = min(2*wait, 5*time.Second) {
+		err := l.cfg.Coord.Subscribe(ctx, l.onEnvelope)
+		if err == nil {
+			close(subscribed)
+			return
+		}
+		l.cfg.Logger.Warn("subscribing to the other nodes' events failed", "err", err)
+		select {
+		case <-l.stop:
+			return
+		case <-time.After(wait):
+		}
+	}
+}
+
+// onEnvelope hands another node's news of a match to this node's replica.
+func (l *Lobby) onEnvelope(msg []byte) {
+	var env match.Envelope
+	if err := json.Unmarshal(msg, &env); err != nil {
+		l.cfg.Logger.Warn("a bad event from another node", "err", err)
+		return
+	}
+	if env.Node == l.cfg.Match.Node {
+		return
+	}
+	l.mu.Lock()
+	e := l.matches[env.Match]
+	l.mu.Unlock()
+	if e != nil && e.m != nil {
+		e.m.Deliver(env)
+	}
 }
 
 // Close stops every match and the janitor.
@@ -240,31 +300,17 @@ func (l *Lobby) player(id string) (match.Player, error) {
 	return k.Player, nil
 }
 
-// newMatch registers and starts a match.
-func (l *Lobby) newMatch(s match.Settings, quick bool) (*match.Match, error) {
-	l.mu.Lock()
-	if l.closed {
-		l.mu.Unlock()
-		return nil, ErrShuttingDown
-	}
-	id := randomHex(8)
-	code := newCode()
-	for l.codes[code] != nil {
-		code = newCode()
-	}
-	e := &entry{}
-	l.matches[id] = e
-	l.codes[code] = e
-	l.mu.Unlock()
-
+// matchConfig is the configuration of this node's replicas.
+func (l *Lobby) matchConfig() match.Config {
 	cfg := l.cfg.Match
-	cfg.Store, cfg.Sink, cfg.Logger = l.cfg.Store, l.cfg.Sink, l.cfg.Logger
+	cfg.Store, cfg.Coord, cfg.Sink, cfg.Logger = l.cfg.Store, l.cfg.Coord, l.cfg.Sink, l.cfg.Logger
 	cfg.NewID = func() string { return randomHex(8) }
 	cfg.OnRound = func(r *match.Round) {
 		l.mu.Lock()
+		_, known := l.rounds[r.ID]
 		l.rounds[r.ID] = &roundEntry{r: r}
 		l.mu.Unlock()
-		if l.cfg.OnRoundDealt != nil {
+		if !known && !r.Over() && l.cfg.OnRoundDealt != nil {
 			l.cfg.OnRoundDealt()
 		}
 	}
@@ -274,11 +320,42 @@ func (l *Lobby) newMatch(s match.Settings, quick bool) (*match.Match, error) {
 		}
 	}
 	cfg.OnChange = func(info *match.MatchInfo) { l.onChange(info) }
-	m, err := match.New(id, code, s, quick, cfg)
+	return cfg
+}
+
+// newMatch makes a match, with an invite code of its own, and this node's
+// replica of it.
+func (l *Lobby) newMatch(ctx context.Context, s match.Settings, quick bool) (*match.Match, error) {
+	l.mu.Lock()
+	closed := l.closed
+	l.mu.Unlock()
+	if closed {
+		return nil, ErrShuttingDown
+	}
+	id := randomHex(8)
+	code := ""
+	for range 20 {
+		c := newCode()
+		ok, err := l.cfg.Coord.ClaimCode(ctx, c, id, l.cfg.Match.RecordTTL)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			code = c
+			break
+		}
+	}
+	if code == "" {
+		return nil, fmt.Errorf("%w: no free invite code", match.ErrBusy)
+	}
+	e := &entry{}
+	l.mu.Lock()
+	l.matches[id] = e
+	l.mu.Unlock()
+	m, err := match.New(id, code, s, quick, l.matchConfig())
 	if err != nil {
 		l.mu.Lock()
 		delete(l.matches, id)
-		delete(l.codes, code)
 		l.mu.Unlock()
 		return nil, err
 	}
@@ -313,26 +390,18 @@ func (l *Lobby) onChange(info *match.MatchInfo) {
 
 // enter makes matchID the player's current match, leaving an open one.
 func (l *Lobby) enter(ctx context.Context, playerID, matchID string) error {
-	l.mu.Lock()
-	cur := l.playerMatch[playerID]
-	var curM *match.Match
-	var curState match.State
-	if e := l.matches[cur]; e != nil && cur != matchID {
-		curM, curState = e.m, e.info.State
-	}
-	l.mu.Unlock()
-	if curM != nil {
-		switch curState {
-		case match.StateOpen, match.StateOver:
-			_ = curM.Leave(ctx, playerID)
-		default:
-			return ErrInAnotherMatch
+	cur := l.Current(ctx, playerID)
+	if cur != "" && cur != matchID {
+		if curM, err := l.Match(ctx, cur); err == nil {
+			switch curM.Info().State {
+			case match.StateOpen, match.StateOver:
+				_ = curM.Leave(ctx, playerID)
+			default:
+				return ErrInAnotherMatch
+			}
 		}
 	}
-	l.mu.Lock()
-	l.playerMatch[playerID] = matchID
-	l.mu.Unlock()
-	return nil
+	return l.cfg.Coord.SetPlayerMatch(ctx, playerID, matchID, l.cfg.Match.RecordTTL)
 }
 
 // CreateMatch makes a match with the settings and seats its creator as host.
@@ -345,10 +414,10 @@ func (l *Lobby) CreateMatch(ctx context.Context, playerID string, p match.Partia
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	if err := l.checkFree(playerID); err != nil {
+	if err := l.checkFree(ctx, playerID); err != nil {
 		return nil, err
 	}
-	m, err := l.newMatch(s, false)
+	m, err := l.newMatch(ctx, s, false)
 	if err != nil {
 		return nil, err
 	}
@@ -362,37 +431,69 @@ func (l *Lobby) CreateMatch(ctx context.Context, playerID string, p match.Partia
 }
 
 // checkFree fails when the player is in a match that is being played.
-func (l *Lobby) checkFree(playerID string) error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if e := l.matches[l.playerMatch[playerID]]; e != nil {
-		switch e.info.State {
-		case match.StateOpen, match.StateOver:
-		default:
-			return ErrInAnotherMatch
-		}
+func (l *Lobby) checkFree(ctx context.Context, playerID string) error {
+	cur := l.Current(ctx, playerID)
+	if cur == "" {
+		return nil
 	}
-	return nil
+	m, err := l.Match(ctx, cur)
+	if err != nil {
+		return nil
+	}
+	switch m.Info().State {
+	case match.StateOpen, match.StateOver:
+		return nil
+	}
+	return ErrInAnotherMatch
 }
 
-// Match returns a match by id.
-func (l *Lobby) Match(id string) (*match.Match, error) {
+// Match returns this node's replica of a match, made from the Coord's
+// record if the match was made on another node.
+func (l *Lobby) Match(ctx context.Context, id string) (*match.Match, error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	if e := l.matches[id]; e != nil && e.m != nil {
+	e := l.matches[id]
+	closed := l.closed
+	l.mu.Unlock()
+	if e != nil && e.m != nil {
 		return e.m, nil
 	}
-	return nil, ErrNoSuchMatch
+	if id == "" || closed {
+		return nil, ErrNoSuchMatch
+	}
+	m, err := match.Load(ctx, id, l.matchConfig())
+	if errors.Is(err, match.ErrNotFound) {
+		return nil, ErrNoSuchMatch
+	}
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if e := l.matches[id]; e != nil && e.m != nil || l.closed {
+		// Another request made the replica meanwhile.
+		go m.Close()
+		if l.closed {
+			return nil, ErrNoSuchMatch
+		}
+		return e.m, nil
+	}
+	l.matches[id] = &entry{m: m, info: m.Info()}
+	if m.Info().State == match.StateOver {
+		l.matches[id].overAt = time.Now()
+	}
+	return m, nil
 }
 
 // MatchByCode returns a match by invite code (case-insensitive).
-func (l *Lobby) MatchByCode(code string) (*match.Match, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if e := l.codes[strings.ToUpper(strings.TrimSpace(code))]; e != nil && e.m != nil {
-		return e.m, nil
+func (l *Lobby) MatchByCode(ctx context.Context, code string) (*match.Match, error) {
+	id, err := l.cfg.Coord.CodeMatch(ctx, strings.ToUpper(strings.TrimSpace(code)))
+	if errors.Is(err, match.ErrNotFound) {
+		return nil, ErrNoSuchMatch
 	}
-	return nil, ErrNoSuchMatch
+	if err != nil {
+		return nil, err
+	}
+	return l.Match(ctx, id)
 }
 
 // JoinMatch seats the player in a match found by id or, if id is empty, by code.
@@ -403,14 +504,14 @@ func (l *Lobby) JoinMatch(ctx context.Context, playerID, matchID, code string) (
 	}
 	var m *match.Match
 	if matchID != "" {
-		m, err = l.Match(matchID)
+		m, err = l.Match(ctx, matchID)
 	} else {
-		m, err = l.MatchByCode(code)
+		m, err = l.MatchByCode(ctx, code)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if err := l.checkFree(playerID); err != nil && l.Current(playerID) != m.ID {
+	if err := l.checkFree(ctx, playerID); err != nil && l.Current(ctx, playerID) != m.ID {
 		return nil, err
 	}
 	if err := m.Join(ctx, pl); err != nil {
@@ -435,10 +536,18 @@ func (l *Lobby) QuickMatch(ctx context.Context, playerID string, p match.Partial
 	if err := want.Validate(); err != nil {
 		return nil, err
 	}
-	if err := l.checkFree(playerID); err != nil {
+	if err := l.checkFree(ctx, playerID); err != nil {
 		return nil, err
 	}
-	for _, m := range l.candidates(want) {
+	for _, info := range l.listOpen(ctx) {
+		s := info.Settings
+		if !info.Quick || len(info.Players) >= s.MaxPlayers || s.Draw != want.Draw || s.Passes != want.Passes || s.Scoring != want.Scoring {
+			continue
+		}
+		m, err := l.Match(ctx, info.ID)
+		if err != nil {
+			continue
+		}
 		if err := m.Join(ctx, pl); err == nil {
 			if err := l.enter(ctx, playerID, m.ID); err != nil {
 				return nil, err
@@ -446,7 +555,7 @@ func (l *Lobby) QuickMatch(ctx context.Context, playerID string, p match.Partial
 			return m.Info(), nil
 		}
 	}
-	m, err := l.newMatch(want, true)
+	m, err := l.newMatch(ctx, want, true)
 	if err != nil {
 		return nil, err
 	}
@@ -459,44 +568,53 @@ func (l *Lobby) QuickMatch(ctx context.Context, playerID string, p match.Partial
 	return m.Info(), nil
 }
 
-func (l *Lobby) candidates(want match.Settings) []*match.Match {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var out []*match.Match
-	for _, e := range l.matches {
-		i := e.info
-		if e.m == nil || !e.m.Quick || i.State != match.StateOpen || len(i.Players) >= i.Settings.MaxPlayers {
+// openListLimit bounds the open matches the lobby reads for its list.
+const openListLimit = 200
+
+// listOpen reads the open public matches of every node from the Coord.
+func (l *Lobby) listOpen(ctx context.Context) []*match.MatchInfo {
+	ids, err := l.cfg.Coord.OpenMatches(ctx, openListLimit)
+	if err != nil {
+		l.cfg.Logger.Warn("listing the open matches failed", "err", err)
+		return nil
+	}
+	var out []*match.MatchInfo
+	for _, id := range ids {
+		rec, _, err := l.cfg.Coord.LoadMatch(ctx, id)
+		if err != nil {
 			continue
 		}
-		s := i.Settings
-		if s.Draw == want.Draw && s.Passes == want.Passes && s.Scoring == want.Scoring {
-			out = append(out, e.m)
+		info, err := match.DecodeInfo(rec)
+		if err != nil || !info.Settings.Public || info.State != match.StateOpen {
+			continue
 		}
+		out = append(out, info)
 	}
 	return out
 }
 
 // Current returns the id of the player's current match, or "".
-func (l *Lobby) Current(playerID string) string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.playerMatch[playerID]
+func (l *Lobby) Current(ctx context.Context, playerID string) string {
+	id, err := l.cfg.Coord.PlayerMatch(ctx, playerID)
+	if err != nil {
+		l.cfg.Logger.Warn("reading a player's match failed", "err", err)
+		return ""
+	}
+	return id
 }
 
 // LeaveMatch takes the player out of a match.
 func (l *Lobby) LeaveMatch(ctx context.Context, playerID, matchID string) error {
-	m, err := l.Match(matchID)
+	m, err := l.Match(ctx, matchID)
 	if err != nil {
 		return err
 	}
 	if err := m.Leave(ctx, playerID); err != nil {
 		return err
 	}
-	l.mu.Lock()
-	if l.playerMatch[playerID] == matchID {
-		delete(l.playerMatch, playerID)
+	if l.Current(ctx, playerID) == matchID {
+		return l.cfg.Coord.SetPlayerMatch(ctx, playerID, "", 0)
 	}
-	l.mu.Unlock()
 	return nil
 }
 
@@ -506,7 +624,7 @@ func (l *Lobby) LeaveMatch(ctx context.Context, playerID, matchID string) error 
 // learn of it through the old match's next_match field. Asking again joins
 // the rematch already made.
 func (l *Lobby) Rematch(ctx context.Context, playerID, matchID string) (*match.MatchInfo, error) {
-	old, err := l.Match(matchID)
+	old, err := l.Match(ctx, matchID)
 	if err != nil {
 		return nil, err
 	}
@@ -521,7 +639,7 @@ func (l *Lobby) Rematch(ctx context.Context, playerID, matchID string) (*match.M
 	if err != nil {
 		return nil, err
 	}
-	m, err := l.newMatch(old.Settings, old.Quick)
+	m, err := l.newMatch(ctx, old.Settings, old.Quick)
 	if err != nil {
 		return nil, err
 	}
@@ -532,7 +650,7 @@ func (l *Lobby) Rematch(ctx context.Context, playerID, matchID string) (*match.M
 	}
 	for _, p := range players {
 		// Someone already playing elsewhere is not pulled out of it.
-		if p.ID == playerID || l.checkFree(p.ID) != nil && l.Current(p.ID) != old.ID {
+		if p.ID == playerID || l.checkFree(ctx, p.ID) != nil && l.Current(ctx, p.ID) != old.ID {
 			continue
 		}
 		if m.Join(ctx, p) == nil {
@@ -543,30 +661,48 @@ func (l *Lobby) Rematch(ctx context.Context, playerID, matchID string) (*match.M
 	return m.Info(), nil
 }
 
-// Round returns a round by id, while it is retained.
-func (l *Lobby) Round(id string) (*match.Round, error) {
+// Round returns a round by id: this node's object for it, or one made from
+// the Coord's record of a round played elsewhere.
+func (l *Lobby) Round(ctx context.Context, id string) (*match.Round, error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	if re := l.rounds[id]; re != nil {
+	re := l.rounds[id]
+	l.mu.Unlock()
+	if re != nil {
 		return re.r, nil
 	}
-	return nil, ErrNoSuchRound
+	rec, err := l.cfg.Coord.LoadRound(ctx, id)
+	if errors.Is(err, match.ErrNotFound) {
+		return nil, ErrNoSuchRound
+	}
+	if err != nil {
+		return nil, err
+	}
+	var rr match.RoundRecord
+	if err := json.Unmarshal(rec, &rr); err != nil {
+		return nil, fmt.Errorf("lobby: round %s: a bad record: %w", id, err)
+	}
+	// A round being played is served by its match's replica, which knows
+	// when it ends.
+	if m, err := l.Match(ctx, rr.MatchID); err == nil {
+		if r := m.Round(); r != nil && r.ID == id {
+			return r, nil
+		}
+	}
+	return match.RoundFromRecord(rr, l.cfg.Store)
 }
 
-// OpenMatches returns the open public matches, for the lobby list.
-func (l *Lobby) OpenMatches() []*match.MatchInfo {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	out := []*match.MatchInfo{}
-	for _, e := range l.matches {
-		if e.info != nil && e.info.Settings.Public && e.info.State == match.StateOpen {
-			out = append(out, e.info)
-		}
+// OpenMatches returns the open public matches of every node, for the lobby
+// list.
+func (l *Lobby) OpenMatches(ctx context.Context) []*match.MatchInfo {
+	out := l.listOpen(ctx)
+	if out == nil {
+		out = []*match.MatchInfo{}
 	}
 	return out
 }
 
-// Counts returns how many matches are open and how many are being played.
+// Counts returns how many of this node's matches are open and how many are
+// being played.
 func (l *Lobby) Counts() (open, playing int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -585,7 +721,7 @@ func (l *Lobby) Counts() (open, playing int) {
 // Connected tells the player's current match that they connected or
 // dropped, and on connect resends what they need to resume.
 func (l *Lobby) Connected(ctx context.Context, playerID string, up bool) {
-	m, err := l.Match(l.Current(playerID))
+	m, err := l.Match(ctx, l.Current(ctx, playerID))
 	if err != nil {
 		return
 	}
@@ -614,19 +750,13 @@ func (l *Lobby) sweep(now time.Time) {
 	var closing []*match.Match
 	l.mu.Lock()
 	for id, e := range l.matches {
-		if !e.overAt.IsZero() && now.Sub(e.overAt) > l.cfg.MatchRetention {
+		if e.m != nil && !e.overAt.IsZero() && now.Sub(e.overAt) > l.cfg.MatchRetention {
 			delete(l.matches, id)
-			delete(l.codes, e.m.Code)
 			closing = append(closing, e.m)
 		}
 	}
-	for p, id := range l.playerMatch {
-		if l.matches[id] == nil {
-			delete(l.playerMatch, p)
-		}
-	}
 	for id, k := range l.players {
-		if now.Sub(k.seen) > l.cfg.SessionIdle && l.playerMatch[id] == "" {
+		if now.Sub(k.seen) > l.cfg.SessionIdle {
 			delete(l.players, id)
 		}
 	}

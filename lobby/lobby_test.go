@@ -95,7 +95,7 @@ func TestCreateJoinLeave(t *testing.T) {
 		if len(info.Code) != lobby.CodeLength || info.Host != a.PlayerID || info.Settings.Undo != "no_reveal" {
 			t.Fatalf("created %+v", info)
 		}
-		if got := l.OpenMatches(); len(got) != 1 || got[0].ID != info.ID {
+		if got := l.OpenMatches(context.Background()); len(got) != 1 || got[0].ID != info.ID {
 			t.Fatalf("open matches = %v", got)
 		}
 		if _, err := l.JoinMatch(ctx, b.PlayerID, "", strings.ToLower(info.Code)); err != nil {
@@ -118,7 +118,7 @@ func TestCreateJoinLeave(t *testing.T) {
 			t.Errorf("max_players 0 = %v", err)
 		}
 		// Everyone ready in a full match: it starts by itself.
-		m, _ := l.Match(info.ID)
+		m, _ := l.Match(context.Background(), info.ID)
 		_ = m.SetReady(ctx, a.PlayerID, true)
 		_ = m.SetReady(ctx, c.PlayerID, true)
 		synctest.Wait()
@@ -152,13 +152,13 @@ func TestQuickMatch(t *testing.T) {
 		if ic.ID == ia.ID {
 			t.Errorf("draw 1 joined a draw 3 quick match")
 		}
-		m, _ := l.Match(ia.ID)
+		m, _ := l.Match(context.Background(), ia.ID)
 		time.Sleep(2 * time.Second) // the short wait with two players
 		synctest.Wait()
 		if st := m.State(); st == match.StateOpen {
 			t.Fatalf("quick match with two players still open after its wait")
 		}
-		mc, _ := l.Match(ic.ID)
+		mc, _ := l.Match(context.Background(), ic.ID)
 		if mc.State() != match.StateOpen {
 			t.Errorf("a quick match with one player started")
 		}
@@ -173,7 +173,7 @@ func TestRematch(t *testing.T) {
 		zero := 0
 		info, _ := l.CreateMatch(ctx, a.PlayerID, match.PartialSettings{CountdownS: &zero})
 		_, _ = l.JoinMatch(ctx, b.PlayerID, info.ID, "")
-		m, _ := l.Match(info.ID)
+		m, _ := l.Match(context.Background(), info.ID)
 		if err := m.Start(ctx, a.PlayerID); err != nil {
 			t.Fatal(err)
 		}
@@ -185,7 +185,7 @@ func TestRematch(t *testing.T) {
 		if m.State() != match.StateOver {
 			t.Fatalf("state %v, want over", m.State())
 		}
-		if _, err := l.Round(r.ID); err != nil {
+		if _, err := l.Round(context.Background(), r.ID); err != nil {
 			t.Errorf("finished round not kept: %v", err)
 		}
 		next, err := l.Rematch(ctx, b.PlayerID, info.ID)
@@ -202,7 +202,7 @@ func TestRematch(t *testing.T) {
 		if m.Info().NextMatch != next.ID {
 			t.Errorf("old match does not point to the rematch")
 		}
-		if l.Current(a.PlayerID) != next.ID {
+		if l.Current(context.Background(), a.PlayerID) != next.ID {
 			t.Errorf("alice's current match is not the rematch")
 		}
 	})

@@ -46,7 +46,6 @@ type Total struct {
 	Wins     int    `json:"wins"`     // rounds ranked first
 	Placings []int  `json:"placings"` // rank in each round so far
 	Rank     int    `json:"rank"`
-	join     int
 }
 
 // State is a match's phase.

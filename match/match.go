@@ -2,9 +2,11 @@ package match
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strconv"
 	"sync/atomic"
@@ -28,9 +30,21 @@ var (
 // Config holds what a match needs from its surroundings. A zero duration
 // takes the default named beside it.
 type Config struct {
-	Store  Store
+	Store Store
+	// Coord holds the match's record, shared by every node (required; the
+	// memory one of match/memstore serves a single process).
+	Coord  Coord
 	Sink   Sink
 	Logger *slog.Logger
+	// Node names this server node in leases (default: a random name).
+	Node string
+	// RecordTTL is how long a match's record lives after its last change
+	// (default 7 days).
+	RecordTTL time.Duration
+	// LeaseTTL is how long the node that drives the match's clock holds
+	// its lease without renewing it (default 5 s): when that node dies,
+	// another takes the clock over within about this time.
+	LeaseTTL time.Duration
 	// NewID returns a fresh unguessable id for a round.
 	NewID func() string
 	// OnRound is called (on the match's goroutine) when a round is dealt,
@@ -62,15 +76,33 @@ const (
 	DefaultIntermission     = 5 * time.Second
 	DefaultQuickWait        = 10 * time.Second
 	DefaultInbox            = 256
+	DefaultRecordTTL        = 7 * 24 * time.Hour
+	DefaultLeaseTTL         = 5 * time.Second
+	// maxSaveTries bounds a command's compare-and-set retries.
+	maxSaveTries = 8
+	// opTimeout bounds the store calls the match makes on its own (clock
+	// events, leaderboards).
+	opTimeout = 5 * time.Second
 	// standardRefresh is how often a running standard-scored round's
 	// leaderboard is sent even without moves: its time penalty grows every
 	// 10 s.
 	standardRefresh = 10 * time.Second
 )
 
-// A Match is one or more rounds for a set of players. One goroutine owns
-// its state: every command runs there, in order; readers use Info, a
-// snapshot replaced after every change.
+// A Match is one or more rounds for a set of players.
+//
+// The match's state is a record in the Coord, which every server node
+// shares. Each node that serves players of the match has its own Match
+// object for it (a replica): one goroutine runs its commands in order, each
+// as a compare-and-set of the record (read, change, write if nobody wrote
+// meanwhile, else read again and retry), so commands from players on
+// different nodes are serialized by the record's version. After a change
+// the node delivers the messages it made to its own connections and
+// publishes the new record and the messages on the Coord's bus, for the
+// other nodes' connections. The node that holds the match's lease drives
+// its clock (countdown, time limit, intermission); another takes the lease
+// over when it expires. Readers use Info, a snapshot replaced after every
+// change.
 type Match struct {
 	ID       string
 	Code     string
@@ -86,65 +118,284 @@ type Match struct {
 	cur   atomic.Pointer[Round]
 
 	// Owned by the match's goroutine.
-	host       string
-	members    []*member
-	spectators map[string]bool
-	state      State
-	roundN     int
-	round      *Round
-	totals     map[string]*Total
-	timer      *time.Timer
-	timerFor   State // what the timer is for: StateStarting (countdown), StateRunning (time limit), StateBetween, StateOpen (quick start)
-	lastBoard  time.Time
-	lastOver   []byte // the last round_over, resent to a player who resumes between rounds
-	matchOver  []byte // match_over, resent to a player who resumes after the match
-	nextMatch  string
-	joins      int
+	st        record
+	version   int64  // st's version in the Coord
+	saved     []byte // st as last saved or loaded
+	round     *Round // this node's object for st.Round
+	newRound  *Round // a round dealt by the command being run
+	timer     *time.Timer
+	leased    bool
+	leaseAt   time.Time
+	lastBoard time.Time
+	boardDue  bool // another node said the standings changed
+	outbox    []outMsg
+	changedSt bool
+	after     []func() // run once the command's change is saved
+	roundSave string   // the phase of the round record last saved
+}
+
+// record is a match's shared state: what any node needs to serve it.
+type record struct {
+	ID         string            `json:"id"`
+	Code       string            `json:"code"`
+	Settings   Settings          `json:"settings"`
+	Quick      bool              `json:"quick,omitempty"`
+	Host       string            `json:"host,omitempty"`
+	Members    []*member         `json:"members"`
+	Spectators map[string]bool   `json:"spectators,omitempty"`
+	State      State             `json:"state"`
+	RoundN     int               `json:"round_n"`
+	Round      *RoundRecord      `json:"round,omitempty"`
+	Totals     map[string]*Total `json:"totals,omitempty"`
+	TimerFor   State             `json:"timer_for,omitempty"` // the clock's next event: StateStarting (countdown ends), StateRunning (time limit), StateBetween (intermission ends), StateOpen (a quick match starts)
+	TimerAt    time.Time         `json:"timer_at"`
+	LastOver   json.RawMessage   `json:"last_over,omitempty"`  // the last round_over, resent to a player who resumes between rounds
+	MatchOver  json.RawMessage   `json:"match_over,omitempty"` // match_over, resent to a player who resumes after the match
+	NextMatch  string            `json:"next_match,omitempty"`
+	Joins      int               `json:"joins"`
 }
 
 type member struct {
 	Player
-	ready     bool
-	connected bool
-	join      int
-	left      bool
+	Ready     bool `json:"ready,omitempty"`
+	Connected bool `json:"connected,omitempty"`
+	Join      int  `json:"join"`
+	Left      bool `json:"left,omitempty"`
 }
 
-// New makes a match and starts its goroutine; Close stops it.
-func New(id, code string, s Settings, quick bool, cfg Config) (*Match, error) {
-	if err := s.Validate(); err != nil {
-		return nil, err
+// An outMsg is a message a command made, for some players. Started asks
+// each node to send round_started, with the player's own view, to the
+// players it serves; Info the match's snapshot.
+type outMsg struct {
+	To      []string        `json:"to"`
+	Msg     json.RawMessage `json:"msg,omitempty"`
+	Started bool            `json:"started,omitempty"`
+	Info    bool            `json:"info,omitempty"`
+}
+
+// An Envelope is what nodes tell each other about a match over the
+// Coord's bus: its new record and the messages of a change, or that a
+// round's standings changed.
+type Envelope struct {
+	Node    string          `json:"node"`
+	Match   string          `json:"match"`
+	Version int64           `json:"version,omitempty"`
+	Record  json.RawMessage `json:"record,omitempty"`
+	Msgs    []outMsg        `json:"msgs,omitempty"`
+	Board   string          `json:"board,omitempty"` // a round whose standings changed
+}
+
+// LocalSink is a Sink that knows which players this node serves. A Sink
+// that is not one is taken to serve every player.
+type LocalSink interface {
+	Sink
+	Connected(playerID string) bool
+}
+
+func (c *Config) setDefaults() error {
+	if c.Coord == nil || c.Store == nil || c.Sink == nil {
+		return errors.New("match: Config needs a Store, a Coord and a Sink")
 	}
-	rules, _ := s.Rules()
-	if cfg.LeaderboardEvery <= 0 {
-		cfg.LeaderboardEvery = DefaultLeaderboardEvery
+	if c.LeaderboardEvery <= 0 {
+		c.LeaderboardEvery = DefaultLeaderboardEvery
 	}
-	if cfg.Intermission <= 0 {
-		cfg.Intermission = DefaultIntermission
+	if c.Intermission <= 0 {
+		c.Intermission = DefaultIntermission
 	}
-	if cfg.QuickWait <= 0 {
-		cfg.QuickWait = DefaultQuickWait
+	if c.QuickWait <= 0 {
+		c.QuickWait = DefaultQuickWait
 	}
-	if cfg.Inbox <= 0 {
-		cfg.Inbox = DefaultInbox
+	if c.Inbox <= 0 {
+		c.Inbox = DefaultInbox
 	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
+	if c.RecordTTL <= 0 {
+		c.RecordTTL = DefaultRecordTTL
 	}
+	if c.LeaseTTL <= 0 {
+		c.LeaseTTL = DefaultLeaseTTL
+	}
+	if c.Node == "" {
+		var b [6]byte
+		_, _ = randomReader.Read(b[:])
+		c.Node = fmt.Sprintf("node-%x", b)
+	}
+	if c.NewID == nil {
+		c.NewID = func() string {
+			var b [8]byte
+			_, _ = randomReader.Read(b[:])
+			return fmt.Sprintf("%x", b)
+		}
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return nil
+}
+
+func newReplica(id string, cfg Config) *Match {
 	m := &Match{
-		ID: id, Code: code, Settings: s, Quick: quick, rules: rules, cfg: cfg,
+		ID: id, cfg: cfg,
 		inbox: make(chan func(), cfg.Inbox), stop: make(chan struct{}), done: make(chan struct{}),
-		spectators: map[string]bool{}, state: StateOpen, totals: map[string]*Total{},
 		timer: time.NewTimer(time.Hour),
 	}
 	m.timer.Stop()
 	m.cfg.Logger = cfg.Logger.With("match", id)
-	m.publish()
+	return m
+}
+
+// New makes a match, saves its record, and starts its goroutine; Close
+// stops it.
+func New(id, code string, s Settings, quick bool, cfg Config) (*Match, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if err := cfg.setDefaults(); err != nil {
+		return nil, err
+	}
+	m := newReplica(id, cfg)
+	m.st = record{
+		ID: id, Code: code, Settings: s, Quick: quick, State: StateOpen,
+		Members: []*member{}, Spectators: map[string]bool{}, Totals: map[string]*Total{},
+	}
+	rec := mustJSON(&m.st)
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	ver, err := cfg.Coord.SaveMatch(ctx, id, 0, rec, m.listed(), cfg.RecordTTL)
+	if err != nil {
+		if errors.Is(err, ErrVersionConflict) {
+			return nil, fmt.Errorf("match: a match %s exists already", id)
+		}
+		return nil, fmt.Errorf("%w: saving the new match: %v", ErrUnavailable, err)
+	}
+	m.version, m.saved = ver, rec
+	m.adoptFixed()
+	m.sync()
 	go m.loop()
 	return m, nil
 }
 
-// Close stops the match's goroutine and waits for it.
+// Load makes this node's replica of a match that exists in the Coord;
+// ErrNotFound if there is none.
+func Load(ctx context.Context, id string, cfg Config) (*Match, error) {
+	if err := cfg.setDefaults(); err != nil {
+		return nil, err
+	}
+	rec, ver, err := cfg.Coord.LoadMatch(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	m := newReplica(id, cfg)
+	if err := m.adopt(rec, ver); err != nil {
+		return nil, err
+	}
+	go m.loop()
+	return m, nil
+}
+
+// DecodeInfo returns the snapshot of a match from its record in the Coord.
+func DecodeInfo(rec []byte) (*MatchInfo, error) {
+	var m Match
+	if err := json.Unmarshal(rec, &m.st); err != nil {
+		return nil, fmt.Errorf("match: a bad record: %w", err)
+	}
+	return m.snapshot(), nil
+}
+
+// adoptFixed copies the record's fixed fields to the Match.
+func (m *Match) adoptFixed() {
+	m.Code, m.Settings, m.Quick = m.st.Code, m.st.Settings, m.st.Quick
+	m.rules, _ = m.st.Settings.Rules()
+}
+
+// adopt takes a record read from the Coord (or sent by another node) as
+// the match's state.
+func (m *Match) adopt(rec []byte, version int64) error {
+	var st record
+	if err := json.Unmarshal(rec, &st); err != nil {
+		return fmt.Errorf("match %s: a bad record: %w", m.ID, err)
+	}
+	if st.Spectators == nil {
+		st.Spectators = map[string]bool{}
+	}
+	if st.Totals == nil {
+		st.Totals = map[string]*Total{}
+	}
+	m.st, m.version, m.saved = st, version, rec
+	m.adoptFixed()
+	m.sync()
+	return nil
+}
+
+// rollback undoes a command's changes: the state is the record last saved
+// or loaded again.
+func (m *Match) rollback() {
+	var st record
+	_ = json.Unmarshal(m.saved, &st) // it was encoded from a record
+	if st.Spectators == nil {
+		st.Spectators = map[string]bool{}
+	}
+	if st.Totals == nil {
+		st.Totals = map[string]*Total{}
+	}
+	m.st = st
+	m.newRound = nil
+	m.outbox, m.after, m.changedSt = m.outbox[:0], nil, false
+}
+
+// reload reads the record again.
+func (m *Match) reload(ctx context.Context) error {
+	rec, ver, err := m.cfg.Coord.LoadMatch(ctx, m.ID)
+	if err != nil {
+		if errors.Is(err, ErrNotFound) {
+			return ErrMatchClosed
+		}
+		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	return m.adopt(rec, ver)
+}
+
+// sync brings what this node keeps in line with the record: the round
+// object, its phase, the clock's lease and timer, the snapshot.
+func (m *Match) sync() {
+	if rr := m.st.Round; rr != nil {
+		if m.round == nil || m.round.ID != rr.ID {
+			r := m.newRound
+			if r == nil || r.ID != rr.ID {
+				var err error
+				if r, err = roundFromRecord(*rr, m.cfg.Store); err != nil {
+					m.cfg.Logger.Error("a round record does not load", "round", rr.ID, "err", err)
+				}
+			}
+			if r != nil {
+				m.round = r
+				m.cur.Store(r)
+				if m.cfg.OnRound != nil {
+					m.cfg.OnRound(r)
+				}
+			}
+		}
+		if m.round != nil {
+			m.round.setPhase(rr.Phase, rr.EndMs)
+		}
+	}
+	m.newRound = nil
+	if m.st.TimerFor != "" && !m.leased {
+		m.renewLease(time.Now())
+	}
+	m.armTimer()
+	info := m.publish()
+	if m.cfg.OnChange != nil {
+		m.cfg.OnChange(info)
+	}
+}
+
+// listed reports whether the match belongs on the lobby's list.
+func (m *Match) listed() bool {
+	return m.st.State == StateOpen && m.st.Settings.Public
+}
+
+// Close stops the match's goroutine and waits for it. The match goes on in
+// the Coord: Close only stops this node serving it.
 func (m *Match) Close() {
 	select {
 	case <-m.stop:
@@ -160,11 +411,11 @@ func (m *Match) Info() *MatchInfo { return m.info.Load() }
 // Round returns the current round, or nil.
 func (m *Match) Round() *Round { return m.cur.Load() }
 
-// do runs f on the match's goroutine and waits for it.
+// do runs f as a command on the match's goroutine and waits for it.
 func (m *Match) do(ctx context.Context, f func() error) error {
 	res := make(chan error, 1)
 	select {
-	case m.inbox <- func() { res <- f() }:
+	case m.inbox <- func() { res <- m.exec(ctx, f) }:
 	case <-m.done:
 		return ErrMatchClosed
 	default:
@@ -180,6 +431,136 @@ func (m *Match) do(ctx context.Context, f func() error) error {
 	}
 }
 
+// exec runs a command: f changes the state; if it marked a change, the
+// record is saved with a compare-and-set, and on a conflict read again and
+// f run again. Only a saved change's messages are delivered.
+func (m *Match) exec(ctx context.Context, f func() error) error {
+	for try := 1; ; try++ {
+		m.outbox, m.after, m.changedSt = m.outbox[:0], nil, false
+		if err := f(); err != nil {
+			m.rollback()
+			return err
+		}
+		if !m.changedSt {
+			m.deliver(m.outbox)
+			m.outbox = m.outbox[:0]
+			return nil
+		}
+		rec := mustJSON(&m.st)
+		ver, err := m.cfg.Coord.SaveMatch(ctx, m.ID, m.version, rec, m.listed(), m.cfg.RecordTTL)
+		if err == nil {
+			m.commit(ctx, rec, ver)
+			return nil
+		}
+		m.rollback()
+		switch {
+		case !errors.Is(err, ErrVersionConflict):
+			return fmt.Errorf("%w: %v", ErrUnavailable, err)
+		case try >= maxSaveTries:
+			return ErrBusy
+		}
+		if err := m.reload(ctx); err != nil {
+			return err
+		}
+	}
+}
+
+// commit makes a saved change this node's state, delivers its messages
+// here, and tells the other nodes.
+func (m *Match) commit(ctx context.Context, rec []byte, ver int64) {
+	m.version, m.saved = ver, rec
+	msgs := slices.Clone(m.outbox)
+	after := m.after
+	m.outbox, m.after, m.changedSt = m.outbox[:0], nil, false
+	m.sync()
+	m.saveRound(ctx)
+	m.deliver(msgs)
+	env := mustJSON(Envelope{Node: m.cfg.Node, Match: m.ID, Version: ver, Record: rec, Msgs: msgs})
+	if err := m.cfg.Coord.Publish(ctx, env); err != nil {
+		m.cfg.Logger.Warn("telling the other nodes failed", "err", err)
+	}
+	for _, f := range after {
+		f()
+	}
+}
+
+// saveRound stores the round's record when its phase changed, for the
+// nodes that serve its replay and leaderboard.
+func (m *Match) saveRound(ctx context.Context) {
+	rr := m.st.Round
+	if rr == nil || rr.ID+rr.Phase == m.roundSave {
+		return
+	}
+	if err := m.cfg.Coord.SaveRound(ctx, rr.ID, mustJSON(rr), m.cfg.RecordTTL); err != nil {
+		m.cfg.Logger.Warn("saving the round's record failed", "round", rr.ID, "err", err)
+		return
+	}
+	m.roundSave = rr.ID + rr.Phase
+}
+
+// Deliver takes what another node published about the match: it adopts a
+// newer record and sends the messages to the players this node serves. It
+// does not block; what the match cannot take now is dropped (the next
+// command reads the record again).
+func (m *Match) Deliver(env Envelope) {
+	f := func() {
+		if env.Board != "" {
+			if m.round != nil && m.round.ID == env.Board {
+				m.boardDue = true
+			}
+			return
+		}
+		if env.Version > m.version && env.Record != nil {
+			if err := m.adopt(env.Record, env.Version); err != nil {
+				m.cfg.Logger.Warn("a record from another node does not load", "err", err)
+				return
+			}
+		}
+		m.deliver(env.Msgs)
+	}
+	select {
+	case m.inbox <- f:
+	default:
+		m.cfg.Logger.Warn("match busy: dropped a message from another node")
+	}
+}
+
+// deliver sends messages to the players this node serves.
+func (m *Match) deliver(msgs []outMsg) {
+	now := time.Now()
+	for _, o := range msgs {
+		switch {
+		case o.Started:
+			for _, id := range o.To {
+				if m.local(id) && m.round != nil && m.round.HasPlayer(id) {
+					if b, err := m.roundStartedMsg(id, now, false); err == nil {
+						m.cfg.Sink.Send(id, b)
+					} else {
+						m.cfg.Logger.Warn("no view for a player", "player", id, "err", err)
+					}
+				}
+			}
+		case o.Info:
+			b := encode(matchMsg{Type: "match", Match: m.Info()})
+			for _, id := range o.To {
+				m.cfg.Sink.Send(id, b)
+			}
+		default:
+			for _, id := range o.To {
+				m.cfg.Sink.Send(id, o.Msg)
+			}
+		}
+	}
+}
+
+// local reports whether this node serves the player.
+func (m *Match) local(id string) bool {
+	if ls, ok := m.cfg.Sink.(LocalSink); ok {
+		return ls.Connected(id)
+	}
+	return true
+}
+
 func (m *Match) loop() {
 	defer close(m.done)
 	tick := time.NewTicker(m.cfg.LeaderboardEvery)
@@ -187,7 +568,7 @@ func (m *Match) loop() {
 	defer m.timer.Stop()
 	for {
 		var finished <-chan struct{}
-		if m.round != nil && m.state == StateRunning {
+		if m.round != nil && m.st.State == StateRunning {
 			finished = m.round.Finished()
 		}
 		select {
@@ -196,14 +577,11 @@ func (m *Match) loop() {
 		case <-m.timer.C:
 			m.safely(m.onTimer)
 		case <-finished:
-			m.safely(func() {
-				if m.round.AllFinished() {
-					m.endRound()
-				}
-			})
+			m.safely(m.onFinished)
 		case now := <-tick.C:
-			m.safely(func() { m.maybeLeaderboard(now) })
+			m.safely(func() { m.onTick(now) })
 		case <-m.stop:
+			m.releaseLease()
 			return
 		}
 	}
@@ -215,45 +593,119 @@ func (m *Match) safely(f func()) {
 	defer func() {
 		if p := recover(); p != nil {
 			m.cfg.Logger.Error("match command panicked", "panic", fmt.Sprint(p))
+			m.rollback()
 		}
 	}()
 	f()
 }
 
+// setTimer sets the clock's next event in the record.
 func (m *Match) setTimer(d time.Duration, what State) {
+	m.st.TimerFor, m.st.TimerAt = what, time.Now().Add(d)
+}
+
+func (m *Match) stopTimer() {
+	m.st.TimerFor, m.st.TimerAt = "", time.Time{}
+}
+
+// armTimer sets this node's timer for the record's next clock event if
+// this node drives the clock.
+func (m *Match) armTimer() {
 	m.timer.Stop()
 	select {
 	case <-m.timer.C:
 	default:
 	}
-	m.timer.Reset(d)
-	m.timerFor = what
+	if m.st.TimerFor != "" && m.leased {
+		m.timer.Reset(max(time.Until(m.st.TimerAt), 0))
+	}
 }
 
-func (m *Match) stopTimer() {
-	m.timer.Stop()
-	m.timerFor = ""
+// renewLease takes or renews the lease on the match's clock while the
+// clock has an event to come, and gives it up otherwise.
+func (m *Match) renewLease(now time.Time) {
+	if m.st.TimerFor == "" {
+		m.releaseLease()
+		return
+	}
+	m.leaseAt = now
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	ok, err := m.cfg.Coord.Lease(ctx, "match:"+m.ID, m.cfg.Node, m.cfg.LeaseTTL)
+	if err != nil {
+		m.cfg.Logger.Warn("renewing the clock's lease failed", "err", err)
+		ok = false
+	}
+	if ok != m.leased {
+		m.leased = ok
+		m.armTimer()
+	}
+}
+
+func (m *Match) releaseLease() {
+	if !m.leased {
+		return
+	}
+	m.leased = false
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	_ = m.cfg.Coord.ReleaseLease(ctx, "match:"+m.ID, m.cfg.Node)
+}
+
+// changed marks the state changed and queues the new snapshot for every
+// member and spectator.
+func (m *Match) changed() {
+	m.changedSt = true
+	m.outbox = append(m.outbox, outMsg{To: m.audience(true), Info: true})
+}
+
+// send queues msg for one player.
+func (m *Match) send(id string, msg []byte) {
+	m.outbox = append(m.outbox, outMsg{To: []string{id}, Msg: msg})
+}
+
+// broadcast queues msg for every active member and, if spectators, for them.
+func (m *Match) broadcast(msg []byte, spectators bool) {
+	m.outbox = append(m.outbox, outMsg{To: m.audience(spectators), Msg: msg})
+}
+
+// audience lists the active members and, if spectators, the spectators.
+func (m *Match) audience(spectators bool) []string {
+	var to []string
+	for _, mb := range m.st.Members {
+		if !mb.Left {
+			to = append(to, mb.ID)
+		}
+	}
+	if spectators {
+		for _, id := range slices.Sorted(maps.Keys(m.st.Spectators)) {
+			to = append(to, id)
+		}
+	}
+	return to
 }
 
 // Join seats a player; joining again is a no-op.
 func (m *Match) Join(ctx context.Context, p Player) error {
 	return m.do(ctx, func() error {
 		if mb := m.member(p.ID); mb != nil {
-			mb.connected = true
-			m.changed()
+			if !mb.Connected {
+				mb.Connected = true
+				m.changed()
+			}
 			return nil
 		}
-		if m.state != StateOpen {
+		if m.st.State != StateOpen {
 			return ErrNotOpen
 		}
 		if len(m.active()) >= m.Settings.MaxPlayers {
 			return ErrMatchFull
 		}
-		delete(m.spectators, p.ID)
-		m.members = append(m.members, &member{Player: p, connected: true, join: m.joins})
-		m.joins++
-		if m.host == "" {
-			m.host = p.ID
+		delete(m.st.Spectators, p.ID)
+		m.st.Members = append(m.st.Members, &member{Player: p, Connected: true, Join: m.st.Joins})
+		m.st.Joins++
+		if m.st.Host == "" {
+			m.st.Host = p.ID
 		}
 		m.changed()
 		m.maybeAutoStart()
@@ -266,8 +718,8 @@ func (m *Match) Join(ctx context.Context, p Player) error {
 // and sits out the rest.
 func (m *Match) Leave(ctx context.Context, playerID string) error {
 	return m.do(ctx, func() error {
-		if m.spectators[playerID] {
-			delete(m.spectators, playerID)
+		if m.st.Spectators[playerID] {
+			delete(m.st.Spectators, playerID)
 			m.changed()
 			return nil
 		}
@@ -275,35 +727,37 @@ func (m *Match) Leave(ctx context.Context, playerID string) error {
 		if mb == nil {
 			return ErrNotMember
 		}
-		if m.state == StateOpen {
-			m.members = slices.DeleteFunc(m.members, func(x *member) bool { return x == mb })
+		if m.st.State == StateOpen {
+			m.st.Members = slices.DeleteFunc(m.st.Members, func(x *member) bool { return x == mb })
 		} else {
-			mb.left = true
-			if m.round != nil && (m.state == StateRunning || m.state == StateStarting) {
+			if !mb.Left && m.round != nil && (m.st.State == StateRunning || m.st.State == StateStarting) {
 				if err := m.round.Forfeit(ctx, playerID, time.Now()); err != nil {
 					m.cfg.Logger.Warn("forfeit on leave failed", "round", m.round.ID, "err", err)
 				}
 			}
+			mb.Left = true
 		}
-		if m.host == playerID {
-			m.host = ""
+		if m.st.Host == playerID {
+			m.st.Host = ""
 			if a := m.active(); len(a) > 0 {
-				m.host = a[0].ID
-			}
-		}
-		if len(m.active()) == 0 {
-			switch m.state {
-			case StateStarting, StateRunning:
-				// Everyone left: the round still ends properly, with its
-				// results, before the match does.
-				m.state = StateRunning
-				m.endRound()
-			case StateOver:
-			default:
-				m.finish()
+				m.st.Host = a[0].ID
 			}
 		}
 		m.changed()
+		if len(m.active()) == 0 {
+			switch m.st.State {
+			case StateStarting, StateRunning:
+				// Everyone left: the round still ends properly, with its
+				// results, before the match does.
+				m.st.State = StateRunning
+				if err := m.endRound(ctx); err != nil {
+					return err
+				}
+			case StateOver:
+			default:
+				m.finish(ctx)
+			}
+		}
 		return nil
 	})
 }
@@ -313,10 +767,10 @@ func (m *Match) Leave(ctx context.Context, playerID string) error {
 func (m *Match) SetReady(ctx context.Context, playerID string, ready bool) error {
 	return m.do(ctx, func() error {
 		mb := m.member(playerID)
-		if mb == nil || mb.left {
+		if mb == nil || mb.Left {
 			return ErrNotMember
 		}
-		mb.ready = ready
+		mb.Ready = ready
 		m.changed()
 		m.maybeAutoStart()
 		return nil
@@ -326,10 +780,10 @@ func (m *Match) SetReady(ctx context.Context, playerID string, ready bool) error
 // Start starts the first round; only the host may.
 func (m *Match) Start(ctx context.Context, playerID string) error {
 	return m.do(ctx, func() error {
-		if m.state != StateOpen {
+		if m.st.State != StateOpen {
 			return ErrAlreadyStart
 		}
-		if playerID != m.host {
+		if playerID != m.st.Host {
 			return ErrNotHost
 		}
 		return m.startRound()
@@ -343,10 +797,16 @@ func (m *Match) Spectate(ctx context.Context, playerID string) error {
 		if m.member(playerID) != nil {
 			return nil
 		}
-		m.spectators[playerID] = true
-		m.changed()
+		if !m.st.Spectators[playerID] {
+			m.st.Spectators[playerID] = true
+			m.changed()
+		}
 		if m.round != nil {
-			m.cfg.Sink.Send(playerID, m.leaderboardMsg(time.Now()))
+			b, err := m.leaderboardMsg(ctx, time.Now())
+			if err != nil {
+				return err
+			}
+			m.send(playerID, b)
 		}
 		return nil
 	})
@@ -355,8 +815,8 @@ func (m *Match) Spectate(ctx context.Context, playerID string) error {
 // SetConnected records whether a player has a live connection.
 func (m *Match) SetConnected(ctx context.Context, playerID string, connected bool) error {
 	return m.do(ctx, func() error {
-		if mb := m.member(playerID); mb != nil && mb.connected != connected {
-			mb.connected = connected
+		if mb := m.member(playerID); mb != nil && mb.Connected != connected {
+			mb.Connected = connected
 			m.changed()
 		}
 		return nil
@@ -364,30 +824,44 @@ func (m *Match) SetConnected(ctx context.Context, playerID string, connected boo
 }
 
 // Resume sends the player what they need to continue after a reconnect:
-// the match and, during a round, their view and last acknowledged seq.
+// the match and, during a round, their view and last acknowledged seq. The
+// player may have played on another node since this one last served them,
+// so their seat here is made again from the store's log.
 func (m *Match) Resume(ctx context.Context, playerID string) error {
 	return m.do(ctx, func() error {
-		m.cfg.Sink.Send(playerID, encode(matchMsg{Type: "match", Match: m.Info()}))
+		if err := m.reload(ctx); err != nil {
+			return err
+		}
+		m.send(playerID, encode(matchMsg{Type: "match", Match: m.Info()}))
 		mb := m.member(playerID)
 		if mb == nil || m.round == nil {
 			return nil
 		}
+		m.round.Reseat(playerID)
 		now := time.Now()
-		switch m.state {
+		switch m.st.State {
 		case StateStarting:
-			m.cfg.Sink.Send(playerID, m.roundStartingMsg())
+			m.send(playerID, m.roundStartingMsg())
 		case StateRunning:
 			if m.round.HasPlayer(playerID) {
-				m.cfg.Sink.Send(playerID, m.roundStartedMsg(playerID, now, true))
+				b, err := m.roundStartedMsg(playerID, now, true)
+				if err != nil {
+					return err
+				}
+				m.send(playerID, b)
 			}
-			m.cfg.Sink.Send(playerID, m.leaderboardMsg(now))
+			b, err := m.leaderboardMsg(ctx, now)
+			if err != nil {
+				return err
+			}
+			m.send(playerID, b)
 		case StateBetween:
-			m.cfg.Sink.Send(playerID, m.lastOver)
+			m.send(playerID, m.st.LastOver)
 		case StateOver:
-			if m.lastOver != nil {
-				m.cfg.Sink.Send(playerID, m.lastOver)
+			if m.st.LastOver != nil {
+				m.send(playerID, m.st.LastOver)
 			}
-			m.cfg.Sink.Send(playerID, m.matchOver)
+			m.send(playerID, m.st.MatchOver)
 		}
 		return nil
 	})
@@ -396,7 +870,7 @@ func (m *Match) Resume(ctx context.Context, playerID string) error {
 // SetNextMatch records the rematch's id and tells everyone.
 func (m *Match) SetNextMatch(ctx context.Context, id string) error {
 	return m.do(ctx, func() error {
-		m.nextMatch = id
+		m.st.NextMatch = id
 		m.changed()
 		return nil
 	})
@@ -406,6 +880,7 @@ func (m *Match) SetNextMatch(ctx context.Context, id string) error {
 func (m *Match) Members(ctx context.Context) ([]Player, error) {
 	var out []Player
 	err := m.do(ctx, func() error {
+		out = out[:0]
 		for _, mb := range m.active() {
 			out = append(out, mb.Player)
 		}
@@ -415,7 +890,7 @@ func (m *Match) Members(ctx context.Context) ([]Player, error) {
 }
 
 func (m *Match) member(id string) *member {
-	for _, mb := range m.members {
+	for _, mb := range m.st.Members {
 		if mb.ID == id {
 			return mb
 		}
@@ -425,8 +900,8 @@ func (m *Match) member(id string) *member {
 
 func (m *Match) active() []*member {
 	var a []*member
-	for _, mb := range m.members {
-		if !mb.left {
+	for _, mb := range m.st.Members {
+		if !mb.Left {
 			a = append(a, mb)
 		}
 	}
@@ -436,14 +911,14 @@ func (m *Match) active() []*member {
 // maybeAutoStart starts an open match that is full with everyone ready, and
 // arms a quick match's short wait once two players are in.
 func (m *Match) maybeAutoStart() {
-	if m.state != StateOpen {
+	if m.st.State != StateOpen {
 		return
 	}
 	a := m.active()
 	full := len(a) >= m.Settings.MaxPlayers
 	allReady := len(a) > 0
 	for _, mb := range a {
-		allReady = allReady && mb.ready
+		allReady = allReady && mb.Ready
 	}
 	if full && (allReady || m.Quick) {
 		if err := m.startRound(); err != nil {
@@ -451,32 +926,118 @@ func (m *Match) maybeAutoStart() {
 		}
 		return
 	}
-	if m.Quick && len(a) >= 2 && m.timerFor != StateOpen {
+	if m.Quick && len(a) >= 2 && m.st.TimerFor != StateOpen {
 		m.setTimer(m.cfg.QuickWait, StateOpen)
 	}
 }
 
+// onTimer runs the clock's event that is due, as a command.
 func (m *Match) onTimer() {
-	what := m.timerFor
-	m.timerFor = ""
-	switch what {
-	case StateOpen:
-		if m.state == StateOpen && len(m.active()) >= 2 {
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	err := m.exec(ctx, func() error {
+		what := m.st.TimerFor
+		if what == "" || time.Now().Before(m.st.TimerAt) {
+			return nil // another node ran it, or moved the clock
+		}
+		m.stopTimer()
+		m.changedSt = true
+		switch what {
+		case StateOpen:
+			if m.st.State == StateOpen && len(m.active()) >= 2 {
+				if err := m.startRound(); err != nil {
+					m.cfg.Logger.Error("starting a quick match", "err", err)
+				}
+			}
+		case StateStarting:
+			return m.openRound(ctx)
+		case StateRunning:
+			return m.endRound(ctx)
+		case StateBetween:
 			if err := m.startRound(); err != nil {
-				m.cfg.Logger.Error("starting a quick match", "err", err)
+				m.cfg.Logger.Error("starting the next round", "err", err)
+				m.finish(ctx)
+				m.changed()
 			}
 		}
-	case StateStarting:
-		m.openRound()
-	case StateRunning:
-		m.endRound()
-	case StateBetween:
-		if err := m.startRound(); err != nil {
-			m.cfg.Logger.Error("starting the next round", "err", err)
-			m.finish()
-			m.changed()
+		return nil
+	})
+	if err != nil {
+		// The store or the Coord failed: try the event again shortly.
+		m.cfg.Logger.Warn("a clock event failed; retrying", "err", err)
+		m.timer.Reset(time.Second)
+	}
+}
+
+// onFinished ends the round once every player's game is over, by the
+// store's standings: the players may be on different nodes.
+func (m *Match) onFinished() {
+	if m.round == nil || m.st.State != StateRunning {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	m.tellBoard(ctx)
+	err := m.exec(ctx, func() error {
+		if m.round == nil || m.st.State != StateRunning {
+			return nil
+		}
+		all, err := m.round.AllFinished(ctx)
+		if err != nil || !all {
+			return err
+		}
+		return m.endRound(ctx)
+	})
+	if err != nil {
+		m.cfg.Logger.Warn("ending a finished round failed; the clock will", "err", err)
+	}
+}
+
+// onTick renews the clock's lease now and then and sends the leaderboard
+// to this node's viewers when it changed.
+func (m *Match) onTick(now time.Time) {
+	if now.Sub(m.leaseAt) >= m.cfg.LeaseTTL/3 {
+		m.renewLease(now)
+	}
+	if m.round == nil || m.st.State != StateRunning {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	dirty := m.tellBoard(ctx) || m.boardDue
+	m.boardDue = false
+	if !dirty && !(m.rules.Scoring == engine.ScoringStandard && now.Sub(m.lastBoard) >= standardRefresh) {
+		return
+	}
+	var to []string
+	for _, id := range m.audience(true) {
+		if m.local(id) {
+			to = append(to, id)
 		}
 	}
+	if len(to) == 0 {
+		return
+	}
+	b, err := m.leaderboardMsg(ctx, now)
+	if err != nil {
+		m.boardDue = true // try again next tick
+		return
+	}
+	m.lastBoard = now
+	m.deliver([]outMsg{{To: to, Msg: b}})
+}
+
+// tellBoard tells the other nodes when this node's players changed the
+// standings, and reports whether they did.
+func (m *Match) tellBoard(ctx context.Context) bool {
+	if !m.round.TakeDirty() {
+		return false
+	}
+	env := mustJSON(Envelope{Node: m.cfg.Node, Match: m.ID, Board: m.round.ID})
+	if err := m.cfg.Coord.Publish(ctx, env); err != nil {
+		m.cfg.Logger.Warn("telling the other nodes failed", "err", err)
+	}
+	return true
 }
 
 // startRound deals the next round and starts its countdown.
@@ -501,24 +1062,24 @@ func (m *Match) startRound() error {
 	}
 	now := time.Now()
 	countdown := time.Duration(m.Settings.CountdownS) * time.Second
-	r, err := NewRound(m.cfg.NewID(), m.ID, m.roundN+1, m.rules, m.Settings.Mode, fair,
+	r, err := NewRound(m.cfg.NewID(), m.ID, m.st.RoundN+1, m.rules, m.Settings.Mode, fair,
 		now.Add(countdown), time.Duration(m.Settings.TimeLimitS)*time.Second, ps, m.cfg.Store)
 	if err != nil {
 		return err
 	}
-	m.roundN++
-	m.round = r
-	m.cur.Store(r)
+	m.st.RoundN++
+	rr := r.Record()
+	m.st.Round = &rr
+	m.newRound = r
 	for _, mb := range players {
-		if m.totals[mb.ID] == nil {
-			m.totals[mb.ID] = &Total{PlayerID: mb.ID, Name: mb.Name, Placings: []int{}, join: mb.join}
+		if m.st.Totals[mb.ID] == nil {
+			m.st.Totals[mb.ID] = &Total{PlayerID: mb.ID, Name: mb.Name, Placings: []int{}}
 		}
 	}
-	if m.cfg.OnRound != nil {
-		m.cfg.OnRound(r)
-	}
-	m.state = StateStarting
-	m.cfg.Logger.Info("round dealt", "round", r.ID, "number", r.Number, "players", len(ps))
+	m.st.State = StateStarting
+	m.after = append(m.after, func() {
+		m.cfg.Logger.Info("round dealt", "round", r.ID, "number", r.Number, "players", len(ps))
+	})
 	m.changed()
 	m.broadcast(m.roundStartingMsg(), true)
 	m.setTimer(countdown, StateStarting)
@@ -526,7 +1087,7 @@ func (m *Match) startRound() error {
 }
 
 func (m *Match) roundStartingMsg() []byte {
-	r := m.round
+	r := m.st.Round
 	msg := roundStartingMsg{
 		Type: "round_starting", MatchID: m.ID, RoundID: r.ID, Round: r.Number, StartsAt: r.StartsAt,
 		EndsAt: r.EndsAt, Commitment: r.Fair.Commitment, KnownDeal: r.Fair.Known, Rules: r.Rules,
@@ -537,9 +1098,14 @@ func (m *Match) roundStartingMsg() []byte {
 	return encode(msg)
 }
 
-func (m *Match) roundStartedMsg(playerID string, now time.Time, resumed bool) []byte {
+func (m *Match) roundStartedMsg(playerID string, now time.Time, resumed bool) ([]byte, error) {
 	r := m.round
-	view, last, _ := r.View(playerID, now)
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	view, last, err := r.View(ctx, playerID, now)
+	if err != nil {
+		return nil, err
+	}
 	msg := RoundStartedMsg{
 		Type: "round_started", MatchID: m.ID, RoundID: r.ID, Round: r.Number, StartsAt: r.StartsAt,
 		EndsAt: r.EndsAt, Rules: r.Rules, Commitment: r.Fair.Commitment, KnownDeal: r.Fair.Known,
@@ -548,67 +1114,64 @@ func (m *Match) roundStartedMsg(playerID string, now time.Time, resumed bool) []
 	if r.Fair.Known {
 		msg.Seed = strconv.FormatUint(r.Fair.Seed, 10)
 	}
-	return encode(msg)
+	return encode(msg), nil
 }
 
-// openRound opens the dealt round for moves and sends each player their view.
-func (m *Match) openRound() {
+// openRound opens the dealt round for moves; each node sends its players
+// their views.
+func (m *Match) openRound(ctx context.Context) error {
 	r := m.round
-	if err := r.Start(context.Background()); err != nil {
-		// The store is down: try again shortly rather than start a round
-		// whose standings cannot be kept.
-		m.cfg.Logger.Warn("opening round failed; retrying", "round", r.ID, "err", err)
-		m.setTimer(time.Second, StateStarting)
-		return
+	if r == nil || m.st.State != StateStarting || m.st.Round == nil || r.ID != m.st.Round.ID {
+		return nil
 	}
-	m.state = StateRunning
-	now := time.Now()
+	if err := r.Start(ctx); err != nil {
+		// The store is down: the clock tries again shortly rather than
+		// start a round whose standings cannot be kept.
+		return err
+	}
+	m.st.State = StateRunning
+	m.st.Round.Phase = phaseNames[roundRunning]
+	m.changed()
+	var to []string
 	for _, mb := range m.active() {
 		if r.HasPlayer(mb.ID) {
-			m.cfg.Sink.Send(mb.ID, m.roundStartedMsg(mb.ID, now, false))
+			to = append(to, mb.ID)
 		}
 	}
-	m.changed()
+	m.outbox = append(m.outbox, outMsg{To: to, Started: true})
 	m.setTimer(time.Until(r.EndsAt), StateRunning)
-	if r.AllFinished() {
-		m.endRound()
+	all, err := r.AllFinished(ctx)
+	if err == nil && all {
+		return m.endRound(ctx)
 	}
+	return nil
 }
 
-// maybeLeaderboard sends a running round's leaderboard when it changed, at
-// most once an interval (the ticker's), and every standardRefresh anyway in
-// standard scoring, whose scores fall with time.
-func (m *Match) maybeLeaderboard(now time.Time) {
-	if m.round == nil || m.state != StateRunning {
-		return
-	}
-	dirty := m.round.TakeDirty()
-	if !dirty && !(m.rules.Scoring == engine.ScoringStandard && now.Sub(m.lastBoard) >= standardRefresh) {
-		return
-	}
-	m.lastBoard = now
-	m.broadcast(m.leaderboardMsg(now), true)
-}
-
-func (m *Match) leaderboardMsg(now time.Time) []byte {
+func (m *Match) leaderboardMsg(ctx context.Context, now time.Time) ([]byte, error) {
 	r := m.round
-	return encode(leaderboardMsg{Type: "leaderboard", MatchID: m.ID, RoundID: r.ID, Entries: r.Leaderboard(now)})
+	entries, err := r.Leaderboard(ctx, now)
+	if err != nil {
+		return nil, err
+	}
+	return encode(leaderboardMsg{Type: "leaderboard", MatchID: m.ID, RoundID: r.ID, Entries: entries}), nil
 }
 
 // endRound closes the round, ranks it, adds to the totals and moves on.
-func (m *Match) endRound() {
+func (m *Match) endRound(ctx context.Context) error {
 	r := m.round
-	if r == nil || m.state != StateRunning {
-		return
+	if r == nil || m.st.State != StateRunning {
+		return nil
+	}
+	sts, err := r.End(ctx, time.Now())
+	if err != nil {
+		return err
 	}
 	m.stopTimer()
-	now := time.Now()
-	if err := r.End(context.Background(), now); err != nil {
-		m.cfg.Logger.Warn("storing final standings failed", "round", r.ID, "err", err)
-	}
-	results := r.Leaderboard(now)
+	endMs := r.endMs.Load()
+	m.st.Round.Phase, m.st.Round.EndMs = phaseNames[roundOver], endMs
+	results := Rank(r.Mode, r.Rules, sts, endMs)
 	for _, e := range results {
-		t := m.totals[e.PlayerID]
+		t := m.st.Totals[e.PlayerID]
 		if t == nil {
 			continue
 		}
@@ -619,7 +1182,7 @@ func (m *Match) endRound() {
 		}
 	}
 	totals := m.rankTotals()
-	m.lastOver = encode(roundOverMsg{
+	m.st.LastOver = encode(roundOverMsg{
 		Type: "round_over", MatchID: m.ID, RoundID: r.ID, Round: r.Number, Results: results,
 		Deal: DealReveal{
 			Seed: strconv.FormatUint(r.Fair.Seed, 10), Salt: r.Fair.Salt, Commitment: r.Fair.Commitment,
@@ -628,46 +1191,57 @@ func (m *Match) endRound() {
 		ReplayURL: "/api/v1/rounds/" + r.ID + "/replay",
 		Totals:    totals,
 	})
-	m.broadcast(m.lastOver, true)
-	m.cfg.Logger.Info("round over", "round", r.ID, "number", r.Number)
-	if m.cfg.OnRoundOver != nil {
-		m.cfg.OnRoundOver(r)
-	}
-	if m.roundN >= m.Settings.Rounds || len(m.active()) == 0 {
-		m.finish()
+	m.broadcast(m.st.LastOver, true)
+	m.after = append(m.after, func() {
+		m.cfg.Logger.Info("round over", "round", r.ID, "number", r.Number)
+		if m.cfg.OnRoundOver != nil {
+			m.cfg.OnRoundOver(r)
+		}
+	})
+	if m.st.RoundN >= m.Settings.Rounds || len(m.active()) == 0 {
+		m.finish(ctx)
 	} else {
-		m.state = StateBetween
+		m.st.State = StateBetween
 		m.setTimer(m.cfg.Intermission, StateBetween)
 	}
 	m.changed()
+	return nil
 }
 
 // finish ends the match and sends the totals.
-func (m *Match) finish() {
+func (m *Match) finish(ctx context.Context) {
 	m.stopTimer()
-	if m.round != nil && m.state == StateRunning {
-		_ = m.round.End(context.Background(), time.Now())
+	if m.round != nil && m.st.State == StateRunning {
+		if _, err := m.round.End(ctx, time.Now()); err != nil {
+			m.cfg.Logger.Warn("closing the round failed", "round", m.round.ID, "err", err)
+		}
+		m.st.Round.Phase, m.st.Round.EndMs = phaseNames[roundOver], m.round.endMs.Load()
 	}
-	m.state = StateOver
-	m.matchOver = encode(matchOverMsg{Type: "match_over", MatchID: m.ID, Totals: m.rankTotals()})
-	m.broadcast(m.matchOver, true)
+	m.st.State = StateOver
+	m.st.MatchOver = encode(matchOverMsg{Type: "match_over", MatchID: m.ID, Totals: m.rankTotals()})
+	m.broadcast(m.st.MatchOver, true)
+	m.changedSt = true
 }
 
 // rankTotals orders the totals: in race mode by round wins, then total; in
 // score mode by total; ties by seat order.
 func (m *Match) rankTotals() []Total {
-	out := make([]Total, 0, len(m.totals))
-	for _, t := range m.totals {
+	out := make([]Total, 0, len(m.st.Totals))
+	join := map[string]int{}
+	for _, mb := range m.st.Members {
+		join[mb.ID] = mb.Join
+	}
+	for _, t := range m.st.Totals {
 		out = append(out, *t)
 	}
 	slices.SortFunc(out, func(a, b Total) int {
-		if m.Settings.Mode == ModeRace && a.Wins != b.Wins {
+		if m.st.Settings.Mode == ModeRace && a.Wins != b.Wins {
 			return b.Wins - a.Wins
 		}
 		if a.Total != b.Total {
 			return b.Total - a.Total
 		}
-		return a.join - b.join
+		return join[a.PlayerID] - join[b.PlayerID]
 	})
 	for i := range out {
 		out[i].Rank = i + 1
@@ -676,46 +1250,39 @@ func (m *Match) rankTotals() []Total {
 	return out
 }
 
-// changed publishes a new snapshot and sends it to every member and spectator.
-func (m *Match) changed() {
-	info := m.publish()
-	m.broadcast(encode(matchMsg{Type: "match", Match: info}), true)
-	if m.cfg.OnChange != nil {
-		m.cfg.OnChange(info)
-	}
-}
-
+// publish makes the snapshot readers see.
 func (m *Match) publish() *MatchInfo {
-	info := &MatchInfo{
-		ID: m.ID, Code: m.Code, Host: m.host, Settings: m.Settings, State: m.state, Round: m.roundN,
-		Spectators: len(m.spectators), Quick: m.Quick, NextMatch: m.nextMatch, Players: []MemberInfo{},
-	}
-	if m.round != nil {
-		info.RoundID = m.round.ID
-	}
-	for _, mb := range m.active() {
-		info.Players = append(info.Players, MemberInfo{PlayerID: mb.ID, Name: mb.Name, Ready: mb.ready, Connected: mb.connected})
-	}
-	if len(m.totals) > 0 {
-		info.Totals = m.rankTotals()
-	}
+	info := m.snapshot()
 	m.info.Store(info)
 	return info
 }
 
-// broadcast sends msg to every active member and, if spectators, to them.
-func (m *Match) broadcast(msg []byte, spectators bool) {
-	for _, mb := range m.members {
-		if !mb.left {
-			m.cfg.Sink.Send(mb.ID, msg)
+func (m *Match) snapshot() *MatchInfo {
+	info := &MatchInfo{
+		ID: m.st.ID, Code: m.st.Code, Host: m.st.Host, Settings: m.st.Settings, State: m.st.State, Round: m.st.RoundN,
+		Spectators: len(m.st.Spectators), Quick: m.st.Quick, NextMatch: m.st.NextMatch, Players: []MemberInfo{},
+	}
+	if m.st.Round != nil {
+		info.RoundID = m.st.Round.ID
+	}
+	for _, mb := range m.st.Members {
+		if !mb.Left {
+			info.Players = append(info.Players, MemberInfo{PlayerID: mb.ID, Name: mb.Name, Ready: mb.Ready, Connected: mb.Connected})
 		}
 	}
-	if spectators {
-		for id := range m.spectators {
-			m.cfg.Sink.Send(id, msg)
-		}
+	if len(m.st.Totals) > 0 {
+		info.Totals = m.rankTotals()
 	}
+	return info
 }
 
 // State returns the match's phase from its snapshot.
 func (m *Match) State() State { return m.Info().State }
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("match: encoding: " + err.Error())
+	}
+	return b
+}

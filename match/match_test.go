@@ -54,7 +54,7 @@ func newMatch(t *testing.T, s match.Settings, sk *sink) *match.Match {
 	t.Helper()
 	n := 0
 	m, err := match.New("m1", "ABCDEF", s, false, match.Config{
-		Store: memstore.New(), Sink: sk, Logger: quiet,
+		Store: memstore.New(), Coord: memstore.NewCoord(), Sink: sk, Logger: quiet,
 		NewID: func() string { n++; return "r" + string(rune('0'+n)) },
 	})
 	if err != nil {
@@ -70,7 +70,7 @@ var alice, bob = match.Player{ID: "a", Name: "alice"}, match.Player{ID: "b", Nam
 func playSome(t *testing.T, r *match.Round, id string, n int) {
 	t.Helper()
 	ctx := context.Background()
-	view, last, err := r.View(id, time.Now())
+	view, last, err := r.View(ctx, id, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestMatchLifecycle(t *testing.T) {
 		if got := match.Commitment(deal["salt"].(string), mustUint(t, deal["seed"].(string))); got != starting[0]["commitment"] {
 			t.Errorf("revealed seed and salt commit to %s, want %s", got, starting[0]["commitment"])
 		}
-		if _, err := r.Replay(); err != nil {
+		if _, err := r.Replay(ctx); err != nil {
 			t.Errorf("replay after the round: %v", err)
 		}
 
@@ -171,7 +171,7 @@ func TestMatchLifecycle(t *testing.T) {
 		if r2 == r || !r2.Running(time.Now()) {
 			t.Fatalf("round 2 is not running")
 		}
-		if _, err := r2.Replay(); err == nil {
+		if _, err := r2.Replay(ctx); err == nil {
 			t.Error("replay of a running round was given out")
 		}
 		playSome(t, r2, "b", 5)
@@ -250,7 +250,7 @@ func TestMoveSeq(t *testing.T) {
 		if _, err := r.Move(ctx, "a", 2, "T1-T2", time.Now()); err == nil {
 			t.Fatal("an illegal move was accepted")
 		}
-		view, last, _ := r.View("a", time.Now())
+		view, last, _ := r.View(ctx, "a", time.Now())
 		if last != 1 || string(view) == "" {
 			t.Errorf("after a refusal: last seq %d, want 1", last)
 		}
@@ -268,7 +268,7 @@ func soloRound(t *testing.T, store match.Store) *match.Round {
 	ctx := context.Background()
 	s := match.DefaultSettings()
 	s.Seed, s.CountdownS = "1", 0
-	m, err := match.New("m1", "ABCDEF", s, false, match.Config{Store: store, Sink: newSink(), Logger: quiet, NewID: func() string { return "r1" }})
+	m, err := match.New("m1", "ABCDEF", s, false, match.Config{Store: store, Coord: memstore.NewCoord(), Sink: newSink(), Logger: quiet, NewID: func() string { return "r1" }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,12 +309,12 @@ func TestStoreFailureRollsBack(t *testing.T) {
 		ctx := context.Background()
 		fs := &flakyStore{Store: memstore.New()}
 		r := soloRound(t, fs)
-		before, _, _ := r.View("a", time.Now())
+		before, _, _ := r.View(ctx, "a", time.Now())
 		fs.set(true)
 		if _, err := r.Move(ctx, "a", 1, "T6-F", time.Now()); !errors.Is(err, match.ErrUnavailable) {
 			t.Fatalf("move with the store down = %v, want ErrUnavailable", err)
 		}
-		after, last, _ := r.View("a", time.Now())
+		after, last, _ := r.View(ctx, "a", time.Now())
 		if string(after) != string(before) || last != 0 {
 			t.Fatalf("a move the store refused was applied:\n%s\n%s", before, after)
 		}

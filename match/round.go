@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -33,9 +34,19 @@ const (
 	roundOver
 )
 
+// phaseNames name a round's phases in its record.
+var phaseNames = [...]string{roundPending: "pending", roundRunning: "running", roundOver: "over"}
+
 // A Round is one deal played by the players of a match, each on their own
 // game. Moves of different players run in parallel: each seat has its own
 // lock; the round's phase is read atomically and the server's clock decides.
+//
+// With several server nodes, each node has its own Round object for the
+// round and seats only for the players connected to it: a seat is made the
+// first time it is needed, by replaying the player's log from the store,
+// under a writer epoch newer than any before (Store.ClaimSeat), so a seat
+// left behind on another node can no longer write. Standings, leaderboards,
+// results and replays come from the store, which every node shares.
 type Round struct {
 	ID       string
 	MatchID  string
@@ -46,52 +57,103 @@ type Round struct {
 	Fair     FairDeal
 	StartsAt time.Time
 	EndsAt   time.Time
+	Players  []Player // seat order
 
 	store    Store
 	state    atomic.Int32
 	dirty    atomic.Bool   // standings changed since the last leaderboard
 	finished chan struct{} // a player's game ended (capacity 1, never blocks)
+	endMs    atomic.Int64  // the round's clock when it ended; set before the state turns over
 
-	seats map[string]*seat // fixed at creation
-	order []*seat
-	endMs int64 // the round's clock when it ended; set before the state turns over
+	mu    sync.Mutex // guards seats
+	seats map[string]*seat
 }
 
-// A seat is one player's place in a round.
+// A RoundRecord is what every node knows of a round: everything but the
+// games, which live in the store's logs.
+type RoundRecord struct {
+	ID       string       `json:"id"`
+	MatchID  string       `json:"match_id"`
+	Number   int          `json:"number"`
+	Rules    engine.Rules `json:"rules"`
+	Mode     Mode         `json:"mode"`
+	Fair     FairDeal     `json:"fair"`
+	StartsAt time.Time    `json:"starts_at"`
+	EndsAt   time.Time    `json:"ends_at"`
+	Players  []Player     `json:"players"`
+	Phase    string       `json:"phase"`
+	EndMs    int64        `json:"end_ms"`
+}
+
+// A seat is one player's place in a round, on the node that serves the
+// player.
 type seat struct {
 	mu       sync.Mutex
 	game     *engine.Game
 	log      []LogEntry
 	standing Standing
 	epoch    uint64
+	stale    bool // replaced: the next use makes a new seat
 }
 
 // NewRound deals a round for the players (ids and names in seat order).
 func NewRound(id, matchID string, number int, rules engine.Rules, mode Mode, fair FairDeal,
 	startsAt time.Time, limit time.Duration, players []Player, store Store) (*Round, error) {
-	deal := engine.NumberedDeal(fair.Seed)
+	return roundFromRecord(RoundRecord{
+		ID: id, MatchID: matchID, Number: number, Rules: rules, Mode: mode, Fair: fair,
+		StartsAt: startsAt, EndsAt: startsAt.Add(limit), Players: players, Phase: phaseNames[roundPending],
+	}, store)
+}
+
+// roundFromRecord makes this node's Round object for a round.
+func roundFromRecord(rec RoundRecord, store Store) (*Round, error) {
+	if err := rec.Rules.Validate(); err != nil {
+		return nil, err
+	}
 	r := &Round{
-		ID: id, MatchID: matchID, Number: number, Rules: rules, Mode: mode, Deal: deal, Fair: fair,
-		StartsAt: startsAt, EndsAt: startsAt.Add(limit), store: store,
-		finished: make(chan struct{}, 1), seats: make(map[string]*seat, len(players)),
+		ID: rec.ID, MatchID: rec.MatchID, Number: rec.Number, Rules: rec.Rules, Mode: rec.Mode,
+		Deal: engine.NumberedDeal(rec.Fair.Seed), Fair: rec.Fair, StartsAt: rec.StartsAt, EndsAt: rec.EndsAt,
+		Players: rec.Players, store: store, finished: make(chan struct{}, 1), seats: map[string]*seat{},
 	}
-	for i, p := range players {
-		g, err := engine.NewGame(deal, rules)
-		if err != nil {
-			return nil, err
-		}
-		s := &seat{game: g, standing: Standing{
-			PlayerID: p.ID, Name: p.Name, Join: i, Status: g.Status(), FinishedMs: -1,
-			Points: g.Score(), Foundation: g.FoundationTotal(),
-		}}
-		if g.Status().Over() { // a deal stuck from the start
-			s.standing.FinishedMs = 0
-		}
-		r.seats[p.ID] = s
-		r.order = append(r.order, s)
-	}
+	r.setPhase(rec.Phase, rec.EndMs)
 	r.dirty.Store(true)
 	return r, nil
+}
+
+// Record returns the round's record.
+func (r *Round) Record() RoundRecord {
+	return RoundRecord{
+		ID: r.ID, MatchID: r.MatchID, Number: r.Number, Rules: r.Rules, Mode: r.Mode, Fair: r.Fair,
+		StartsAt: r.StartsAt, EndsAt: r.EndsAt, Players: r.Players,
+		Phase: phaseNames[r.state.Load()], EndMs: r.endMs.Load(),
+	}
+}
+
+// setPhase brings the round to a phase its record gives. A round that is
+// over stays over; the games of this node's seats still being played time
+// out then.
+func (r *Round) setPhase(phase string, endMs int64) {
+	switch phase {
+	case phaseNames[roundRunning]:
+		r.state.CompareAndSwap(int32(roundPending), int32(roundRunning))
+	case phaseNames[roundOver]:
+		if r.Over() {
+			return
+		}
+		r.endMs.Store(endMs)
+		r.state.Store(int32(roundOver))
+		r.mu.Lock()
+		for _, s := range r.seats {
+			s.mu.Lock()
+			if s.game.TimeOut() {
+				s.standing.Status = engine.TimedOut
+				s.standing.FinishedMs = endMs
+			}
+			s.mu.Unlock()
+		}
+		r.mu.Unlock()
+		r.dirty.Store(true)
+	}
 }
 
 // A Player is a member of a match as a round sees it.
@@ -108,7 +170,8 @@ func (r *Round) Running(now time.Time) bool {
 // Over reports whether the round has ended.
 func (r *Round) Over() bool { return roundState(r.state.Load()) == roundOver }
 
-// Finished is signalled (without blocking) when a player's game ends.
+// Finished is signalled (without blocking) when a player's game on this
+// node ends.
 func (r *Round) Finished() <-chan struct{} { return r.finished }
 
 // elapsedMs is the round's clock.
@@ -123,7 +186,100 @@ func (r *Round) elapsedMs(now time.Time) int64 {
 }
 
 // HasPlayer reports whether id has a seat in the round.
-func (r *Round) HasPlayer(id string) bool { _, ok := r.seats[id]; return ok }
+func (r *Round) HasPlayer(id string) bool { return r.join(id) >= 0 }
+
+// join returns the player's seat order, or -1.
+func (r *Round) join(id string) int {
+	for i, p := range r.Players {
+		if p.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// initialStanding is a player's standing before their first move.
+func (r *Round) initialStanding(i int, g *engine.Game) Standing {
+	st := Standing{
+		PlayerID: r.Players[i].ID, Name: r.Players[i].Name, Join: i, Status: g.Status(), FinishedMs: -1,
+		Points: g.Score(), Foundation: g.FoundationTotal(),
+	}
+	if g.Status().Over() { // a deal stuck from the start
+		st.FinishedMs = 0
+	}
+	return st
+}
+
+// seat returns the player's seat on this node, making it if needed: the
+// game is the player's log from the store replayed through the engine, and
+// the seat takes the log over with a new writer epoch.
+func (r *Round) seat(ctx context.Context, playerID string) (*seat, error) {
+	i := r.join(playerID)
+	if i < 0 {
+		return nil, ErrNotInRound
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s := r.seats[playerID]; s != nil && !s.stale {
+		return s, nil
+	}
+	g, err := engine.NewGame(r.Deal, r.Rules)
+	if err != nil {
+		return nil, err
+	}
+	s := &seat{game: g, standing: r.initialStanding(i, g)}
+	log, err := r.store.Log(ctx, r.ID, playerID)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	for _, e := range log {
+		m, err := engine.ParseMove(e.Move)
+		if err == nil {
+			_, err = g.Apply(m)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("round %s, player %s: the stored move %d (%q) does not replay: %w", r.ID, playerID, e.Seq, e.Move, err)
+		}
+		s.log = append(s.log, e)
+		s.standing = r.standingAfterMove(s, e.AtMs)
+	}
+	if len(log) > 0 || r.Over() {
+		// The standing the store holds has what the log cannot say: a
+		// resignation, a time-out, the finish time.
+		if sts, err := r.store.Standings(ctx, r.ID); err == nil {
+			for _, st := range sts {
+				if st.PlayerID == playerID && st.Moves == len(s.log) {
+					st.Join = i
+					s.standing = st
+					if st.Status == engine.Resigned {
+						_ = g.Resign()
+					}
+				}
+			}
+		}
+	}
+	if r.Over() && s.game.TimeOut() {
+		s.standing.Status = engine.TimedOut
+		s.standing.FinishedMs = r.endMs.Load()
+	}
+	if s.epoch, err = r.store.ClaimSeat(ctx, r.ID, playerID); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	r.seats[playerID] = s
+	return s, nil
+}
+
+// Reseat forgets this node's seat of the player: the next use replays the
+// log from the store again. A player who reconnects may have played on
+// another node since this one last served them.
+func (r *Round) Reseat(playerID string) {
+	r.mu.Lock()
+	if s := r.seats[playerID]; s != nil {
+		s.stale = true
+		delete(r.seats, playerID)
+	}
+	r.mu.Unlock()
+}
 
 // A MoveResult is the answer to an accepted move.
 type MoveResult struct {
@@ -140,12 +296,31 @@ type MoveResult struct {
 // nothing. The move is acknowledged only after the store took it; if the
 // store fails, the game is rolled back and the error matches ErrUnavailable.
 func (r *Round) Move(ctx context.Context, playerID string, seq int, text string, now time.Time) (MoveResult, error) {
-	s := r.seats[playerID]
-	if s == nil {
-		return MoveResult{}, ErrNotInRound
+	res, err := r.move(ctx, playerID, seq, text, now)
+	var ooo *OutOfOrderError
+	if errors.Is(err, ErrStaleWriter) || errors.As(err, &ooo) && seq >= ooo.Expected {
+		// The player's log moved on without this seat: they played on
+		// another node, or a newer seat there took the log over. Replay
+		// the log again and answer from it.
+		r.Reseat(playerID)
+		res, err = r.move(ctx, playerID, seq, text, now)
+	}
+	if errors.Is(err, ErrStaleWriter) {
+		err = fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	return res, err
+}
+
+func (r *Round) move(ctx context.Context, playerID string, seq int, text string, now time.Time) (MoveResult, error) {
+	s, err := r.seat(ctx, playerID)
+	if err != nil {
+		return MoveResult{}, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.stale {
+		return MoveResult{}, ErrStaleWriter
+	}
 	at := r.elapsedMs(now)
 	next := len(s.log) + 1
 	switch {
@@ -182,6 +357,15 @@ func (r *Round) Move(ctx context.Context, playerID string, seq int, text string,
 		stored, ok := r.landedEarlier(ctx, playerID, e, err)
 		if !ok {
 			s.game.Rollback(cp)
+			switch {
+			case errors.Is(err, ErrRoundClosed):
+				// The round ended on another node while this move was on
+				// its way: it is not in the results.
+				return MoveResult{}, ErrRoundNotRunning
+			case errors.Is(err, ErrStaleWriter):
+				s.stale = true
+				return MoveResult{}, ErrStaleWriter
+			}
 			return MoveResult{}, fmt.Errorf("%w: %v", ErrUnavailable, err)
 		}
 		// An earlier try of this very move reached the store though its
@@ -276,9 +460,9 @@ func (r *Round) Forfeit(ctx context.Context, playerID string, now time.Time) err
 }
 
 func (r *Round) resign(ctx context.Context, playerID string, now time.Time, forfeit bool) error {
-	s := r.seats[playerID]
-	if s == nil {
-		return ErrNotInRound
+	s, err := r.seat(ctx, playerID)
+	if err != nil {
+		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -305,90 +489,145 @@ func (r *Round) resign(ctx context.Context, playerID string, now time.Time, forf
 	return nil
 }
 
-// Start opens the round for moves and records every seat's standing.
+// Start opens the round for moves and records the standing of every
+// player the store has none for yet (a player who left during the
+// countdown has forfeited already). Running it again (a node that retries)
+// writes nothing new.
 func (r *Round) Start(ctx context.Context) error {
-	for _, s := range r.order {
-		s.mu.Lock()
-		st := s.standing
-		s.mu.Unlock()
-		if err := r.store.SetStanding(ctx, r.ID, st); err != nil {
+	stored, err := r.store.Standings(ctx, r.ID)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	g, err := engine.NewGame(r.Deal, r.Rules)
+	if err != nil {
+		return err
+	}
+	for i, p := range r.Players {
+		if slices.ContainsFunc(stored, func(st Standing) bool { return st.PlayerID == p.ID }) {
+			continue
+		}
+		if err := r.store.SetStanding(ctx, r.ID, r.initialStanding(i, g)); err != nil {
 			return fmt.Errorf("%w: %v", ErrUnavailable, err)
 		}
 	}
-	r.state.Store(int32(roundRunning))
+	r.state.CompareAndSwap(int32(roundPending), int32(roundRunning))
 	return nil
 }
 
-// End closes the round: every game still being played times out at the
-// round's clock (the time limit if it passed). Only the match's goroutine
-// calls it; a second call does nothing. Standings that the store
-// cannot take are still final in memory; End reports the first such error.
-func (r *Round) End(ctx context.Context, now time.Time) error {
-	if r.Over() {
-		return nil // ended already; its end time stays
+// End closes the round in the store, so that no move lands after it on any
+// node, and returns the final standings: every game still being played
+// times out at the round's clock (the time limit if it passed). The
+// standings of this node's seats are written again, since the store may
+// have lost its most recent writes (see repair). A round that is over
+// already answers with its standings and its end time.
+func (r *Round) End(ctx context.Context, now time.Time) ([]Standing, error) {
+	if !r.Over() {
+		if err := r.store.CloseRound(ctx, r.ID); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+		}
 	}
 	at := r.elapsedMs(now)
-	r.endMs = at
-	r.state.Store(int32(roundOver))
-	var first error
-	for _, s := range r.order {
+	if r.Over() {
+		at = r.endMs.Load()
+	}
+	sts, err := r.Standings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	local := make(map[string]Standing, len(r.seats))
+	for id, s := range r.seats {
 		s.mu.Lock()
-		if s.game.TimeOut() {
-			s.standing.Status = engine.TimedOut
-			s.standing.FinishedMs = at
-		}
-		// Every final standing is written again: the store may have lost
-		// recent writes (see repair) and the results must not depend on it.
-		if err := r.store.SetStanding(ctx, r.ID, s.standing); err != nil && first == nil {
-			first = err
-		}
+		local[id] = s.standing
 		s.mu.Unlock()
 	}
-	r.dirty.Store(true)
-	return first
+	r.mu.Unlock()
+	for i, st := range sts {
+		if l, ok := local[st.PlayerID]; ok && l.Moves > st.Moves {
+			st = l
+		}
+		if !st.Status.Over() {
+			st.Status = engine.TimedOut
+			st.FinishedMs = at
+		}
+		if _, isLocal := local[st.PlayerID]; st != sts[i] || isLocal {
+			if err := r.store.SetStanding(ctx, r.ID, st); err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+			}
+		}
+		sts[i] = st
+	}
+	r.setPhase(phaseNames[roundOver], at)
+	return sts, nil
 }
 
-// AllFinished reports whether every player's game has ended.
-func (r *Round) AllFinished() bool {
-	for _, s := range r.order {
-		s.mu.Lock()
-		over := s.game.Status().Over()
-		s.mu.Unlock()
-		if !over {
-			return false
+// Standings returns every player's standing from the store, in seat order;
+// a player the store has none for yet stands as before their first move.
+func (r *Round) Standings(ctx context.Context) ([]Standing, error) {
+	stored, err := r.store.Standings(ctx, r.ID)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	out := make([]Standing, len(r.Players))
+	have := make([]bool, len(r.Players))
+	for _, st := range stored {
+		if i := r.join(st.PlayerID); i >= 0 {
+			st.Join = i
+			out[i], have[i] = st, true
 		}
 	}
-	return true
+	var g *engine.Game
+	for i := range out {
+		if !have[i] {
+			if g == nil {
+				if g, err = engine.NewGame(r.Deal, r.Rules); err != nil {
+					return nil, err
+				}
+			}
+			out[i] = r.initialStanding(i, g)
+		}
+	}
+	return out, nil
 }
 
-// Standings returns every seat's standing, in seat order.
-func (r *Round) Standings() []Standing {
-	out := make([]Standing, len(r.order))
-	for i, s := range r.order {
-		s.mu.Lock()
-		out[i] = s.standing
-		s.mu.Unlock()
+// AllFinished reports whether every player's game has ended, by the store.
+func (r *Round) AllFinished(ctx context.Context) (bool, error) {
+	sts, err := r.Standings(ctx)
+	if err != nil {
+		return false, err
 	}
-	return out
+	for _, st := range sts {
+		if !st.Status.Over() {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // Leaderboard ranks the round now (at its end, once it is over).
-func (r *Round) Leaderboard(now time.Time) []Entry {
+func (r *Round) Leaderboard(ctx context.Context, now time.Time) ([]Entry, error) {
 	at := r.elapsedMs(now)
 	if r.Over() {
-		at = r.endMs
+		at = r.endMs.Load()
 	}
-	return Rank(r.Mode, r.Rules, r.Standings(), at)
+	sts, err := r.Standings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return Rank(r.Mode, r.Rules, sts, at), nil
 }
 
 // TakeDirty reports whether standings changed since the last call.
 func (r *Round) TakeDirty() bool { return r.dirty.Swap(false) }
 
+// MarkDirty notes that standings changed (on another node).
+func (r *Round) MarkDirty() { r.dirty.Store(true) }
+
 // View returns the player's current view and the seq of their last accepted move.
-func (r *Round) View(playerID string, now time.Time) (view []byte, lastSeq int, err error) {
-	s := r.seats[playerID]
-	if s == nil {
-		return nil, 0, ErrNotInRound
+func (r *Round) View(ctx context.Context, playerID string, now time.Time) (view []byte, lastSeq int, err error) {
+	s, err := r.seat(ctx, playerID)
+	if err != nil {
+		return nil, 0, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -421,9 +660,10 @@ type Replay struct {
 	Players    []PlayerReplay `json:"players"`
 }
 
-// Replay returns the round's replay, or ErrRoundNotRunning before it ends:
-// the seed and the logs are secret until then.
-func (r *Round) Replay() (Replay, error) {
+// Replay returns the round's replay, from the store, or
+// ErrRoundNotRunning before it ends: the seed and the logs are secret until
+// then.
+func (r *Round) Replay(ctx context.Context) (Replay, error) {
 	if !r.Over() {
 		return Replay{}, ErrRoundNotRunning
 	}
@@ -431,18 +671,30 @@ func (r *Round) Replay() (Replay, error) {
 		RoundID: r.ID, MatchID: r.MatchID, Round: r.Number, Seed: fmt.Sprint(r.Fair.Seed), Salt: r.Fair.Salt,
 		Commitment: r.Fair.Commitment, KnownDeal: r.Fair.Known, Rules: r.Rules, Layout: r.Deal, StartsAt: r.StartsAt,
 	}
-	for _, s := range r.order {
-		s.mu.Lock()
-		st := s.standing
-		at := r.endMs
+	sts, err := r.Standings(ctx)
+	if err != nil {
+		return Replay{}, err
+	}
+	endMs := r.endMs.Load()
+	for _, st := range sts {
+		log, err := r.store.Log(ctx, r.ID, st.PlayerID)
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return Replay{}, fmt.Errorf("%w: %v", ErrUnavailable, err)
+		}
+		at := endMs
 		if st.Status == engine.Won {
 			at = st.FinishedMs
 		}
 		rep.Players = append(rep.Players, PlayerReplay{
-			PlayerID: st.PlayerID, Name: st.Name, Moves: append([]LogEntry{}, s.log...),
-			Status: st.Status.String(), Points: st.Points, Score: RoundScore(r.Rules, st, r.endMs), Elapsed: at,
+			PlayerID: st.PlayerID, Name: st.Name, Moves: append([]LogEntry{}, log...),
+			Status: st.Status.String(), Points: st.Points, Score: RoundScore(r.Rules, st, endMs), Elapsed: at,
 		})
-		s.mu.Unlock()
 	}
 	return rep, nil
+}
+
+// RoundFromRecord makes a node's object for a round from its record: what
+// serves the leaderboard and the replay of a round played on another node.
+func RoundFromRecord(rec RoundRecord, store Store) (*Round, error) {
+	return roundFromRecord(rec, store)
 }

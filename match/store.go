@@ -64,4 +64,15 @@ type Store interface {
 	Standings(ctx context.Context, roundID string) ([]Standing, error)
 	// Ping reports whether the store can serve.
 	Ping(ctx context.Context) error
+
+	// ClaimSeat makes a new writer epoch for the player's log, newer than
+	// any before, and returns it: from then on appends with an older epoch
+	// fail with ErrStaleWriter. A node that takes over a player's seat (the
+	// player reconnected to it) claims the seat before its first append.
+	ClaimSeat(ctx context.Context, roundID, playerID string) (epoch uint64, err error)
+	// CloseRound ends the round in the store: every Append after it fails
+	// with ErrRoundClosed, except a retry of an entry already in the log,
+	// which still answers as a retry. SetStanding still works. Closing a
+	// closed round is a no-op.
+	CloseRound(ctx context.Context, roundID string) error
 }

@@ -132,41 +132,53 @@ const (
 	redisMaxRetries  = 2
 )
 
+// stores are what the server keeps its state in.
+type stores struct {
+	store    match.Store
+	sessions lobby.Sessions
+	coord    match.Coord
+}
+
 // openStore returns the stores the options ask for: nil (the embedded
-// memory stores) without --redis, else the Redis store and sessions. A Redis
-// that does not answer at start is not fatal: the server starts, /readyz
-// says 503 until it does.
-func openStore(ctx context.Context, o Options, log *slog.Logger) (match.Store, lobby.Sessions, func(), error) {
+// memory stores) without --redis, else the Redis store, sessions and
+// Coord, which let several nodes serve the same players. A Redis that does
+// not answer at start is not fatal: the server starts, /readyz says 503
+// until it does.
+func openStore(ctx context.Context, o Options, log *slog.Logger) (stores, func(), error) {
 	if o.RedisURL == "" {
-		return nil, nil, func() {}, nil
+		return stores{}, func() {}, nil
 	}
 	var c redis.UniversalClient
 	if o.RedisCluster {
 		opt, err := redis.ParseClusterURL(o.RedisURL)
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("--redis: %w", err)
+			return stores{}, nil, fmt.Errorf("--redis: %w", err)
 		}
 		opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout, opt.MaxRetries = redisDialTimeout, redisIOTimeout, redisIOTimeout, redisMaxRetries
 		c = redis.NewClusterClient(opt)
 	} else {
 		opt, err := redis.ParseURL(o.RedisURL)
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("--redis: %w", err)
+			return stores{}, nil, fmt.Errorf("--redis: %w", err)
 		}
 		opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout, opt.MaxRetries = redisDialTimeout, redisIOTimeout, redisIOTimeout, redisMaxRetries
 		c = redis.NewClient(opt)
 	}
 	if strings.ContainsAny(o.RedisPrefix, "{}") {
 		c.Close()
-		return nil, nil, nil, errors.New("--redis-prefix must not contain { or }")
+		return stores{}, nil, errors.New("--redis-prefix must not contain { or }")
 	}
 	pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	if err := c.Ping(pctx).Err(); err != nil {
 		log.Warn("Redis does not answer yet; /readyz says 503 until it does", "err", err)
 	}
-	store := redisstore.New(c, redisstore.Config{Prefix: o.RedisPrefix, TTL: o.RoundTTL})
-	return store, redisstore.NewSessions(c, o.RedisPrefix), func() { _ = c.Close() }, nil
+	cfg := redisstore.Config{Prefix: o.RedisPrefix, TTL: o.RoundTTL}
+	return stores{
+		store:    redisstore.New(c, cfg),
+		sessions: redisstore.NewSessions(c, o.RedisPrefix),
+		coord:    redisstore.NewCoord(c, cfg),
+	}, func() { _ = c.Close() }, nil
 }
 
 func envFloat(getenv func(string) string, name string, def float64) float64 {
@@ -203,7 +215,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
-	store, sessions, closeStore, err := openStore(ctx, o, log)
+	st, closeStore, err := openStore(ctx, o, log)
 	if err != nil {
 		return err
 	}
@@ -212,7 +224,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if o.RedisURL != "" {
 		storeName = "redis"
 	}
-	srv := api.NewServer(api.Config{Store: store, Sessions: sessions, Limits: o.Limits, Version: version, Logger: log})
+	srv := api.NewServer(api.Config{Store: st.store, Sessions: st.sessions, Coord: st.coord, Limits: o.Limits, Version: version, Logger: log})
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
 		srv.Close()

@@ -4,6 +4,8 @@ package memstore
 
 import (
 	"context"
+	"errors"
+	"math"
 	"slices"
 	"sync"
 
@@ -15,6 +17,7 @@ import (
 type Store struct {
 	mu     sync.Mutex
 	rounds map[string]*round
+	closed map[string]bool // rounds closed by CloseRound
 }
 
 type round struct {
@@ -26,7 +29,11 @@ type round struct {
 var _ match.Store = (*Store)(nil)
 
 // New returns an empty store.
-func New() *Store { return &Store{rounds: make(map[string]*round)} }
+func New() *Store { return &Store{rounds: make(map[string]*round), closed: make(map[string]bool)} }
+
+// ErrEpochsExhausted is ClaimSeat's error when the player's epoch is
+// already the largest uint64 and no newer one can be made.
+var ErrEpochsExhausted = errors.New("memstore: no writer epoch is newer than 2⁶⁴−1")
 
 func (s *Store) round(id string) *round {
 	r := s.rounds[id]
@@ -37,14 +44,28 @@ func (s *Store) round(id string) *round {
 	return r
 }
 
-// Append implements match.Store.
+// Append implements match.Store. Its checks run in the order of the Redis
+// store's script: a stale writer first, then a closed round (where only a
+// retry of an entry in the log answers nil), then the seq.
 func (s *Store) Append(_ context.Context, roundID string, epoch uint64, e match.LogEntry, st match.Standing) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r := s.round(roundID)
-	if cur := r.epochs[st.PlayerID]; epoch < cur {
+	r := s.rounds[roundID]
+	if r != nil && epoch < r.epochs[st.PlayerID] {
 		return match.ErrStaleWriter
 	}
+	if s.closed[roundID] {
+		// A closed round takes nothing, not even a newer writer; only a
+		// retry of an entry in the log still answers as a retry.
+		if r != nil {
+			log := r.logs[st.PlayerID]
+			if e.Seq >= 1 && e.Seq <= len(log) && log[e.Seq-1] == e {
+				return nil
+			}
+		}
+		return match.ErrRoundClosed
+	}
+	r = s.round(roundID)
 	// A newer writer takes the log over even if its entry is refused below:
 	// the old writer is fenced as soon as the new one shows.
 	r.epochs[st.PlayerID] = epoch
@@ -98,3 +119,24 @@ func (s *Store) Standings(_ context.Context, roundID string) ([]match.Standing, 
 
 // Ping implements match.Store; memory is always there.
 func (s *Store) Ping(context.Context) error { return nil }
+
+// ClaimSeat implements match.Store: the player's epoch goes up by one.
+func (s *Store) ClaimSeat(_ context.Context, roundID, playerID string) (uint64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.round(roundID)
+	cur := r.epochs[playerID]
+	if cur == math.MaxUint64 {
+		return 0, ErrEpochsExhausted
+	}
+	r.epochs[playerID] = cur + 1
+	return cur + 1, nil
+}
+
+// CloseRound implements match.Store.
+func (s *Store) CloseRound(_ context.Context, roundID string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed[roundID] = true
+	return nil
+}

@@ -6,12 +6,18 @@
 -- KEYS[3] the round's standings (hash player -> standing JSON)
 -- KEYS[4] the round's rank (sorted set, every score 0, member = rank key)
 -- KEYS[5] the round's rank members (hash player -> member in KEYS[4])
+-- KEYS[6] the round's closed marker (exists once CloseRound ran)
 -- ARGV: player, epoch (decimal, no leading zeros), seq, entry, standing,
 --       rank member, ttl in milliseconds
 --
 -- Replies: "OK" (appended), "DUP" (the identical entry is already at seq:
--- a retry, nothing changed), or an error whose code is STALE, SEQCONFLICT or
--- SEQGAP. Every key written gets the ttl.
+-- a retry, nothing changed), or an error whose code is STALE, CLOSED,
+-- SEQCONFLICT or SEQGAP. Every key written gets the ttl.
+--
+-- The checks run in this order: a stale writer is refused first; then, in a
+-- closed round, the identical entry already in the log still answers DUP
+-- (the retry of a move accepted before the close) and anything else is
+-- CLOSED, with nothing written, not even a newer writer's epoch.
 local player, epoch, seq, entry = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
 local ttl = ARGV[7]
 
@@ -20,6 +26,13 @@ local ttl = ARGV[7]
 local cur = redis.call('HGET', KEYS[2], player)
 if cur and (#epoch < #cur or (#epoch == #cur and epoch < cur)) then
   return redis.error_reply('STALE writer epoch ' .. epoch .. ' is older than the log\'s ' .. cur)
+end
+if redis.call('EXISTS', KEYS[6]) == 1 then
+  local n = redis.call('LLEN', KEYS[1])
+  if seq >= 1 and seq <= n and redis.call('LINDEX', KEYS[1], seq - 1) == entry then
+    return 'DUP'
+  end
+  return redis.error_reply('CLOSED the round is closed')
 end
 if cur ~= epoch then
   -- A newer writer takes the log over, even if its entry is refused below.

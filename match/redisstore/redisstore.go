@@ -13,6 +13,20 @@
 //	<prefix>{round:<id>}:standings     hash: player -> standing (JSON)
 //	<prefix>{round:<id>}:rank          sorted set, all scores 0: rank members
 //	<prefix>{round:<id>}:rankm         hash: player -> the player's member in rank
+//	<prefix>{round:<id>}:closed        string "1": the round is closed (CloseRound)
+//
+// The Coord (coord.go) adds, under the same prefix:
+//
+//	<prefix>{m:<id>}:rec               hash: v -> version, rec -> the match's record
+//	<prefix>{open}:list                sorted set: open match ids, scored in the order they opened
+//	<prefix>{open}:seen                hash: match id -> the last version applied to the list
+//	<prefix>{open}:gone                sorted set: matches closed lately -> when (ms)
+//	<prefix>code:<code>                string: the invite code's match id
+//	<prefix>player:<id>:match          string: the player's current match id
+//	<prefix>{round:<id>}:record        string: the round's record
+//	<prefix>lease:<name>               string: the lease's holder
+//	<prefix>data-epoch                 string: the data epoch (no TTL)
+//	<prefix>events                     pub/sub channel between nodes
 //
 // A player's rank member is match.RankKey in race mode with the default
 // rules at time 0, the same for every member, so the set's lexical order is
@@ -66,6 +80,19 @@ type Config struct {
 	// TTL is every key's expiry, renewed on each write that touches the key
 	// (default 7 days).
 	TTL time.Duration
+
+	// MaxBatch is the most appends one pipeline carries (group commit, see
+	// batch.go); 0 means DefaultMaxBatch.
+	MaxBatch int
+	// Pipelines is how many pipelines of appends may be in flight at once;
+	// 0 means DefaultPipelines.
+	Pipelines int
+	// MaxQueue bounds the appends waiting for a pipeline; past it Append
+	// fails as unavailable at once. 0 means DefaultMaxQueue.
+	MaxQueue int
+	// NoBatch sends every Append on its own, a round trip each, as the
+	// store did before group commit: for comparisons.
+	NoBatch bool
 }
 
 // Store keeps move logs and standings in Redis. It is safe for concurrent
@@ -74,6 +101,7 @@ type Store struct {
 	c      redis.UniversalClient
 	prefix string
 	ttlMs  string
+	batch  *batcher // nil with Config.NoBatch
 }
 
 var _ match.Store = (*Store)(nil)
@@ -100,7 +128,11 @@ func New(c redis.UniversalClient, cfg Config) *Store {
 		cfg.TTL = DefaultTTL
 	}
 	ms := max(cfg.TTL.Milliseconds(), 1)
-	return &Store{c: c, prefix: cfg.Prefix, ttlMs: strconv.FormatInt(ms, 10)}
+	s := &Store{c: c, prefix: cfg.Prefix, ttlMs: strconv.FormatInt(ms, 10)}
+	if !cfg.NoBatch {
+		s.batch = newBatcher(c, cfg)
+	}
+	return s
 }
 
 // roundKey returns the key of one of the round's structures.
@@ -112,7 +144,9 @@ func (s *Store) logKey(roundID, playerID string) string {
 	return s.roundKey(roundID, "log:"+playerID)
 }
 
-// Append implements match.Store with one script run: see append.lua.
+// Append implements match.Store with one script run: see append.lua. The
+// run goes to Redis in a pipeline with other players' appends (group
+// commit, see batch.go) and Append returns when its own reply has come.
 func (s *Store) Append(ctx context.Context, roundID string, epoch uint64, e match.LogEntry, st match.Standing) error {
 	stJSON, err := encodeStanding(st)
 	if err != nil {
@@ -124,10 +158,13 @@ func (s *Store) Append(ctx context.Context, roundID string, epoch uint64, e matc
 		s.roundKey(roundID, "standings"),
 		s.roundKey(roundID, "rank"),
 		s.roundKey(roundID, "rankm"),
+		s.closedKey(roundID),
 	}
-	_, err = appendScript.Run(ctx, s.c, keys,
-		st.PlayerID, strconv.FormatUint(epoch, 10), e.Seq, encodeEntry(e), stJSON, rankMember(st), s.ttlMs,
-	).Text()
+	args := []any{st.PlayerID, strconv.FormatUint(epoch, 10), e.Seq, encodeEntry(e), stJSON, rankMember(st), s.ttlMs}
+	if s.batch != nil {
+		return s.batch.do(ctx, keys, args)
+	}
+	_, err = appendScript.Run(ctx, s.c, keys, args...).Text()
 	// The reply is "OK" or "DUP" (a retry): both leave the entry in the log.
 	return mapErr(err)
 }
@@ -229,6 +266,8 @@ func mapErr(err error) error {
 		return match.ErrSeqConflict
 	case redis.HasErrorPrefix(err, "SEQGAP"):
 		return match.ErrSeqGap
+	case redis.HasErrorPrefix(err, "CLOSED"):
+		return match.ErrRoundClosed
 	}
 	return fmt.Errorf("%w: redis: %w", match.ErrUnavailable, err)
 }

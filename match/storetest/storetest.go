@@ -8,6 +8,9 @@
 //
 // Every subtest runs in parallel with the others and uses round ids of its
 // own, so a factory may hand all of them one shared store.
+//
+// RunCoord (coord.go) is the suite of match.Coord; its factory must give
+// each subtest a Coord of its own.
 package storetest
 
 import (
@@ -55,6 +58,14 @@ func Run(t *testing.T, newStore func(t *testing.T) match.Store) {
 		{"ConcurrentPlayers", testConcurrentPlayers},
 		{"ConcurrentWritersOfOneSeq", testConcurrentOneSeq},
 		{"Ping", testPing},
+		{"ClaimSeat", testClaimSeat},
+		{"ClaimSeatAboveAppendedEpochs", testClaimSeatAbove},
+		{"ClaimSeatIsPerPlayer", testClaimSeatPerPlayer},
+		{"ConcurrentClaims", testConcurrentClaims},
+		{"CloseRound", testCloseRound},
+		{"CloseRoundFencesNoOne", testCloseRoundNoTakeOver},
+		{"CloseUnknownRound", testCloseUnknownRound},
+		{"CloseRoundRacingAppends", testCloseRoundRace},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,372 @@
+package redisstore
+
+import (
+	"context"
+	"crypto/rand"
+	_ "embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"klondike/match"
+)
+
+// Coord is the Redis implementation of match.Coord: match records,
+// the lobby's indexes, leases and the data epoch in Redis, and a message bus
+// on one pub/sub channel, so that several server nodes serve the same
+// matches. It works on a single server and on Redis Cluster alike (see the
+// package doc for its keys). It is safe for concurrent use; its zero value
+// is not usable: call NewCoord.
+//
+// Every write is safe to resend, as go-redis does after a lost reply: see
+// each method.
+type Coord struct {
+	c      redis.UniversalClient
+	prefix string
+}
+
+var _ match.Coord = (*Coord)(nil)
+
+// subscribeTimeout bounds the wait for Redis to confirm a subscription.
+const subscribeTimeout = 10 * time.Second
+
+// subscribeBuffer is how many received messages may wait for a slow
+// subscriber's callback; when it stays full for a minute, go-redis drops
+// messages.
+const subscribeBuffer = 1024
+
+var (
+	//go:embed savematch.lua
+	saveMatchSrc    string
+	saveMatchScript = redis.NewScript(saveMatchSrc)
+
+	//go:embed openlist.lua
+	openListSrc    string
+	openListScript = redis.NewScript(openListSrc)
+
+	//go:embed lease.lua
+	leaseSrc    string
+	leaseScript = redis.NewScript(leaseSrc)
+
+	//go:embed release.lua
+	releaseSrc    string
+	releaseScript = redis.NewScript(releaseSrc)
+)
+
+// NewCoord returns the Coord of the deployment whose keys start with
+// cfg.Prefix (DefaultPrefix when empty); only the prefix of cfg counts, the
+// Coord's methods take their TTLs as arguments. The Coord does not close
+// the client.
+func NewCoord(c redis.UniversalClient, cfg Config) *Coord {
+	if cfg.Prefix == "" {
+		cfg.Prefix = DefaultPrefix
+	}
+	return &Coord{c: c, prefix: cfg.Prefix}
+}
+
+func (c *Coord) matchKey(id string) string   { return c.prefix + "{m:" + id + "}:rec" }
+func (c *Coord) roundKey(id string) string   { return c.prefix + "{round:" + id + "}:record" }
+func (c *Coord) codeKey(code string) string  { return c.prefix + "code:" + code }
+func (c *Coord) playerKey(id string) string  { return c.prefix + "player:" + id + ":match" }
+func (c *Coord) leaseKey(name string) string { return c.prefix + "lease:" + name }
+func (c *Coord) epochKey() string            { return c.prefix + "data-epoch" }
+func (c *Coord) events() string              { return c.prefix + "events" }
+
+// openKey names a key of the open list; they share the hash tag {open}.
+func (c *Coord) openKey(name string) string { return c.prefix + "{open}:" + name }
+
+// openKeys are openlist.lua's keys.
+func (c *Coord) openKeys() []string {
+	return []string{c.openKey("list"), c.openKey("seen"), c.openKey("gone")}
+}
+
+// ms is a TTL in whole milliseconds, at least 1: go-redis would take 0 for
+// "no expiry".
+func ms(ttl time.Duration) time.Duration {
+	return max(ttl, time.Millisecond).Truncate(time.Millisecond)
+}
+
+// LoadMatch implements match.Coord: one HMGET.
+func (c *Coord) LoadMatch(ctx context.Context, id string) ([]byte, int64, error) {
+	vals, err := c.c.HMGet(ctx, c.matchKey(id), "v", "rec").Result()
+	if err != nil {
+		return nil, 0, mapErr(err)
+	}
+	v, ok1 := vals[0].(string)
+	rec, ok2 := vals[1].(string)
+	if !ok1 || !ok2 {
+		return nil, 0, match.ErrNotFound
+	}
+	version, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return nil, 0, fmt.Errorf("redisstore: match %s: bad version %q", id, v)
+	}
+	return []byte(rec), version, nil
+}
+
+// SaveMatch implements match.Coord with two script runs. The first
+// (savematch.lua) is the compare-and-set on the match's own key; after it
+// succeeded, the second (openlist.lua) puts the match on the open list or
+// takes it off. The list's keys are in another hash slot than the match's,
+// which a script on Redis Cluster cannot span, so the two steps are not one
+// atomic step as the interface has it; instead:
+//
+//   - The list follows versions: an update for an older version than the
+//     last applied changes nothing, so two saves racing from two nodes leave
+//     the list as the newer save said, whatever order their second steps
+//     run in.
+//   - Both steps are safe to resend. Saving the very record that is already
+//     stored at prev+1 answers prev+1 again, without a conflict, and runs
+//     the list update again; so when the second step fails (SaveMatch then
+//     returns an error matching match.ErrUnavailable although the record is
+//     saved), the caller's retry of the same save completes it.
+//   - A node that dies between the steps leaves the list as it was until
+//     the match's next save; OpenMatches readers should check the records
+//     they load anyway.
+func (c *Coord) SaveMatch(ctx context.Context, id string, prev int64, rec []byte, open bool, ttl time.Duration) (int64, error) {
+	ttl = ms(ttl)
+	v, err := saveMatchScript.Run(ctx, c.c, []string{c.matchKey(id)}, prev, rec, ttl.Milliseconds()).Int64()
+	if redis.HasErrorPrefix(err, "VERSION") {
+		return 0, match.ErrVersionConflict
+	}
+	if err != nil {
+		return 0, mapErr(err)
+	}
+	flag := "0"
+	if open {
+		flag = "1"
+	}
+	if err := openListScript.Run(ctx, c.c, c.openKeys(), id, v, flag, ttl.Milliseconds()).Err(); err != nil {
+		return 0, mapErr(err)
+	}
+	return v, nil
+}
+
+// OpenMatches implements match.Coord: a ZRANGE of the open list a page at
+// a time, and a pipeline of EXISTS for the page's records (one command per
+// match: on Redis Cluster they are in different slots). Matches whose
+// record expired are taken off the list (ZREM and HDEL in one MULTI) and
+// not returned.
+//
+// Taking an expired match off races a save that creates a match of the same
+// id anew, which would then be missing from the list until its next save;
+// match ids are not reused, so this does not happen.
+func (c *Coord) OpenMatches(ctx context.Context, limit int) ([]string, error) {
+	page := int64(100)
+	if limit > 0 {
+		page = int64(limit)
+	}
+	var out, gone []string
+	for start := int64(0); limit <= 0 || len(out) < limit; start += page {
+		ids, err := c.c.ZRange(ctx, c.openKey("list"), start, start+page-1).Result()
+		if err != nil {
+			return nil, mapErr(err)
+		}
+		if len(ids) == 0 {
+			break
+		}
+		pipe := c.c.Pipeline()
+		exists := make([]*redis.IntCmd, len(ids))
+		for i, id := range ids {
+			exists[i] = pipe.Exists(ctx, c.matchKey(id))
+		}
+		if _, err := pipe.Exec(ctx); err != nil {
+			return nil, mapErr(err)
+		}
+		for i, id := range ids {
+			if exists[i].Val() == 0 {
+				gone = append(gone, id)
+			} else if limit <= 0 || len(out) < limit {
+				out = append(out, id)
+			}
+		}
+		if int64(len(ids)) < page {
+			break
+		}
+	}
+	if len(gone) > 0 {
+		_, err := c.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.ZRem(ctx, c.openKey("list"), stringsToAny(gone)...)
+			p.HDel(ctx, c.openKey("seen"), gone...)
+			return nil
+		})
+		if err != nil {
+			return nil, mapErr(err)
+		}
+	}
+	return out, nil
+}
+
+func stringsToAny(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+// ClaimCode implements match.Coord: SET NX PX, and when the code is taken,
+// a GET. A code that already maps to matchID reports ok, changing nothing,
+// so a resent claim whose first reply was lost still reports ok.
+func (c *Coord) ClaimCode(ctx context.Context, code, matchID string, ttl time.Duration) (bool, error) {
+	ok, err := c.c.SetNX(ctx, c.codeKey(code), matchID, ms(ttl)).Result()
+	if err != nil {
+		return false, mapErr(err)
+	}
+	if ok {
+		return true, nil
+	}
+	cur, err := c.c.Get(ctx, c.codeKey(code)).Result()
+	if errors.Is(err, redis.Nil) {
+		return false, nil // expired just now: another claimer had it
+	}
+	if err != nil {
+		return false, mapErr(err)
+	}
+	return cur == matchID, nil
+}
+
+// CodeMatch implements match.Coord: one GET.
+func (c *Coord) CodeMatch(ctx context.Context, code string) (string, error) {
+	id, err := c.c.Get(ctx, c.codeKey(code)).Result()
+	if errors.Is(err, redis.Nil) {
+		return "", match.ErrNotFound
+	}
+	if err != nil {
+		return "", mapErr(err)
+	}
+	return id, nil
+}
+
+// SetPlayerMatch implements match.Coord: a SET PX, or a DEL to forget.
+func (c *Coord) SetPlayerMatch(ctx context.Context, playerID, matchID string, ttl time.Duration) error {
+	if matchID == "" {
+		return mapErr(c.c.Del(ctx, c.playerKey(playerID)).Err())
+	}
+	return mapErr(c.c.Set(ctx, c.playerKey(playerID), matchID, ms(ttl)).Err())
+}
+
+// PlayerMatch implements match.Coord: one GET.
+func (c *Coord) PlayerMatch(ctx context.Context, playerID string) (string, error) {
+	id, err := c.c.Get(ctx, c.playerKey(playerID)).Result()
+	if errors.Is(err, redis.Nil) {
+		return "", nil
+	}
+	if err != nil {
+		return "", mapErr(err)
+	}
+	return id, nil
+}
+
+// SaveRound implements match.Coord: a SET PX of a key with the round's hash
+// tag, in the slot of the round's logs and standings.
+func (c *Coord) SaveRound(ctx context.Context, roundID string, rec []byte, ttl time.Duration) error {
+	return mapErr(c.c.Set(ctx, c.roundKey(roundID), rec, ms(ttl)).Err())
+}
+
+// LoadRound implements match.Coord: one GET.
+func (c *Coord) LoadRound(ctx context.Context, roundID string) ([]byte, error) {
+	rec, err := c.c.Get(ctx, c.roundKey(roundID)).Bytes()
+	if errors.Is(err, redis.Nil) {
+		return nil, match.ErrNotFound
+	}
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	return rec, nil
+}
+
+// Publish implements match.Coord: one PUBLISH on the deployment's events
+// channel. go-redis resends a command whose reply it lost, PUBLISH too, so
+// a subscriber may get a message twice: messages should be safe to repeat
+// (a snapshot with its version, "the standings changed").
+func (c *Coord) Publish(ctx context.Context, msg []byte) error {
+	return mapErr(c.c.Publish(ctx, c.events(), msg).Err())
+}
+
+// Subscribe implements match.Coord with a go-redis PubSub on the events
+// channel: it returns once Redis confirmed the SUBSCRIBE, then a goroutine
+// calls f with each message, in the order received, until ctx is done; once
+// ctx is done f is not called again (a call in progress finishes) and the
+// PubSub is closed. go-redis reconnects and subscribes again by itself when
+// the connection breaks (within seconds: it pings every 3 s); messages
+// published meanwhile are lost.
+func (c *Coord) Subscribe(ctx context.Context, f func(msg []byte)) error {
+	ps := c.c.Subscribe(ctx, c.events())
+	reply, err := ps.ReceiveTimeout(ctx, subscribeTimeout)
+	if err == nil {
+		if _, ok := reply.(*redis.Subscription); !ok {
+			err = fmt.Errorf("redisstore: subscribe answered with %T", reply)
+		}
+	}
+	if err != nil {
+		_ = ps.Close()
+		return mapErr(err)
+	}
+	ch := ps.Channel(redis.WithChannelSize(subscribeBuffer))
+	go func() {
+		defer ps.Close()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case m, ok := <-ch:
+				if !ok || ctx.Err() != nil {
+					return
+				}
+				f([]byte(m.Payload))
+			}
+		}
+	}()
+	return nil
+}
+
+// Lease implements match.Coord with one script run (lease.lua): SET PX
+// when the lease is free or the holder's own, else nothing. A resent run
+// renews the holder's lease again, which is harmless.
+func (c *Coord) Lease(ctx context.Context, name, holder string, ttl time.Duration) (bool, error) {
+	n, err := leaseScript.Run(ctx, c.c, []string{c.leaseKey(name)}, holder, ms(ttl).Milliseconds()).Int()
+	if err != nil {
+		return false, mapErr(err)
+	}
+	return n == 1, nil
+}
+
+// ReleaseLease implements match.Coord with one script run (release.lua):
+// DEL if the holder has the lease.
+func (c *Coord) ReleaseLease(ctx context.Context, name, holder string) error {
+	return mapErr(releaseScript.Run(ctx, c.c, []string{c.leaseKey(name)}, holder).Err())
+}
+
+// DataEpoch implements match.Coord: a GET, and on a Redis without the
+// epoch a SET NX of 16 random bytes in hex and a GET of whichever value
+// won. The key has no TTL: its disappearance is what tells a Redis that
+// lost its data.
+func (c *Coord) DataEpoch(ctx context.Context) (string, error) {
+	v, err := c.c.Get(ctx, c.epochKey()).Result()
+	if err == nil {
+		return v, nil
+	}
+	if !errors.Is(err, redis.Nil) {
+		return "", mapErr(err)
+	}
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // never fails
+	mine := hex.EncodeToString(b[:])
+	ok, err := c.c.SetNX(ctx, c.epochKey(), mine, 0).Result()
+	if err != nil {
+		return "", mapErr(err)
+	}
+	if ok {
+		return mine, nil
+	}
+	v, err = c.c.Get(ctx, c.epochKey()).Result()
+	if err != nil {
+		return "", mapErr(err)
+	}
+	return v, nil
+}

@@ -1,0 +1,64 @@
+package redisstore
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// ErrEpochsExhausted is ClaimSeat's error when the player's epoch is
+// already the largest uint64 and no newer one can be made.
+var ErrEpochsExhausted = errors.New("redisstore: no writer epoch is newer than 2⁶⁴−1")
+
+var (
+	//go:embed claimseat.lua
+	claimSeatSrc    string
+	claimSeatScript = redis.NewScript(claimSeatSrc)
+)
+
+// closedKey is the round's closed marker: Append's script refuses new
+// entries while it exists.
+func (s *Store) closedKey(roundID string) string {
+	return s.roundKey(roundID, "closed")
+}
+
+// ClaimSeat implements match.Store with one script run (claimseat.lua): the
+// player's epoch in the round's epochs hash goes up by one, exactly, as a
+// decimal string, and the hash's TTL is renewed.
+//
+// A resent script (go-redis retrying after a lost reply) claims twice; the
+// caller gets the second epoch, and the first one is never used by anyone,
+// which is harmless.
+func (s *Store) ClaimSeat(ctx context.Context, roundID, playerID string) (uint64, error) {
+	res, err := claimSeatScript.Run(ctx, s.c, []string{s.roundKey(roundID, "epochs")}, playerID, s.ttlMs).Text()
+	if redis.HasErrorPrefix(err, "EPOCHS") {
+		return 0, ErrEpochsExhausted
+	}
+	if err != nil {
+		return 0, mapErr(err)
+	}
+	epoch, err := strconv.ParseUint(res, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("redisstore: round %s, player %s: bad epoch %q", roundID, playerID, res)
+	}
+	return epoch, nil
+}
+
+// CloseRound implements match.Store with one command: SET of the round's
+// closed marker with the store's TTL, which Append's script checks. It is
+// idempotent, and it leaves the round's other keys (and SetStanding)
+// alone.
+func (s *Store) CloseRound(ctx context.Context, roundID string) error {
+	return mapErr(s.c.Set(ctx, s.closedKey(roundID), "1", s.ttl()).Err())
+}
+
+// ttl is the store's TTL as a duration.
+func (s *Store) ttl() time.Duration {
+	ms, _ := strconv.ParseInt(s.ttlMs, 10, 64) // New wrote it
+	return time.Duration(ms) * time.Millisecond
+}
