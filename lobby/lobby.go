@@ -541,7 +541,8 @@ func (l *Lobby) QuickMatch(ctx context.Context, playerID string, p match.Partial
 	}
 	for _, info := range l.listOpen(ctx) {
 		s := info.Settings
-		if !info.Quick || len(info.Players) >= s.MaxPlayers || s.Draw != want.Draw || s.Passes != want.Passes || s.Scoring != want.Scoring {
+		if !info.Quick || len(info.Players) >= s.MaxPlayers || s.Draw != want.Draw || s.Passes != want.Passes ||
+			s.Scoring != want.Scoring || (s.Deals == match.DealsWinnable) != (want.Deals == match.DealsWinnable) {
 			continue
 		}
 		m, err := l.Match(ctx, info.ID)

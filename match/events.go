@@ -78,6 +78,9 @@ type roundStartingMsg struct {
 	KnownDeal  bool         `json:"known_deal,omitempty"`
 	Seed       string       `json:"seed,omitempty"` // only for a known deal
 	Rules      engine.Rules `json:"rules"`
+	// Winnable, for a match with deals "winnable", says whether this deal
+	// was proved winnable (false: the server had none ready).
+	Winnable *bool `json:"winnable,omitempty"`
 }
 
 // RoundStartedMsg is sent to each player with their own view when the
@@ -98,6 +101,7 @@ type RoundStartedMsg struct {
 	View       json.RawMessage `json:"view"`
 	LastSeq    int             `json:"last_seq"`
 	Resumed    bool            `json:"resumed,omitempty"`
+	Winnable   *bool           `json:"winnable,omitempty"` // as in round_starting
 }
 
 type leaderboardMsg struct {

@@ -18,6 +18,9 @@ type FairDeal struct {
 	Salt       string // hex of 16 random bytes; empty for a known deal
 	Commitment string // empty for a known deal
 	Known      bool   // the match chose the deal: no secret, no commitment
+	// Winnable: the seed came from the solver's pool of deals proved
+	// winnable under the round's rules.
+	Winnable bool `json:",omitempty"`
 }
 
 // saltBytes is how many random bytes a salt has.
@@ -31,6 +34,18 @@ func NewFairDeal(rnd io.Reader) (FairDeal, error) {
 		return FairDeal{}, fmt.Errorf("drawing a seed: %w", err)
 	}
 	d := FairDeal{Seed: binary.LittleEndian.Uint64(b[:8]), Salt: hex.EncodeToString(b[8:])}
+	d.Commitment = Commitment(d.Salt, d.Seed)
+	return d, nil
+}
+
+// NewFairDealFor commits to a seed chosen elsewhere (a deal proved
+// winnable, drawn at random by the pool) with a fresh salt from rnd.
+func NewFairDealFor(seed uint64, rnd io.Reader) (FairDeal, error) {
+	var b [saltBytes]byte
+	if _, err := io.ReadFull(rnd, b[:]); err != nil {
+		return FairDeal{}, fmt.Errorf("drawing a salt: %w", err)
+	}
+	d := FairDeal{Seed: seed, Salt: hex.EncodeToString(b[:])}
 	d.Commitment = Commitment(d.Salt, d.Seed)
 	return d, nil
 }

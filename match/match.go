@@ -68,6 +68,15 @@ type Config struct {
 	// Inbox is how many commands may wait for the match (default 256); past
 	// that, commands fail with ErrBusy.
 	Inbox int
+	// Winnable hands out deals proved winnable, for matches with deals
+	// "winnable" (match/dealpool); nil deals them any deal, said so.
+	Winnable WinnableDeals
+}
+
+// WinnableDeals is a source of deals proved winnable: Take returns one for
+// the rules at once, or false when it has none ready.
+type WinnableDeals interface {
+	Take(engine.Rules) (seed uint64, ok bool)
 }
 
 // Defaults of Config.
@@ -1047,11 +1056,17 @@ func (m *Match) startRound() error {
 		return ErrNoPlayers
 	}
 	var fair FairDeal
-	if m.Settings.Seed != "" {
+	var err error
+	switch seed, ok := m.winnableSeed(); {
+	case m.Settings.Seed != "":
 		seed, _ := strconv.ParseUint(m.Settings.Seed, 10, 64)
 		fair = KnownDeal(seed)
-	} else {
-		var err error
+	case ok:
+		if fair, err = NewFairDealFor(seed, randomReader); err != nil {
+			return err
+		}
+		fair.Winnable = true
+	default:
 		if fair, err = NewFairDeal(randomReader); err != nil {
 			return err
 		}
@@ -1086,11 +1101,32 @@ func (m *Match) startRound() error {
 	return nil
 }
 
+// winnableSeed takes a deal proved winnable for a match that asks for
+// them; false when the match does not, or no deal is ready (the round is
+// then dealt any deal and round_starting says so).
+func (m *Match) winnableSeed() (uint64, bool) {
+	if m.Settings.Deals != DealsWinnable || m.Settings.Seed != "" || m.cfg.Winnable == nil {
+		return 0, false
+	}
+	return m.cfg.Winnable.Take(m.rules)
+}
+
+// winnableField is round_starting's and round_started's "winnable": for a
+// match with deals "winnable", whether this deal was proved winnable.
+func (m *Match) winnableField(f FairDeal) *bool {
+	if m.Settings.Deals != DealsWinnable {
+		return nil
+	}
+	w := f.Winnable
+	return &w
+}
+
 func (m *Match) roundStartingMsg() []byte {
 	r := m.st.Round
 	msg := roundStartingMsg{
 		Type: "round_starting", MatchID: m.ID, RoundID: r.ID, Round: r.Number, StartsAt: r.StartsAt,
 		EndsAt: r.EndsAt, Commitment: r.Fair.Commitment, KnownDeal: r.Fair.Known, Rules: r.Rules,
+		Winnable: m.winnableField(r.Fair),
 	}
 	if r.Fair.Known {
 		msg.Seed = strconv.FormatUint(r.Fair.Seed, 10)
@@ -1109,7 +1145,7 @@ func (m *Match) roundStartedMsg(playerID string, now time.Time, resumed bool) ([
 	msg := RoundStartedMsg{
 		Type: "round_started", MatchID: m.ID, RoundID: r.ID, Round: r.Number, StartsAt: r.StartsAt,
 		EndsAt: r.EndsAt, Rules: r.Rules, Commitment: r.Fair.Commitment, KnownDeal: r.Fair.Known,
-		View: view, LastSeq: last, Resumed: resumed,
+		View: view, LastSeq: last, Resumed: resumed, Winnable: m.winnableField(r.Fair),
 	}
 	if r.Fair.Known {
 		msg.Seed = strconv.FormatUint(r.Fair.Seed, 10)

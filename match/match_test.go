@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -459,4 +460,95 @@ func TestRepairAfterStoreLoss(t *testing.T) {
 			t.Fatalf("store log after repair = %+v", log)
 		}
 	})
+}
+
+// onePool hands out one deal, then has none ready.
+type onePool struct {
+	mu    sync.Mutex
+	seed  uint64
+	taken bool
+	asked []engine.Rules
+}
+
+func (p *onePool) Take(r engine.Rules) (uint64, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.asked = append(p.asked, r)
+	if p.taken {
+		return 0, false
+	}
+	p.taken = true
+	return p.seed, true
+}
+
+// TestWinnableDeals checks the setting deals "winnable": a round is dealt
+// from the pool's proved deal under a fresh commitment, and when the pool
+// has none ready the round starts anyway on any deal and says so.
+func TestWinnableDeals(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		sk := newSink()
+		s := match.DefaultSettings()
+		s.Rounds, s.MaxPlayers, s.Deals, s.Draw = 2, 1, match.DealsWinnable, 1
+		pool := &onePool{seed: 424242}
+		m, err := match.New("m1", "ABCDEF", s, false, match.Config{
+			Store: memstore.New(), Coord: memstore.NewCoord(), Sink: sk, Logger: quiet, Winnable: pool,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		_ = m.Join(ctx, alice)
+		if err := m.Start(ctx, "a"); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		for round := 1; round <= 2; round++ {
+			starting := sk.of("a", "round_starting")
+			if len(starting) != round {
+				t.Fatalf("round %d: %d round_starting", round, len(starting))
+			}
+			want := round == 1 // the pool had one deal
+			if starting[round-1]["winnable"] != want || starting[round-1]["seed"] != nil {
+				t.Fatalf("round %d: round_starting %v, want winnable %v and no seed", round, starting[round-1], want)
+			}
+			time.Sleep(time.Duration(s.CountdownS) * time.Second)
+			synctest.Wait()
+			if err := m.Round().Resign(ctx, "a", time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			synctest.Wait()
+			over := sk.of("a", "round_over")
+			deal := over[round-1]["deal"].(map[string]any)
+			if want && deal["seed"] != "424242" {
+				t.Fatalf("round 1 dealt %v, want the pool's 424242", deal["seed"])
+			}
+			if deal["commitment"] != match.Commitment(deal["salt"].(string), mustSeed(t, deal["seed"])) {
+				t.Fatalf("round %d: the commitment does not match the revealed seed and salt", round)
+			}
+			time.Sleep(match.DefaultIntermission)
+			synctest.Wait()
+		}
+		if len(pool.asked) != 2 || pool.asked[0].Draw != 1 {
+			t.Fatalf("pool asked %v, want twice for draw 1", pool.asked)
+		}
+	})
+	bad := match.DefaultSettings()
+	bad.Deals, bad.Seed = match.DealsWinnable, "7"
+	if err := bad.Validate(); !errors.Is(err, match.ErrBadSettings) {
+		t.Errorf("deals winnable with a seed: %v, want ErrBadSettings", err)
+	}
+	bad.Deals, bad.Seed = "solvable", ""
+	if err := bad.Validate(); !errors.Is(err, match.ErrBadSettings) {
+		t.Errorf("deals solvable: %v, want ErrBadSettings", err)
+	}
+}
+
+func mustSeed(t *testing.T, v any) uint64 {
+	t.Helper()
+	n, err := strconv.ParseUint(v.(string), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

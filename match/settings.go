@@ -48,7 +48,17 @@ type Settings struct {
 	Seed string `json:"seed,omitempty"`
 	// CountdownS is the time between round_starting and round_started.
 	CountdownS int `json:"countdown_s"`
+	// Deals is "any" (any deal, default) or "winnable": every round is
+	// dealt from a deal the solver proved winnable under the round's rules,
+	// when the server has one ready (round_starting says whether it had).
+	Deals string `json:"deals"`
 }
+
+// The values of Settings.Deals.
+const (
+	DealsAny      = "any"
+	DealsWinnable = "winnable"
+)
 
 // DefaultSettings returns the settings of a match that asks for nothing:
 // draw 3, unlimited passes, standard scoring, undo no_reveal, foundation to
@@ -58,7 +68,7 @@ func DefaultSettings() Settings {
 	return Settings{
 		Draw: 3, Passes: 0, Scoring: "standard", Undo: "no_reveal", FoundationToTableau: true,
 		Mode: ModeRace, Rounds: 1, MaxPlayers: DefaultPlayers, TimeLimitS: DefaultTimeLimit,
-		CountdownS: DefaultCountdown,
+		CountdownS: DefaultCountdown, Deals: DealsAny,
 	}
 }
 
@@ -108,6 +118,9 @@ func WithDefaults(p PartialSettings) Settings {
 	if p.CountdownS != nil {
 		s.CountdownS = *p.CountdownS
 	}
+	if p.Deals != nil {
+		s.Deals = *p.Deals
+	}
 	return s
 }
 
@@ -126,6 +139,7 @@ type PartialSettings struct {
 	Public              *bool   `json:"public"`
 	Seed                *string `json:"seed"`
 	CountdownS          *int    `json:"countdown_s"`
+	Deals               *string `json:"deals"`
 }
 
 // Validate reports the first setting out of range.
@@ -147,6 +161,10 @@ func (s Settings) Validate() error {
 		return bad("time_limit_s %d: want %d..%d", s.TimeLimitS, MinTimeLimitS, MaxTimeLimitS)
 	case s.CountdownS < 0 || s.CountdownS > MaxCountdownS:
 		return bad("countdown_s %d: want 0..%d", s.CountdownS, MaxCountdownS)
+	case s.Deals != DealsAny && s.Deals != DealsWinnable && s.Deals != "":
+		return bad("deals %q: want any or winnable", s.Deals)
+	case s.Deals == DealsWinnable && s.Seed != "":
+		return bad("deals winnable with a seed: the seed already fixes the deal")
 	}
 	if s.Seed != "" {
 		if _, err := strconv.ParseUint(s.Seed, 10, 64); err != nil {

@@ -28,7 +28,7 @@ type node struct {
 func startNode(t *testing.T, bin, redisURL, prefix string) *node {
 	t.Helper()
 	cmd := exec.Command(bin, "--addr", "127.0.0.1:0", "--redis", redisURL, "--redis-prefix", prefix, "--log-format", "json")
-	cmd.Env = append(os.Environ(), "KLONDIKE_MSG_RATE=10000", "KLONDIKE_MSG_BURST=10000")
+	cmd.Env = append(os.Environ(), "KLONDIKE_MSG_RATE=10000", "KLONDIKE_MSG_BURST=10000", "KLONDIKE_WINNABLE_WORKERS=0")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
