@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"klondike/engine"
@@ -47,6 +49,8 @@ var codeTable = []struct {
 	{match.ErrMatchClosed, CodeNotFound},
 	{match.ErrAlreadyStart, CodeBadRequest},
 	{match.ErrBadSettings, CodeBadRequest},
+	{match.ErrNoHints, CodeBadRequest},
+	{errNoHintsHere, CodeBadRequest},
 	{lobby.ErrBadName, CodeBadRequest},
 	{lobby.ErrUnknownToken, CodeUnauthorized},
 	{lobby.ErrNoSuchMatch, CodeNotFound},
@@ -91,7 +95,15 @@ type Service struct {
 	Hub     *Hub
 	Metrics *Metrics
 	Log     *slog.Logger
+	// Hint answers "hint" in solo rounds; nil offers none.
+	Hint match.HintFunc
+
+	hintOnce sync.Once
+	hints    chan struct{} // one hint search at a time on this node
 }
+
+// errNoHintsHere: the server was started without a hint solver.
+var errNoHintsHere = errors.New("this server offers no hints")
 
 var _ Handler = (*Service)(nil)
 
@@ -174,6 +186,13 @@ type (
 		Re      string `json:"re,omitempty"`
 		RoundID string `json:"round_id"`
 	}
+	hintMsg struct {
+		Type    string  `json:"type"`
+		Re      string  `json:"re,omitempty"`
+		RoundID string  `json:"round_id"`
+		Move    *string `json:"move"` // null when the solver has none
+		Verdict string  `json:"verdict"`
+	}
 )
 
 // HandleMessage implements Handler.
@@ -225,6 +244,11 @@ func (s *Service) HandleMessage(ctx context.Context, c *Conn, env *Envelope) {
 					c.SendJSON(resignedMsg{Type: "resigned", Re: env.ID, RoundID: m.RoundID})
 				}
 			}
+		}
+	case "hint":
+		var m moveMsg
+		if err = decode(env, &m); err == nil {
+			err = s.hint(ctx, c, env, pid, m.RoundID)
 		}
 	default:
 		err = errBadRequest("unknown message type " + quote(env.Type))
@@ -316,6 +340,36 @@ func (s *Service) hello(ctx context.Context, c *Conn, env *Envelope) {
 	if resumed {
 		s.Lobby.Connected(ctx, ses.PlayerID, true)
 	}
+}
+
+// hint answers a solo player's "hint" with the solver's next move. One
+// search runs at a time on a node; a request meanwhile gets unavailable,
+// to retry.
+func (s *Service) hint(ctx context.Context, c *Conn, env *Envelope, pid, roundID string) error {
+	if s.Hint == nil {
+		return errNoHintsHere
+	}
+	s.hintOnce.Do(func() { s.hints = make(chan struct{}, 1) })
+	r, err := s.Lobby.Round(ctx, roundID)
+	if err != nil {
+		return err
+	}
+	select {
+	case s.hints <- struct{}{}:
+		defer func() { <-s.hints }()
+	default:
+		return fmt.Errorf("%w: another hint is being searched", match.ErrBusy)
+	}
+	move, verdict, err := r.Hint(ctx, pid, time.Now(), s.Hint)
+	if err != nil {
+		return err
+	}
+	reply := hintMsg{Type: "hint", Re: env.ID, RoundID: roundID, Verdict: verdict}
+	if move != "" {
+		reply.Move = &move
+	}
+	c.SendJSON(reply)
+	return nil
 }
 
 func (s *Service) move(ctx context.Context, c *Conn, env *Envelope, pid string) {

@@ -30,6 +30,7 @@ func testServer(t *testing.T) (*api.Server, string) {
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		// The test players are bots that move as fast as they can.
 		Limits: api.Limits{MsgRate: 10000, MsgBurst: 10000},
+		Hint:   api.SolverHints(),
 		Match: match.Config{
 			LeaderboardEvery: 20 * time.Millisecond,
 			Intermission:     50 * time.Millisecond,

@@ -34,7 +34,7 @@ func FuzzDecodeEnvelope(f *testing.F) {
 // can crash the server or close a connection by itself.
 func FuzzServerMessage(f *testing.F) {
 	types := []string{"hello", "create_match", "list_matches", "join_match", "quick_match", "leave_match",
-		"ready", "start_match", "spectate", "rematch", "move", "resign", "nope"}
+		"ready", "start_match", "spectate", "rematch", "move", "resign", "hint", "nope"}
 	bodies := []string{``, `,"settings":null`, `,"settings":{"draw":2}`, `,"settings":{"rounds":"x"}`, `,"match_id":7`,
 		`,"code":"ABC"`, `,"round_id":"x","seq":-1,"move":"D"`, `,"seq":1e99`, `,"move":{"a":1}`, `,"ready":"yes"`,
 		`,"settings":{"seed":"18446744073709551616"}`, `,"name":"` + strings.Repeat("é", 30) + `"`}

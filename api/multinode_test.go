@@ -49,6 +49,8 @@ func (cl *cluster) start(t *testing.T) string {
 		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Limits:   api.Limits{MsgRate: 10000, MsgBurst: 10000},
 		Match:    match.Config{LeaderboardEvery: 20 * time.Millisecond, LeaseTTL: time.Second},
+		// Check often for a Redis that lost its data.
+		DataEpochEvery: 100 * time.Millisecond,
 	})
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() { srv.Close(); hs.Close(); c.Close() })
@@ -246,6 +248,49 @@ func TestMultiNodeClockTakeover(t *testing.T) {
 	for _, e := range overA["results"].([]any) {
 		if e := e.(map[string]any); e["status"] != "timed_out" {
 			t.Errorf("result %v: want timed_out", e)
+		}
+	}
+}
+
+// TestMultiNodeDataLossVoids empties Redis in the middle of a round played
+// on two nodes, as a Redis without persistence that restarted would be:
+// every node sees the data epoch change, the round ends void (left out of
+// the totals) and the match is over, on both nodes.
+func TestMultiNodeDataLossVoids(t *testing.T) {
+	cl := newCluster(t, 2)
+	a, b := dial(t, cl.nodes[0]), dial(t, cl.nodes[1])
+	a.hello("alice")
+	b.hello("bob")
+	a.send(map[string]any{"type": "create_match", "settings": map[string]any{
+		"seed": "1", "undo": "on", "countdown_s": 0, "max_players": 2, "rounds": 3}})
+	created := a.expect("match")["match"].(map[string]any)
+	b.send(map[string]any{"type": "join_match", "code": created["code"]})
+	b.expect("match")
+	a.send(map[string]any{"type": "start_match", "match_id": created["id"]})
+	roundID := a.expect("round_started")["round_id"].(string)
+	b.expect("round_started")
+	moves := winningGame(t)
+	for i := range 10 {
+		if ans := a.move(roundID, i+1, moves[i]); ans["type"] != "move_ok" {
+			t.Fatalf("move %d: %v", i+1, ans)
+		}
+	}
+	time.Sleep(300 * time.Millisecond) // every node has read the epoch
+	if _, err := cl.rs.Do("FLUSHALL"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []*client{a, b} {
+		over := c.expect("round_over")
+		if over["round_id"] != roundID || over["void"] == nil || over["void"] == "" {
+			t.Fatalf("round_over after the loss = %v, want the round void", over)
+		}
+		for _, tot := range over["totals"].([]any) {
+			if tot := tot.(map[string]any); tot["total"].(float64) != 0 || len(tot["placings"].([]any)) != 0 {
+				t.Errorf("totals count the void round: %v", tot)
+			}
+		}
+		if mo := c.expect("match_over"); mo["void"] == nil {
+			t.Fatalf("match_over after the loss = %v, want void", mo)
 		}
 	}
 }

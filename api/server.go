@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"klondike/api/web"
+	"klondike/engine"
+	"klondike/engine/solver"
 	"klondike/lobby"
 	"klondike/match"
 	"klondike/match/memstore"
@@ -27,12 +29,18 @@ type Config struct {
 	// the same players when they share a Store, Sessions and a Coord (the
 	// Redis ones).
 	Coord match.Coord
+	// Hint answers "hint" in solo rounds (engine/solver behind it); nil
+	// offers no hints.
+	Hint match.HintFunc
 	// Limits are the WebSocket limits (zero fields take defaults).
 	Limits Limits
 	// Match configures every match (zero fields take defaults).
 	Match match.Config
 	// Lobby retention settings (zero fields take defaults).
 	MatchRetention, RoundRetention, SessionIdle time.Duration
+	// DataEpochEvery is how often the shared state is checked for a loss
+	// of its data (default 2 s; see lobby.Config).
+	DataEpochEvery time.Duration
 	// Version is reported in klondike_build_info.
 	Version string
 	Logger  *slog.Logger
@@ -72,13 +80,14 @@ func NewServer(cfg Config) *Server {
 	s.Lobby = lobby.New(lobby.Config{
 		Store: cfg.Store, Sessions: cfg.Sessions, Coord: cfg.Coord, Sink: s.Hub, Logger: cfg.Logger, Match: cfg.Match,
 		MatchRetention: cfg.MatchRetention, RoundRetention: cfg.RoundRetention, SessionIdle: cfg.SessionIdle,
+		DataEpochEvery: cfg.DataEpochEvery,
 		OnRoundDealt: s.Metrics.RoundsStarted.Inc, OnRoundOver: s.Metrics.RoundsFinished.Inc,
 	})
 	s.Metrics.RegisterMatchGauges(
 		func() float64 { o, _ := s.Lobby.Counts(); return float64(o) },
 		func() float64 { _, r := s.Lobby.Counts(); return float64(r) },
 	)
-	svc := &Service{Lobby: s.Lobby, Hub: s.Hub, Metrics: s.Metrics, Log: cfg.Logger}
+	svc := &Service{Lobby: s.Lobby, Hub: s.Hub, Metrics: s.Metrics, Log: cfg.Logger, Hint: cfg.Hint}
 	s.WS = NewWSServer(svc, cfg.Limits, s.Metrics, cfg.Logger)
 
 	s.mux.Handle("GET /ws", s.WS)
@@ -190,5 +199,20 @@ func (s *Server) routeError(w http.ResponseWriter, err error) {
 	default:
 		s.log.Error("route failed", "err", err)
 		writeJSON(w, http.StatusInternalServerError, errorBody(CodeInternal, "internal error"))
+	}
+}
+
+// hintBudget bounds one hint's search: it decides nearly every deal.
+var hintBudget = solver.Budget{Nodes: 2_000_000, Time: 2 * time.Second}
+
+// SolverHints is the HintFunc of engine/solver: the next move of a winning
+// line from the player's position, within hintBudget.
+func SolverHints() match.HintFunc {
+	return func(g *engine.Game) (string, string) {
+		h := solver.Hint(g, hintBudget)
+		if h.Verdict != solver.Winnable || h.Move.Kind == engine.NoMove {
+			return "", h.Verdict.String()
+		}
+		return h.Move.String(), h.Verdict.String()
 	}
 }

@@ -60,6 +60,10 @@ type Config struct {
 	MatchRetention time.Duration
 	RoundRetention time.Duration
 	SessionIdle    time.Duration
+	// DataEpochEvery is how often the Coord's data epoch is checked
+	// (default 2 s): when it changes, the shared state lost its data, and
+	// the matches this node serves are voided (match.Match.Void).
+	DataEpochEvery time.Duration
 	// OnRoundDealt and OnRoundOver count rounds for metrics; may be nil.
 	OnRoundDealt func()
 	OnRoundOver  func()
@@ -70,6 +74,10 @@ const (
 	DefaultMatchRetention = 30 * time.Minute
 	DefaultRoundRetention = 24 * time.Hour
 	DefaultSessionIdle    = 7 * 24 * time.Hour
+	DefaultDataEpochEvery = 2 * time.Second
+	// VoidReason is what players are told of a match voided because the
+	// shared state lost its data.
+	VoidReason = "the server's store lost its data: this match does not count"
 	janitorEvery          = time.Minute
 )
 
@@ -115,6 +123,9 @@ func New(cfg Config) *Lobby {
 	}
 	if cfg.SessionIdle <= 0 {
 		cfg.SessionIdle = DefaultSessionIdle
+	}
+	if cfg.DataEpochEvery <= 0 {
+		cfg.DataEpochEvery = DefaultDataEpochEvery
 	}
 	if cfg.Sessions == nil {
 		cfg.Sessions = newMemSessions()
@@ -737,14 +748,54 @@ func (l *Lobby) janitor() {
 	defer close(l.done)
 	t := time.NewTicker(janitorEvery)
 	defer t.Stop()
+	e := time.NewTicker(l.cfg.DataEpochEvery)
+	defer e.Stop()
+	var epoch string
 	for {
 		select {
 		case <-l.stop:
 			return
 		case now := <-t.C:
 			l.sweep(now)
+		case <-e.C:
+			epoch = l.checkEpoch(epoch)
 		}
 	}
+}
+
+// checkEpoch reads the Coord's data epoch; if it is not the one seen
+// before, the shared state lost its data and every match this node serves
+// is voided. It returns the epoch to compare with next time.
+func (l *Lobby) checkEpoch(seen string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), max(l.cfg.DataEpochEvery, 5*time.Second))
+	defer cancel()
+	now, err := l.cfg.Coord.DataEpoch(ctx)
+	if err != nil || now == seen {
+		return seen // unavailable now: the next tick tries again
+	}
+	if seen == "" {
+		return now
+	}
+	l.cfg.Logger.Error("the shared state lost its data: voiding this node's matches", "epoch_was", seen, "epoch", now)
+	l.mu.Lock()
+	ms := make([]*match.Match, 0, len(l.matches))
+	for _, e := range l.matches {
+		if e.m != nil {
+			ms = append(ms, e.m)
+		}
+	}
+	l.mu.Unlock()
+	failed := false
+	for _, m := range ms {
+		if err := m.Void(ctx, VoidReason); err != nil {
+			l.cfg.Logger.Warn("voiding a match failed; trying again", "match", m.ID, "err", err)
+			failed = true
+		}
+	}
+	if failed {
+		return seen
+	}
+	return now
 }
 
 func (l *Lobby) sweep(now time.Time) {

@@ -129,12 +129,16 @@ type roundOverMsg struct {
 	Deal      DealReveal `json:"deal"`
 	ReplayURL string     `json:"replay_url"`
 	Totals    []Total    `json:"totals"`
+	// Void, when set, says why the round does not count: the results are
+	// what was known, and the totals leave the round out.
+	Void string `json:"void,omitempty"`
 }
 
 type matchOverMsg struct {
 	Type    string  `json:"type"`
 	MatchID string  `json:"match_id"`
 	Totals  []Total `json:"totals"`
+	Void    string  `json:"void,omitempty"` // why the match ended early, void
 }
 
 // encode marshals an outgoing message; the types above cannot fail to encode.

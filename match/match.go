@@ -140,6 +140,7 @@ type Match struct {
 	outbox    []outMsg
 	changedSt bool
 	after     []func() // run once the command's change is saved
+	voidTold  bool     // this node told its players the match was voided
 	roundSave string   // the phase of the round record last saved
 }
 
@@ -162,6 +163,7 @@ type record struct {
 	MatchOver  json.RawMessage   `json:"match_over,omitempty"` // match_over, resent to a player who resumes after the match
 	NextMatch  string            `json:"next_match,omitempty"`
 	Joins      int               `json:"joins"`
+	Void       string            `json:"void,omitempty"` // why the match was voided
 }
 
 type member struct {
@@ -872,6 +874,73 @@ func (m *Match) Resume(ctx context.Context, playerID string) error {
 			}
 			m.send(playerID, m.st.MatchOver)
 		}
+		return nil
+	})
+}
+
+// Void ends a match that the shared state lost (the Coord's data epoch
+// changed: Redis came back without its data): a round being dealt or
+// played ends void, ranked on what is known and left out of the totals,
+// and the match is over. This node's replica is all that is left of the
+// match, so it writes the record again from it. A node that finds the match
+// voided already by another node only tells its own players. A match that
+// is over already is left alone.
+func (m *Match) Void(ctx context.Context, reason string) error {
+	return m.do(ctx, func() error {
+		switch _, _, err := m.cfg.Coord.LoadMatch(ctx, m.ID); {
+		case errors.Is(err, ErrNotFound):
+			m.version = 0 // lost: the save below makes the record anew
+		case err != nil:
+			return fmt.Errorf("%w: %v", ErrUnavailable, err)
+		default:
+			if err := m.reload(ctx); err != nil {
+				return err
+			}
+		}
+		if m.st.State == StateOver {
+			if m.st.Void != "" && !m.voidTold {
+				m.voidTold = true
+				// Voided by another node: its messages reached only its
+				// own players.
+				for _, b := range []json.RawMessage{m.st.LastOver, m.st.MatchOver} {
+					if b != nil {
+						m.broadcast(b, true)
+					}
+				}
+			}
+			return nil
+		}
+		m.st.Void = reason
+		m.stopTimer()
+		if r := m.round; r != nil && (m.st.State == StateStarting || m.st.State == StateRunning) {
+			sts, err := r.End(ctx, time.Now())
+			if err != nil {
+				// Rank what this node knows rather than nothing.
+				m.cfg.Logger.Warn("voiding: the round's standings are unavailable", "round", r.ID, "err", err)
+				sts = nil
+			}
+			endMs := r.endMs.Load()
+			m.st.Round.Phase, m.st.Round.EndMs = phaseNames[roundOver], endMs
+			m.st.LastOver = encode(roundOverMsg{
+				Type: "round_over", MatchID: m.ID, RoundID: r.ID, Round: r.Number,
+				Results: Rank(r.Mode, r.Rules, sts, endMs),
+				Deal: DealReveal{
+					Seed: strconv.FormatUint(r.Fair.Seed, 10), Salt: r.Fair.Salt, Commitment: r.Fair.Commitment,
+					KnownDeal: r.Fair.Known, Layout: r.Deal,
+				},
+				ReplayURL: "/api/v1/rounds/" + r.ID + "/replay",
+				Totals:    m.rankTotals(), Void: reason,
+			})
+			m.broadcast(m.st.LastOver, true)
+		}
+		m.st.State = StateOver
+		m.st.MatchOver = encode(matchOverMsg{Type: "match_over", MatchID: m.ID, Totals: m.rankTotals(), Void: reason})
+		m.broadcast(m.st.MatchOver, true)
+		m.changed()
+		m.after = append(m.after, func() {
+			m.voidTold = true
+			m.cfg.Logger.Warn("match voided", "reason", reason)
+		})
 		return nil
 	})
 }

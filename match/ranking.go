@@ -17,8 +17,9 @@ type Entry struct {
 	Foundation int           `json:"foundation"`
 	Moves      int           `json:"moves"`
 	Status     engine.Status `json:"status"`
-	FinishedMs *int64        `json:"finished_ms"` // null while playing
-	ReachedMs  int64         `json:"reached_ms"`  // when the result was reached: the tie-break
+	FinishedMs *int64        `json:"finished_ms"`      // null while playing
+	ReachedMs  int64         `json:"reached_ms"`       // when the result was reached: the tie-break
+	Helped     bool          `json:"helped,omitempty"` // played with hints: practice, not a result
 }
 
 // RoundScore returns a standing's round score at nowMs on the round's clock:
@@ -51,7 +52,7 @@ func Rank(mode Mode, r engine.Rules, st []Standing, nowMs int64) []Entry {
 	for i, s := range st {
 		e := Entry{
 			PlayerID: s.PlayerID, Name: s.Name, Score: RoundScore(r, s, nowMs),
-			Foundation: s.Foundation, Moves: s.Moves, Status: s.Status, ReachedMs: s.ReachedMs,
+			Foundation: s.Foundation, Moves: s.Moves, Status: s.Status, ReachedMs: s.ReachedMs, Helped: s.Helped,
 		}
 		if s.FinishedMs >= 0 {
 			f := s.FinishedMs

@@ -18,6 +18,16 @@ var (
 	ErrNotInRound      = errors.New("you are not playing in this round")
 )
 
+// ErrNoHints: hints are for solo practice, never for a round with rivals.
+var ErrNoHints = errors.New("hints are for solo practice: a round of one player")
+
+// A HintFunc finds the next move of a winning line from a game's position,
+// seeing every card (engine/solver.Hint behind it): the move in the
+// notation, or "" when it has none, and the verdict on the position
+// ("winnable", "unwinnable" or "unknown"). It may take a while; it must
+// not keep g.
+type HintFunc func(g *engine.Game) (move, verdict string)
+
 // An OutOfOrderError reports a move whose seq is beyond the next expected.
 type OutOfOrderError struct{ Expected int }
 
@@ -243,9 +253,9 @@ func (r *Round) seat(ctx context.Context, playerID string) (*seat, error) {
 		s.log = append(s.log, e)
 		s.standing = r.standingAfterMove(s, e.AtMs)
 	}
-	if len(log) > 0 || r.Over() {
+	{
 		// The standing the store holds has what the log cannot say: a
-		// resignation, a time-out, the finish time.
+		// resignation, a time-out, the finish time, a hint asked for.
 		if sts, err := r.store.Standings(ctx, r.ID); err == nil {
 			for _, st := range sts {
 				if st.PlayerID == playerID && st.Moves == len(s.log) {
@@ -489,6 +499,36 @@ func (r *Round) resign(ctx context.Context, playerID string, now time.Time, forf
 	return nil
 }
 
+// Hint answers a solo player's request for a hint with the solver's next
+// move from their position, and marks their game as played with help (the
+// standing's Helped, shown in leaderboards and results). A round with more
+// than one player gets ErrNoHints: the solver sees cards the players cannot.
+func (r *Round) Hint(ctx context.Context, playerID string, now time.Time, hint HintFunc) (move, verdict string, err error) {
+	if len(r.Players) != 1 {
+		return "", "", ErrNoHints
+	}
+	s, err := r.seat(ctx, playerID)
+	if err != nil {
+		return "", "", err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !r.Running(now) || s.game.Status().Over() {
+		return "", "", ErrRoundNotRunning
+	}
+	if !s.standing.Helped {
+		st := s.standing
+		st.Helped = true
+		if err := r.store.SetStanding(ctx, r.ID, st); err != nil {
+			return "", "", fmt.Errorf("%w: %v", ErrUnavailable, err)
+		}
+		s.standing = st
+		r.dirty.Store(true)
+	}
+	move, verdict = hint(s.game.Clone())
+	return move, verdict, nil
+}
+
 // Start opens the round for moves and records the standing of every
 // player the store has none for yet (a player who left during the
 // countdown has forfeited already). Running it again (a node that retries)
@@ -643,6 +683,7 @@ type PlayerReplay struct {
 	Points   int        `json:"points"`
 	Score    int        `json:"score"`
 	Elapsed  int64      `json:"elapsed_ms"`
+	Helped   bool       `json:"helped,omitempty"`
 }
 
 // A Replay is everything needed to verify a finished round.
@@ -688,6 +729,7 @@ func (r *Round) Replay(ctx context.Context) (Replay, error) {
 		rep.Players = append(rep.Players, PlayerReplay{
 			PlayerID: st.PlayerID, Name: st.Name, Moves: append([]LogEntry{}, log...),
 			Status: st.Status.String(), Points: st.Points, Score: RoundScore(r.Rules, st, endMs), Elapsed: at,
+			Helped: st.Helped,
 		})
 	}
 	return rep, nil

@@ -19,13 +19,14 @@ type LogEntry struct {
 type Standing struct {
 	PlayerID   string        `json:"player_id"`
 	Name       string        `json:"name"`
-	Join       int           `json:"-"`           // seat order, the last tie-break
-	Points     int           `json:"points"`      // running move points
-	Foundation int           `json:"foundation"`  // cards on the foundations
-	Moves      int           `json:"moves"`       // accepted moves
-	Status     engine.Status `json:"status"`      // playing, won, stuck, resigned, timed_out
-	FinishedMs int64         `json:"finished_ms"` // when the game ended, or −1
-	ReachedMs  int64         `json:"reached_ms"`  // when foundation and points last changed
+	Join       int           `json:"-"`                // seat order, the last tie-break
+	Points     int           `json:"points"`           // running move points
+	Foundation int           `json:"foundation"`       // cards on the foundations
+	Moves      int           `json:"moves"`            // accepted moves
+	Status     engine.Status `json:"status"`           // playing, won, stuck, resigned, timed_out
+	FinishedMs int64         `json:"finished_ms"`      // when the game ended, or −1
+	ReachedMs  int64         `json:"reached_ms"`       // when foundation and points last changed
+	Helped     bool          `json:"helped,omitempty"` // the player asked for a hint (solo practice)
 }
 
 // Errors of a Store.

@@ -25,8 +25,10 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"klondike/api"
+	"klondike/engine"
 	"klondike/lobby"
 	"klondike/match"
+	"klondike/match/dealpool"
 	"klondike/match/redisstore"
 )
 
@@ -57,6 +59,9 @@ type Options struct {
 	ShutdownGrace time.Duration
 	Limits        api.Limits
 	Origins       string
+	// WinnableWorkers solve deals in the background for matches with
+	// deals "winnable"; 0 keeps no pool.
+	WinnableWorkers int
 }
 
 // parseOptions reads flags over environment variables over defaults.
@@ -95,6 +100,7 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 	fs.IntVar(&o.Limits.SendQueue, "send-queue", envInt(getenv, "KLONDIKE_SEND_QUEUE", api.DefaultSendQueue), "messages queued for one client before it is dropped as slow (env KLONDIKE_SEND_QUEUE)")
 	fs.Float64Var(&o.Limits.MsgRate, "msg-rate", envFloat(getenv, "KLONDIKE_MSG_RATE", api.DefaultMsgRate), "messages a second a client may send; beyond it rate_limited, and a flood closes; negative: no limit (env KLONDIKE_MSG_RATE)")
 	fs.IntVar(&o.Limits.MsgBurst, "msg-burst", envInt(getenv, "KLONDIKE_MSG_BURST", api.DefaultMsgBurst), "burst of messages allowed above the rate (env KLONDIKE_MSG_BURST)")
+	fs.IntVar(&o.WinnableWorkers, "winnable-workers", envInt(getenv, "KLONDIKE_WINNABLE_WORKERS", dealpool.DefaultWorkers), "background solvers that keep deals proved winnable ready for matches with deals \"winnable\"; 0: none, such matches get unchecked deals, said so (env KLONDIKE_WINNABLE_WORKERS)")
 	fs.Usage = func() {
 		fmt.Fprintf(out, "Usage: klondiked [flags]\n\nThe competitive Klondike server. Flags win over KLONDIKE_* environment variables.\n\nExamples:\n  klondiked --addr 127.0.0.1:8080\n  KLONDIKE_LOG_FORMAT=json klondiked\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -104,6 +110,9 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	if o.WinnableWorkers < 0 || o.WinnableWorkers > 64 {
+		return o, fmt.Errorf("--winnable-workers %d: want 0..64", o.WinnableWorkers)
 	}
 	if o.Origins != "" {
 		for _, s := range strings.Split(o.Origins, ",") {
@@ -224,7 +233,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if o.RedisURL != "" {
 		storeName = "redis"
 	}
-	srv := api.NewServer(api.Config{Store: st.store, Sessions: st.sessions, Coord: st.coord, Limits: o.Limits, Version: version, Logger: log})
+	var mcfg match.Config
+	if o.WinnableWorkers > 0 {
+		// The default rules are warmed up first; a rule set a match asks
+		// for is added when first asked for.
+		pool := dealpool.New(ctx, dealpool.Config{Rules: []engine.Rules{engine.DefaultRules()}, Workers: o.WinnableWorkers})
+		defer pool.Close()
+		mcfg.Winnable = pool
+	}
+	srv := api.NewServer(api.Config{Store: st.store, Sessions: st.sessions, Coord: st.coord, Limits: o.Limits, Version: version, Logger: log, Match: mcfg, Hint: api.SolverHints()})
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
 		srv.Close()

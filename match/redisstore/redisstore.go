@@ -312,6 +312,7 @@ type standingRecord struct {
 	Status     engine.Status `json:"status"`
 	FinishedMs int64         `json:"finished_ms"`
 	ReachedMs  int64         `json:"reached_ms"`
+	Helped     bool          `json:"helped,omitempty"`
 }
 
 func encodeStanding(st match.Standing) (string, error) {

@@ -1,0 +1,30 @@
+// Package solver decides Klondike positions with full information (the
+// "thoughtful" game): it sees the face-down cards and the order of the
+// stock, so it is for checking deals and for hints outside a race, never
+// for a player during one. It handles every rule combination of the engine:
+// draw 1 or 3, 1, 3 or unlimited passes, foundation-to-tableau on or off.
+//
+//	res := solver.Solve(engine.NumberedDeal(42), rules, solver.Budget{Time: 2 * time.Second})
+//	switch res.Verdict {
+//	case solver.Winnable:   // res.Moves wins: replay it with Game.Apply
+//	case solver.Unwinnable: // every reachable position was searched
+//	case solver.Unknown:    // the budget ran out first
+//	}
+//
+// A winnable verdict comes with a line of notation moves (D R W-Tn W-F Tn-F
+// Tn-Tm Fs-Tn, never U) that the solver has already replayed through the
+// engine to a won game. An unwinnable verdict means the search ran to the
+// end with no budget or memory cut; the reductions it relies on are sound
+// (docs/solver.md argues each one and says how the tests check them).
+// Results are deterministic for the same position, rules and node budget;
+// a time budget cuts wherever the clock says.
+//
+// The search is depth first over the solver's own compact copy of the
+// position, with safe moves to the foundations made automatically, the
+// stock folded into moves that draw to a card and play it, moves whose only
+// use is the next move made only together with it, a transposition table
+// that ignores the order of the piles and lets a waste position that
+// reaches more talon cards stand for one that reaches fewer, a dead-end
+// test, and restarts in other move orders before the complete search.
+// docs/solver.md describes the algorithm and the figures it reaches.
+package solver

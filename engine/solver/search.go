@@ -1,0 +1,738 @@
+package solver
+
+import (
+	"time"
+)
+
+// search is one solve: the position, the rules, the stacks of the
+// depth-first search and the transposition table.
+type search struct {
+	s        state
+	draw     uint8
+	recLimit int32 // recycles allowed in all, or −1 for no limit
+	f2t      bool
+
+	hist   []applied // moves done on the current path, automatic ones included
+	moves  []move    // the move lists of all frames, end to end
+	frames []frame
+	tt     table
+
+	nodes    int64
+	maxNodes int64
+	deadline time.Time
+	timed    bool
+	stop     stopReason
+
+	// stream makes the search incomplete but small (Solvitaire's
+	// "streamliners"): every card that can go up goes up at once, from a
+	// pile or the waste's top, and no card comes back down. A win it finds
+	// is a win; running out of positions proves nothing.
+	stream bool
+
+	// jitter, when not zero, adds a pseudo-random amount below it to each
+	// move's priority, drawn from rng: restarts try other orders.
+	jitter int16
+	rng    uint64
+
+	// ref switches off every reduction but the plainest (aces and twos go
+	// up at once, all piles alike): a slow reference for tests.
+	ref bool
+}
+
+type stopReason uint8
+
+const (
+	running stopReason = iota
+	stopWon
+	stopNodes
+	stopTime
+	stopMemory
+)
+
+// frame is one position on the search path: its move list moves[start:end],
+// the next to try, and the height of hist when the move into it began.
+type frame struct {
+	start, end, next int32
+	histBase         int32
+}
+
+// An obligation restricts the moves of a position reached by a lazy move:
+// a move whose only use is to expose or to place a card for a later move.
+// Any winning line can be reordered so that a lazy move comes right before
+// the first move that uses it (the moves in between do not touch what it
+// changed), or dropped when nothing does; so the search makes a lazy move
+// only when the very next move uses it:
+//
+//   - obPartial: the top part of a run went from pile i, off card y (now
+//     i's top), onto a card z of the same rank and colour. Next, y goes up
+//     or a card goes onto y. (A next move that carries y or z on to another
+//     pile, with or without the moved part, gives a position that moving
+//     those cards first and the part after reaches as well.)
+//   - obEmpty: a whole run with nothing under it, not headed by a king,
+//     left pile i empty. Next, a king goes to an empty pile.
+//   - obOnto: a card came to pile j from the talon (in draw 1 with
+//     unlimited passes, where every talon card can be reached at any time)
+//     or from a foundation. Next, a card goes onto it; after a foundation
+//     card, the next card of its suit may come down first.
+type oblig struct {
+	kind uint8
+	i, j uint8
+	f2t  bool
+}
+
+const (
+	obNone uint8 = iota
+	obPartial
+	obEmpty
+	obOnto
+)
+
+func (o oblig) hash() uint64 {
+	if o.kind == obNone {
+		return 0
+	}
+	v := uint64(o.kind) | uint64(o.i)<<8 | uint64(o.j)<<16
+	if o.f2t {
+		v |= 1 << 32
+	}
+	v = (v + 0x9E3779B97F4A7C15) * 0xBF58476D1CE4E5B9
+	return v ^ v>>29
+}
+
+// allows reports whether m, a move of the position, meets the obligation.
+func (x *search) allows(o oblig, m move) bool {
+	switch o.kind {
+	case obPartial:
+		if m.kind == mPileUp {
+			return m.from == o.i
+		}
+		return m.to == o.i && !(m.kind == mTalon && m.to == toFound)
+	case obEmpty:
+		return m.kind != mPileUp && m.to != toFound && x.s.p[m.to].n == 0
+	case obOnto:
+		if m.kind == mPileUp || (m.kind == mTalon && m.to == toFound) {
+			return false
+		}
+		return m.to == o.j || (o.f2t && m.kind == mFoundDn && m.from == o.i)
+	}
+	return true
+}
+
+// lazyKind classifies m before it is played: the obligation the position it
+// leads to gets, or obNone.
+func (x *search) lazyKind(m move) oblig {
+	s := &x.s
+	switch m.kind {
+	case mPilePile:
+		p := &s.p[m.from]
+		if m.at > p.down {
+			return oblig{kind: obPartial, i: m.from, j: m.to}
+		}
+		if m.at == 0 {
+			return oblig{kind: obEmpty, i: m.from, j: m.to}
+		}
+	case mTalon:
+		if m.to != toFound && x.draw == 1 && x.recLimit < 0 {
+			return oblig{kind: obOnto, j: m.to}
+		}
+	case mFoundDn:
+		return oblig{kind: obOnto, i: m.from, j: m.to, f2t: true}
+	}
+	return oblig{}
+}
+
+func (x *search) canRecycle() bool { return x.recLimit < 0 || x.s.rec < x.recLimit }
+
+// next reports whether c is the next card of its foundation.
+func (x *search) next(c uint8) bool { return int8(x.s.f[cSuit[c]])+1 == cRank[c] }
+
+// safe reports whether c, the next card of its foundation, may go up at once
+// without losing a win. The rules are Solvitaire's (Blake & Gent): aces and
+// twos always; a card of rank r when both foundations of the other colour
+// hold at least r − 2 and the other foundation of its colour at least r − 3
+// (then every card that could be built on c can go up itself). Only when
+// foundation-to-tableau moves are off is c also safe as soon as both
+// foundations of the other colour hold r − 1 (the engine's SafeMove rule):
+// with them that rule loses wins, since a card may have to come back down
+// a long way.
+func (x *search) safe(c uint8) bool {
+	r := cRank[c]
+	if r <= 2 || x.stream {
+		return true
+	}
+	if x.ref {
+		return false
+	}
+	f := &x.s.f
+	var o1, o2 int8
+	if cRed[c] {
+		o1, o2 = int8(f[0]), int8(f[3])
+	} else {
+		o1, o2 = int8(f[1]), int8(f[2])
+	}
+	pa := int8(f[partner(cSuit[c])])
+	if o1 >= r-2 && o2 >= r-2 && pa >= r-3 {
+		return true
+	}
+	return !x.f2t && o1 >= r-1 && o2 >= r-1
+}
+
+// key returns the position's hash for the transposition table, without
+// the waste size (see wasteBits). With a limit on passes the recycles made
+// are part of it; without one they make no difference.
+func (x *search) key() uint64 {
+	if x.recLimit >= 0 {
+		return x.s.h ^ zRec[x.s.rec&63]
+	}
+	return x.s.h
+}
+
+// allWaste is the bit set of every waste size.
+const allWaste = 1<<(talonMax+2) - 1
+
+// cycleBit stands for every waste size of the recycling cycle with
+// unlimited passes (see wasteBits).
+const cycleBit = 1 << (talonMax + 1)
+
+// wasteBits returns the bit of the waste size for the transposition table,
+// and the bits of the waste sizes that dominate it: positions alike but for
+// the waste size, from which the draws and recycles reach every talon card
+// this one reaches (playing a talon card leads to the same position from
+// either). With waste size w of n talon cards in draw d, D reaches
+// w, w+d, w+2d, ... and n in this pass, and after a recycle d, 2d, ... and
+// n. So a smaller waste size w − kd reaches all that w reaches, and w = n
+// reaches the least. With unlimited passes every multiple of d and n lead
+// to the same cycle: one bit stands for them all (in draw 1, every waste
+// size), and any waste size reaches at least as much.
+func (x *search) wasteBits() (bit, dom uint32) {
+	s := &x.s
+	w, n, d := s.w, s.tn, x.draw
+	if x.ref {
+		return 1 << w, 1 << w
+	}
+	if x.recLimit < 0 && (w%d == 0 || w == n) {
+		return cycleBit, allWaste
+	}
+	if w == n {
+		return 1 << w, allWaste
+	}
+	for p := int(w); p >= 0; p -= int(d) {
+		dom |= 1 << p
+	}
+	return 1 << w, dom
+}
+
+// dominated reports whether a position at least as good as the current one
+// (which has obligation ob, and whose waste size is dominated by the waste
+// sizes dom) was reached before, other than the same position with the same
+// obligation (which visit checks): the same position with no obligation,
+// which allows every move; or, with a limit on passes, the same cards with
+// fewer recycles made. With fewer recycles made, a waste size that reaches
+// the same cards in this pass does, and so does any waste size if this one
+// only reaches cards of the recycling cycle (a multiple of the draw, or the
+// whole talon), which the spare recycle reaches.
+func (x *search) dominated(ob oblig, dom uint32) bool {
+	if x.ref {
+		return false
+	}
+	if ob.kind != obNone && x.tt.seen(x.key(), dom) {
+		return true
+	}
+	if x.recLimit < 0 || x.s.rec == 0 {
+		return false
+	}
+	lower := dom
+	if x.s.w%x.draw == 0 {
+		lower = allWaste
+	}
+	for r := int32(0); r < x.s.rec; r++ {
+		k := x.s.h ^ zRec[r&63]
+		if x.tt.seen(k^ob.hash(), lower) || (ob.kind != obNone && x.tt.seen(k, lower)) {
+			return true
+		}
+	}
+	return false
+}
+
+// autoMove returns a safe move to a foundation, if there is one: a pile's
+// top card, or in draw 1 the waste's top card, or with unlimited passes in
+// draw 1 any talon card (all of them can be reached without losing any).
+func (x *search) autoMove() (move, bool) {
+	s := &x.s
+	for i := range s.p {
+		if c := s.p[i].top(); c != noCard && x.next(c) && x.safe(c) {
+			return move{kind: mPileUp, from: uint8(i)}, true
+		}
+	}
+	if x.stream && s.w > 0 && x.next(s.t[s.w-1]) {
+		return move{kind: mTalon, at: s.w, to: toFound}, true
+	}
+	if x.draw != 1 || s.tn == 0 {
+		return move{}, false
+	}
+	if x.recLimit < 0 {
+		for i := uint8(0); i < s.tn; i++ {
+			if c := s.t[i]; x.next(c) && x.safe(c) {
+				return move{kind: mTalon, at: i + 1, rec: i+1 < s.w, to: toFound}, true
+			}
+		}
+	} else if s.w > 0 {
+		if c := s.t[s.w-1]; x.next(c) && x.safe(c) {
+			return move{kind: mTalon, at: s.w, to: toFound}, true
+		}
+	}
+	return move{}, false
+}
+
+// talonPos is a waste size the stock can be brought to, with the draws it
+// costs and whether it needs a recycle.
+type talonPos struct {
+	at    uint8
+	draws uint8
+	rec   bool
+}
+
+// talonPositions lists the waste sizes that D and R can reach, each once,
+// with the fewest recycles: the current one, those of the rest of this
+// pass, then those of a new pass if a recycle is allowed (later passes
+// repeat it).
+func (x *search) talonPositions(buf *[2 * talonMax]talonPos) []talonPos {
+	s := &x.s
+	n, w, d := s.tn, s.w, x.draw
+	out := buf[:0]
+	if n == 0 {
+		return out
+	}
+	var seen uint32
+	if w > 0 {
+		out = append(out, talonPos{at: w})
+		seen |= 1 << w
+	}
+	k := uint8(0)
+	for p := w; p < n; {
+		p = min(p+d, n)
+		k++
+		out = append(out, talonPos{at: p, draws: k})
+		seen |= 1 << p
+	}
+	if x.canRecycle() {
+		for p := uint8(0); p < n; {
+			p = min(p+d, n)
+			k++
+			if seen&(1<<p) == 0 {
+				out = append(out, talonPos{at: p, draws: k + 1, rec: true})
+			}
+		}
+	}
+	return out
+}
+
+// Move priorities (variables so that tests can tune them).
+var (
+	scoreReveal      int16 = 1000
+	scoreRevealDown  int16 = 10 // per face-down card of the pile
+	scoreTalonUp     int16 = 700
+	scoreTalonPile   int16 = 600
+	scorePartialUp   int16 = 450
+	scoreTalonKing   int16 = 400
+	scorePileUp      int16 = 350
+	scoreEmptyPile   int16 = 150
+	scorePartial     int16 = 5
+	scoreFoundDown   int16 = 0
+	talonDrawPenalty int16 = 0 // per draw or recycle: measured no better than 0
+	// limitedRecycle is taken off a talon move that needs a recycle when
+	// the passes are limited: a recycle spent is gone for good.
+	limitedRecycle int16 = 500
+)
+
+// gen appends the moves of the position, best first.
+func (x *search) gen(out []move, ob oblig) []move {
+	s := &x.s
+	start := len(out)
+	empty := -1
+	// Where cards can be taken from right now: face-up on the tableau,
+	// reachable in the talon, on top of a foundation. A lazy move is made
+	// only if a card can use it at once.
+	var tabUp, kingHeads, talonSet, foundTops uint64
+	// upPile[c] is 1 + the pile where c is face up (0: not face up there),
+	// upAt[c] its index in it; topPile[c] is 1 + the pile c tops.
+	var upPile, upAt, topPile [nCards + 1]uint8
+	for i := range s.p {
+		p := &s.p[i]
+		if p.n == 0 {
+			if empty < 0 {
+				empty = i
+			}
+			continue
+		}
+		for k := p.down; k < p.n; k++ {
+			c := p.c[k]
+			tabUp |= 1 << c
+			upPile[c] = uint8(i + 1)
+			upAt[c] = k
+		}
+		topPile[p.c[p.n-1]] = uint8(i + 1)
+		if p.down > 0 && cRank[p.c[p.down]] == king {
+			kingHeads |= 1 << p.c[p.down]
+		}
+	}
+	var buf [2 * talonMax]talonPos
+	tps := x.talonPositions(&buf)
+	for _, tp := range tps {
+		talonSet |= 1 << s.t[tp.at-1]
+	}
+	f2t := x.f2t && !x.stream
+	if f2t {
+		for su := range uint8(4) {
+			if s.f[su] > 0 {
+				foundTops |= 1 << cardOf(int(s.f[su]), su)
+			}
+		}
+	}
+	avail := tabUp | talonSet | foundTops
+	kingReady := (kingHeads | (talonSet|foundTops)&kingSet) != 0
+
+	// Tableau to foundation, and king-headed runs to an empty pile when
+	// they uncover a card (all empty piles are alike).
+	for i := range s.p {
+		p := &s.p[i]
+		if p.n == 0 {
+			continue
+		}
+		if x.next(p.c[p.n-1]) {
+			sc := scorePileUp
+			if p.n-1 == p.down && p.down > 0 {
+				sc = scoreReveal + scoreRevealDown*int16(p.down)
+			}
+			out = append(out, move{kind: mPileUp, from: uint8(i), score: sc})
+		}
+		if empty >= 0 && p.down > 0 && cRank[p.c[p.down]] == king {
+			out = append(out, move{kind: mPilePile, from: uint8(i), to: uint8(empty), at: p.down,
+				score: scoreReveal + scoreRevealDown*int16(p.down) - 5})
+		}
+	}
+	// Tableau to tableau: onto each pile's top, the two cards that fit, if
+	// face up elsewhere (with the cards above them).
+	for j := range s.p {
+		q := &s.p[j]
+		if q.n == 0 {
+			continue
+		}
+		for _, u := range below[q.c[q.n-1]] {
+			pi := upPile[u]
+			if pi == 0 || int(pi-1) == j {
+				continue
+			}
+			i := int(pi - 1)
+			p := &s.p[i]
+			at := upAt[u]
+			var sc int16
+			switch {
+			case at == p.down && p.down > 0:
+				sc = scoreReveal + scoreRevealDown*int16(p.down)
+			case at == p.down:
+				if !kingReady && !x.ref {
+					continue
+				}
+				sc = scoreEmptyPile
+			case x.next(p.c[at-1]):
+				sc = scorePartialUp
+			default:
+				if onto[p.c[at-1]]&^(1<<u)&avail == 0 && !x.ref {
+					continue
+				}
+				sc = scorePartial
+			}
+			out = append(out, move{kind: mPilePile, from: uint8(i), to: uint8(j), at: at, score: sc})
+		}
+	}
+	// Talon to foundation and tableau.
+	lazyTalon := x.draw == 1 && x.recLimit < 0 && !x.ref
+	for _, tp := range tps {
+		c := s.t[tp.at-1]
+		pen := int16(tp.draws) * talonDrawPenalty
+		if tp.rec && x.recLimit >= 0 {
+			pen += limitedRecycle
+		}
+		if x.next(c) {
+			out = append(out, move{kind: mTalon, at: tp.at, rec: tp.rec, to: toFound, score: scoreTalonUp - pen})
+		}
+		if lazyTalon && onto[c]&(tabUp|talonSet|foundTops) == 0 {
+			continue
+		}
+		if cRank[c] == king {
+			if empty >= 0 {
+				out = append(out, move{kind: mTalon, at: tp.at, rec: tp.rec, to: uint8(empty), score: scoreTalonKing - pen})
+			}
+			continue
+		}
+		for _, t := range above[c] {
+			if j := topPile[t]; j != 0 {
+				out = append(out, move{kind: mTalon, at: tp.at, rec: tp.rec, to: j - 1, score: scoreTalonPile - pen})
+			}
+		}
+	}
+	// Foundation to tableau, unless the card would go straight back up or
+	// nothing could use it.
+	if f2t {
+		for su := range uint8(4) {
+			if s.f[su] == 0 {
+				continue
+			}
+			c := cardOf(int(s.f[su]), su)
+			if !x.ref && (x.safeDown(c) || (onto[c]&avail == 0 && s.f[su] < 2)) {
+				continue
+			}
+			if cRank[c] == king {
+				if empty >= 0 {
+					out = append(out, move{kind: mFoundDn, from: su, to: uint8(empty), score: scoreFoundDown})
+				}
+				continue
+			}
+			for _, t := range above[c] {
+				if j := topPile[t]; j != 0 {
+					out = append(out, move{kind: mFoundDn, from: su, to: j - 1, score: scoreFoundDown})
+				}
+			}
+		}
+	}
+	if ob.kind != obNone {
+		k := start
+		for _, m := range out[start:] {
+			if x.allows(ob, m) {
+				out[k] = m
+				k++
+			}
+		}
+		out = out[:k]
+	}
+	ms := out[start:]
+	if x.jitter > 0 {
+		for i := range ms {
+			x.rng ^= x.rng << 13
+			x.rng ^= x.rng >> 7
+			x.rng ^= x.rng << 17
+			ms[i].score += int16(x.rng % uint64(x.jitter))
+		}
+	}
+	// Stable insertion sort by score, best first: the lists are short.
+	for i := 1; i < len(ms); i++ {
+		m := ms[i]
+		j := i
+		for j > 0 && ms[j-1].score < m.score {
+			ms[j] = ms[j-1]
+			j--
+		}
+		ms[j] = m
+	}
+	return out
+}
+
+// safeDown reports whether c, the top of its foundation, would be sent
+// straight back up if it came down: then bringing it down never helps.
+func (x *search) safeDown(c uint8) bool {
+	su := cSuit[c]
+	x.s.f[su]--
+	ok := x.safe(c)
+	x.s.f[su]++
+	return ok
+}
+
+// doAutos plays safe foundation moves until there are none.
+func (x *search) doAutos() {
+	for {
+		m, ok := x.autoMove()
+		if !ok {
+			return
+		}
+		x.hist = append(x.hist, x.s.do(m))
+	}
+}
+
+// undoTo takes back moves until hist has n of them.
+func (x *search) undoTo(n int) {
+	for len(x.hist) > n {
+		a := &x.hist[len(x.hist)-1]
+		x.s.undo(a)
+		x.hist = x.hist[:len(x.hist)-1]
+	}
+}
+
+// budgetCheckEvery is how many nodes pass between looks at the clock.
+const budgetCheckEvery = 1024
+
+// expand counts a new node and pushes its frame; it reports false when the
+// budget stops the search.
+func (x *search) expand(histBase int, ob oblig) bool {
+	if x.maxNodes > 0 && x.nodes >= x.maxNodes {
+		x.stop = stopNodes
+		return false
+	}
+	x.nodes++
+	if x.timed && x.nodes%budgetCheckEvery == 0 && time.Now().After(x.deadline) {
+		x.stop = stopTime
+		return false
+	}
+	start := len(x.moves)
+	x.moves = x.gen(x.moves, ob)
+	x.frames = append(x.frames, frame{start: int32(start), end: int32(len(x.moves)), next: int32(start), histBase: int32(histBase)})
+	return true
+}
+
+// run searches depth first from the current position. When it returns with
+// stop == stopWon, hist holds a winning line; with stop == running the whole
+// space was searched without a win.
+func (x *search) run() {
+	x.doAutos()
+	if x.s.home == nCards {
+		x.stop = stopWon
+		return
+	}
+	bit, _ := x.wasteBits()
+	x.tt.visit(x.key(), bit, 0)
+	if !x.ref && x.deadlocked() {
+		return
+	}
+	if !x.expand(0, oblig{}) {
+		return
+	}
+	for len(x.frames) > 0 {
+		f := &x.frames[len(x.frames)-1]
+		if f.next == f.end {
+			x.moves = x.moves[:f.start]
+			x.undoTo(int(f.histBase))
+			x.frames = x.frames[:len(x.frames)-1]
+			continue
+		}
+		m := x.moves[f.next]
+		f.next++
+		base := len(x.hist)
+		var ob oblig
+		if !x.ref {
+			ob = x.lazyKind(m)
+		}
+		home := x.s.home
+		x.hist = append(x.hist, x.s.do(m))
+		x.doAutos()
+		if x.s.home == nCards {
+			x.stop = stopWon
+			return
+		}
+		// Moves never make a new leaver (see deadlocked), and a card that
+		// comes back down is always at hand; so a position turns
+		// deadlocked only when a card it could be built on goes up for good.
+		checkDead := !x.ref && !x.f2t && x.s.home > home
+		if ob.kind == obPartial && x.s.p[m.from].n != m.at {
+			ob = oblig{} // y went up at once: the move was used
+		}
+		key := x.key()
+		bit, dom := x.wasteBits()
+		if x.dominated(ob, dom) {
+			x.undoTo(base)
+			continue
+		}
+		added, full := x.tt.visit(key^ob.hash(), bit, dom)
+		if full {
+			x.stop = stopMemory
+			return
+		}
+		if !added || (checkDead && x.deadlocked()) {
+			x.undoTo(base)
+			continue
+		}
+		if !x.expand(base, ob) {
+			return
+		}
+	}
+}
+
+// deadlocked reports a position that can never be won because some card
+// can never leave its pile. The cards that must leave a pile by themselves
+// are the face-down ones and the bottom card of the face-up run (nothing
+// under them carries them away); call them leavers. A leaver can leave
+// only once every leaver above it has left. In a relaxed game, where
+// face-up cards above a run's bottom move freely, any card in the talon is
+// at hand and a king always finds an empty pile, the topmost leaver A of a
+// pile can leave once
+//
+//   - every card of its suit below it that is not yet up is reachable
+//     (then A can go up), or
+//   - a card A could be built on is reachable, or is on a foundation and
+//     may come back down (then A can go onto it),
+//
+// where a card is reachable when every leaver above it has left (so no card
+// under A is). Letting leavers leave until none can leaves only those that
+// can never leave in the real game either; each must still reach a
+// foundation, so the position is lost.
+func (x *search) deadlocked() bool {
+	s := &x.s
+	// pileOf[c] is 1 + the pile of tableau card c, at[c] its index; top[i]
+	// is the index of pile i's topmost leaver that has not left, or −1.
+	var pileOf, at [nCards]int8
+	var top [nPiles]int8
+	any := false
+	for i := range s.p {
+		p := &s.p[i]
+		top[i] = -1
+		if p.down == 0 {
+			continue
+		}
+		for k := int8(0); k < int8(p.n); k++ {
+			c := p.c[k]
+			pileOf[c] = int8(i + 1)
+			at[c] = k
+		}
+		top[i] = int8(p.down)
+		any = true
+	}
+	if !any {
+		return false
+	}
+	reachable := func(c uint8) bool {
+		pi := pileOf[c]
+		return pi == 0 || at[c] >= top[pi-1]
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := range s.p {
+			for top[i] >= 0 && x.canLeave(s.p[i].c[top[i]], reachable) {
+				top[i]--
+				changed = true
+			}
+		}
+	}
+	for i := range top {
+		if top[i] >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// canLeave is deadlocked's test for a leaver a whose leavers above have left.
+func (x *search) canLeave(a uint8, reachable func(uint8) bool) bool {
+	if cRank[a] == king {
+		return true
+	}
+	su := cSuit[a]
+	up := true
+	for r := int8(x.s.f[su]) + 1; r < cRank[a]; r++ {
+		if !reachable(cardOf(int(r), su)) {
+			up = false
+			break
+		}
+	}
+	if up {
+		return true
+	}
+	for _, t := range above[a] {
+		if int8(x.s.f[cSuit[t]]) >= cRank[t] {
+			if x.f2t {
+				return true
+			}
+		} else if reachable(t) {
+			return true
+		}
+	}
+	return false
+}

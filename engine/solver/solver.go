@@ -1,0 +1,336 @@
+package solver
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"klondike/engine"
+)
+
+// A Verdict is what the solver found out about a position.
+type Verdict int
+
+// The verdicts.
+const (
+	// Unknown: the budget ran out (or the input was not valid) before the
+	// solver found a win or searched every position.
+	Unknown Verdict = iota
+	// Winnable: Result.Moves wins the game.
+	Winnable
+	// Unwinnable: every position reachable from the start was searched and
+	// none leads to a win.
+	Unwinnable
+)
+
+var verdictNames = [...]string{Unknown: "unknown", Winnable: "winnable", Unwinnable: "unwinnable"}
+
+// String returns "winnable", "unwinnable" or "unknown".
+func (v Verdict) String() string {
+	if v >= 0 && int(v) < len(verdictNames) {
+		return verdictNames[v]
+	}
+	return "Verdict(" + strconv.Itoa(int(v)) + ")"
+}
+
+// MarshalText returns the verdict's name.
+func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
+
+// A Budget bounds one solve. A zero field sets no limit on that axis; with
+// both zero the search runs until it decides (which can take very long on
+// a few deals), so callers normally set at least one.
+//
+// Nodes is the deterministic bound: the same position, rules and node
+// budget always give the same Result (but Elapsed). Time is checked every
+// 1024 nodes, so where a time budget cuts depends on the machine's speed.
+type Budget struct {
+	Nodes int64         // positions the search may expand
+	Time  time.Duration // wall-clock time
+}
+
+// A Result is the outcome of a solve.
+type Result struct {
+	Verdict Verdict
+	// Moves is, for Winnable, a winning line from the position solved: moves
+	// of the notation (D R W-Tn W-F Tn-F Tn-Tm Fs-Tn, never U) that the
+	// engine accepts one after the other and that end with the game won.
+	// It is nil for the other verdicts.
+	Moves []engine.Move
+	// Nodes is how many positions the search expanded.
+	Nodes int64
+	// Elapsed is the wall-clock time the solve took.
+	Elapsed time.Duration
+}
+
+// Solve solves deal d under rules r from its opening position. The rules'
+// undo policy and scoring make no difference. An invalid deal or invalid
+// rules give Unknown.
+func Solve(d engine.Deal, r engine.Rules, b Budget) Result {
+	g, err := engine.NewGame(d, r)
+	if err != nil {
+		return Result{Verdict: Unknown}
+	}
+	return SolveGame(g, b)
+}
+
+// SolveGame solves g's current position under its rules, seeing every card:
+// the face-down ones and the order of the stock. It is for verification and
+// hints outside a race, never for a player during one. The moves of a
+// Winnable result continue g from where it stands (for a game that has
+// already ended, from a game in the same position still being played).
+// SolveGame does not change g.
+func SolveGame(g *engine.Game, b Budget) Result {
+	start := time.Now()
+	res := solve(g, b, start)
+	res.Elapsed = time.Since(start)
+	return res
+}
+
+func solve(g *engine.Game, b Budget, start time.Time) Result {
+	return solveAt(g, b, start, nil)
+}
+
+// solveWith is SolveGame with a hook that sets options of the search (tests).
+func solveWith(g *engine.Game, b Budget, set func(*search)) Result {
+	start := time.Now()
+	res := solveAt(g, b, start, set)
+	res.Elapsed = time.Since(start)
+	return res
+}
+
+func solveAt(g *engine.Game, b Budget, start time.Time, set func(*search)) Result {
+	r := g.Rules()
+	r.Undo = engine.UndoOff
+	text := g.String()
+	sim, err := engine.ParseGame(text, r)
+	if err != nil {
+		return Result{Verdict: Unknown}
+	}
+	switch sim.Status() {
+	case engine.Won:
+		return Result{Verdict: Winnable, Moves: []engine.Move{}}
+	}
+	x := &search{}
+	if err := x.load(text, r); err != nil {
+		return Result{Verdict: Unknown}
+	}
+	if set != nil {
+		set(x)
+	}
+	x.tt.reset(maxSlots)
+	phases := schedule
+	if x.ref {
+		phases = nil
+	}
+	var usedNodes int64
+	var usedTime time.Duration
+	for _, ph := range phases {
+		// An incomplete phase: a win it finds is a win, and if it ends
+		// without one the complete search starts afresh.
+		x.stream = ph.stream
+		x.jitter = ph.jitter
+		x.rng = ph.seed
+		x.maxNodes = 0
+		if b.Nodes > 0 {
+			n := b.Nodes * int64(ph.share) / 1000
+			if n == 0 {
+				continue // too small a budget to share
+			}
+			usedNodes = min(usedNodes+n, b.Nodes)
+			x.maxNodes = usedNodes
+		}
+		x.timed = b.Time > 0
+		usedTime += b.Time * time.Duration(ph.share) / 1000
+		x.deadline = start.Add(usedTime)
+		x.run()
+		if x.stop == stopWon {
+			break
+		}
+		nodes := x.nodes
+		x.reset()
+		if err := x.load(text, r); err != nil {
+			return Result{Verdict: Unknown}
+		}
+		x.nodes = nodes
+	}
+	if x.stop != stopWon {
+		x.stream, x.jitter = false, 0
+		x.maxNodes = b.Nodes
+		x.timed = b.Time > 0
+		x.deadline = start.Add(b.Time)
+		x.run()
+	}
+	res := Result{Nodes: x.nodes}
+	switch x.stop {
+	case stopWon:
+		moves, ok := x.solution(sim)
+		if !ok {
+			// Cannot happen unless the solver and the engine disagree on
+			// the rules; never claim a win that does not replay.
+			return res
+		}
+		res.Verdict = Winnable
+		res.Moves = moves
+	case running:
+		res.Verdict = Unwinnable
+	}
+	return res
+}
+
+// load sets the position from the engine's text form and the rules.
+func (x *search) load(text string, r engine.Rules) error {
+	f := strings.Fields(text)
+	if len(f) != 5 {
+		return fmt.Errorf("solver: want 5 fields in %q", text)
+	}
+	cards := func(s string) ([]uint8, error) {
+		out := make([]uint8, 0, len(s)/2)
+		for i := 0; i+2 <= len(s); i += 2 {
+			c, err := engine.ParseCard(s[i : i+2])
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, uint8(c.Index()))
+		}
+		return out, nil
+	}
+	piles := strings.Split(f[0], "/")
+	if len(piles) != nPiles {
+		return fmt.Errorf("solver: want 7 piles in %q", text)
+	}
+	s := &x.s
+	*s = state{}
+	for i, ps := range piles {
+		downS, upS, _ := strings.Cut(ps, "|")
+		down, err := cards(downS)
+		if err != nil {
+			return err
+		}
+		up, err := cards(upS)
+		if err != nil {
+			return err
+		}
+		p := &s.p[i]
+		p.n = uint8(copy(p.c[:], down))
+		p.down = p.n
+		p.n += uint8(copy(p.c[p.n:], up))
+	}
+	wasteS, stockS, _ := strings.Cut(f[1], "|")
+	waste, err := cards(wasteS)
+	if err != nil {
+		return err
+	}
+	stock, err := cards(stockS)
+	if err != nil {
+		return err
+	}
+	s.w = uint8(copy(s.t[:], waste))
+	s.tn = s.w + uint8(copy(s.t[s.w:], stock))
+	for su := range 4 {
+		if ch := f[2][su]; ch != '-' {
+			s.f[su] = uint8(strings.IndexByte("A23456789TJQK", ch) + 1)
+			s.home += int32(s.f[su])
+		}
+	}
+	rec, err := strconv.Atoi(f[3])
+	if err != nil {
+		return err
+	}
+	s.rec = int32(rec)
+	s.rehash()
+	x.draw = uint8(r.Draw)
+	x.recLimit = int32(r.Recycles())
+	x.f2t = r.FoundationToTableau
+	return nil
+}
+
+// A phase is an incomplete search run before the complete one, on share
+// thousandths of the budget (cumulative: a phase may use what earlier ones
+// left).
+type phase struct {
+	stream bool
+	share  int
+	jitter int16
+	seed   uint64
+}
+
+// schedule is the phases run before the complete search: restarts on
+// budgets growing by 30% (together about a quarter of the whole),
+// alternately streamlined and not, all but the first with the moves'
+// order shaken. Depth-first search on Klondike has a heavy tail: one wrong
+// early choice can hide a win behind millions of positions, which another
+// order avoids.
+var schedule = func() []phase {
+	var out []phase
+	share := 10.0
+	for i := range 8 {
+		ph := phase{stream: i%2 == 1, share: int(share), seed: uint64(i + 1)}
+		if i > 0 {
+			ph.jitter = 1000
+		}
+		out = append(out, ph)
+		share *= 1.3
+	}
+	return out
+}()
+
+// reset clears the search's stacks and table for a new run.
+func (x *search) reset() {
+	x.hist = x.hist[:0]
+	x.moves = x.moves[:0]
+	x.frames = x.frames[:0]
+	x.tt.reset(maxSlots)
+	x.stop = running
+}
+
+// maxDrawsToReach bounds the D and R needed to bring a talon card to the
+// top: through the rest of one pass and the whole of the next.
+const maxDrawsToReach = 2*talonMax + 2
+
+// solution turns the winning line in hist into engine moves, playing them
+// on sim (a game in the position the search started from) and checking each.
+// It reports false if the engine refuses one or the line does not win.
+func (x *search) solution(sim *engine.Game) ([]engine.Move, bool) {
+	out := make([]engine.Move, 0, 2*len(x.hist))
+	play := func(m engine.Move) bool {
+		if _, err := sim.Apply(m); err != nil {
+			return false
+		}
+		out = append(out, m)
+		return true
+	}
+	for _, a := range x.hist {
+		m := a.m
+		var em engine.Move
+		switch m.kind {
+		case mPileUp:
+			em = engine.PileUp(int(m.from) + 1)
+		case mPilePile:
+			em = engine.PileToPile(int(m.from)+1, int(m.to)+1, 0)
+		case mTalon:
+			for i := 0; sim.WasteSize() != int(m.at); i++ {
+				if i > maxDrawsToReach {
+					return nil, false
+				}
+				step := engine.DrawMove()
+				if sim.StockSize() == 0 {
+					step = engine.RecycleMove()
+				}
+				if !play(step) {
+					return nil, false
+				}
+			}
+			em = engine.WasteUp()
+			if m.to != toFound {
+				em = engine.WasteToPile(int(m.to) + 1)
+			}
+		case mFoundDn:
+			em = engine.FoundationDown(engine.Suit(m.from), int(m.to)+1)
+		}
+		if !play(em) {
+			return nil, false
+		}
+	}
+	return out, sim.Status() == engine.Won
+}

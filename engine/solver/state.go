@@ -1,0 +1,338 @@
+package solver
+
+// The solver's own position: compact, copied by value, changed in place by
+// do and put back exactly by undo. Cards are 0..51 (suit·13 + rank − 1, the
+// engine's Card.Index); noCard marks "nothing".
+
+const (
+	nPiles   = 7
+	maxPile  = 6 + 13 // six face-down cards under a king-to-ace run
+	talonMax = 24
+	nCards   = 52
+	noCard   = 52
+	king     = 13
+)
+
+// Card tables, indexed by card 0..52 (52 is noCard: rank 0).
+var (
+	cRank [nCards + 1]int8
+	cSuit [nCards + 1]uint8
+	cRed  [nCards + 1]bool
+)
+
+// onto[c] is the set of the two cards that go on c in the tableau, below[c]
+// the same two cards (noCard for an ace), above[c] the two cards c goes on
+// (noCard for a king); kingSet is the set of the kings. below and above
+// of noCard are noCard.
+var (
+	onto     [nCards + 1]uint64
+	below    [nCards + 1][2]uint8
+	above    [nCards + 1][2]uint8
+	aboveSet [nCards + 1]uint64
+	kingSet  uint64
+)
+
+func init() {
+	for c := range nCards {
+		cRank[c] = int8(c%13 + 1)
+		cSuit[c] = uint8(c / 13)
+		cRed[c] = cSuit[c] == 1 || cSuit[c] == 2
+	}
+	for c := range below {
+		below[c] = [2]uint8{noCard, noCard}
+		above[c] = [2]uint8{noCard, noCard}
+	}
+	for t := range uint8(nCards) {
+		if cRank[t] == king {
+			kingSet |= 1 << t
+		}
+		for c := range uint8(nCards) {
+			if goesOn(c, t) {
+				onto[t] |= 1 << c
+				if below[t][0] == noCard {
+					below[t][0] = c
+				} else {
+					below[t][1] = c
+				}
+				aboveSet[c] |= 1 << t
+				if above[c][0] == noCard {
+					above[c][0] = t
+				} else {
+					above[c][1] = t
+				}
+			}
+		}
+	}
+}
+
+func cardOf(rank int, suit uint8) uint8 { return suit*13 + uint8(rank-1) }
+
+// goesOn reports whether c may be built on t in the tableau.
+func goesOn(c, t uint8) bool { return cRank[c]+1 == cRank[t] && cRed[c] != cRed[t] }
+
+// partner returns the other suit of the same colour: clubs and spades,
+// diamonds and hearts.
+func partner(s uint8) uint8 { return 3 - s }
+
+// A pile holds cards c[:n], bottom first; the first down are face down.
+type pile struct {
+	c    [maxPile + 1]uint8
+	n    uint8
+	down uint8
+}
+
+func (p *pile) top() uint8 {
+	if p.n == 0 {
+		return noCard
+	}
+	return p.c[p.n-1]
+}
+
+// under returns the card under position i, or noCard for the bottom.
+func (p *pile) under(i uint8) uint8 {
+	if i == 0 {
+		return noCard
+	}
+	return p.c[i-1]
+}
+
+// move kinds.
+const (
+	mPileUp   uint8 = iota // top of pile from → foundation
+	mPilePile              // cards from index at of pile from → pile to
+	mTalon                 // talon card at position at (waste size after the draws) → pile to, or the foundation when to == toFound
+	mFoundDn               // top of foundation suit from → pile to
+)
+
+const toFound = 7
+
+// A move of the search. Talon moves are macros: the draws (and the recycle,
+// if rec) that bring talon card at−1 to the top of the waste, then playing it.
+type move struct {
+	kind  uint8
+	from  uint8
+	to    uint8
+	at    uint8 // first card moved (mPilePile) or waste size (mTalon)
+	rec   bool  // mTalon: a recycle is needed
+	score int16 // ordering priority, higher first
+}
+
+// An applied move with what undo needs.
+type applied struct {
+	m        move
+	card     uint8
+	revealed bool
+	oldW     uint8
+	cnt      uint8 // cards moved by mPilePile
+}
+
+// state is a full-information position.
+type state struct {
+	p    [nPiles]pile
+	t    [talonMax]uint8 // talon in draw order: t[:w] waste (top t[w-1]), t[w:tn] stock
+	tn   uint8
+	w    uint8
+	rec  int32 // recycles used
+	f    [4]uint8
+	home int32  // cards on the foundations
+	h    uint64 // incremental hash of tableau and foundations
+}
+
+// Zobrist keys. Tableau: every card's term depends on the card right under
+// it (noCard for a pile's bottom), so the sum over the tableau does not
+// depend on the order of the piles; zDown[i][k] marks pile i having k
+// face-down cards (zero for k = 0, so that piles without face-down cards
+// can swap places). The talon's contents follow from the rest (every card
+// not on the tableau or a foundation is in it, in its original order), so
+// only the waste position and the recycles are hashed, at lookup time.
+var (
+	zCard  [nCards][nCards + 1]uint64
+	zDown  [nPiles][maxPile + 1]uint64
+	zFound [4][14]uint64
+	zWaste [talonMax + 2]uint64
+	zRec   [64]uint64
+)
+
+func init() {
+	x := uint64(0x9E3779B97F4A7C15)
+	next := func() uint64 { // splitmix64: fixed, so hashes are the same on every run
+		x += 0x9E3779B97F4A7C15
+		z := x
+		z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+		z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+		return z ^ (z >> 31)
+	}
+	for c := range zCard {
+		for u := range zCard[c] {
+			zCard[c][u] = next()
+		}
+	}
+	for i := range zDown {
+		for k := 1; k <= maxPile; k++ {
+			zDown[i][k] = next()
+		}
+	}
+	for s := range zFound {
+		for k := range zFound[s] {
+			zFound[s][k] = next()
+		}
+	}
+	for i := range zWaste {
+		zWaste[i] = next()
+	}
+	for i := range zRec {
+		zRec[i] = next()
+	}
+}
+
+// rehash computes h from scratch.
+func (s *state) rehash() {
+	var h uint64
+	for i := range s.p {
+		p := &s.p[i]
+		for j := uint8(0); j < p.n; j++ {
+			h += zCard[p.c[j]][p.under(j)]
+		}
+		h += zDown[i][p.down]
+	}
+	for su := range s.f {
+		h += zFound[su][s.f[su]]
+	}
+	s.h = h
+}
+
+// reveal turns pile i's top card face up if it is face down.
+func (s *state) reveal(i int) bool {
+	p := &s.p[i]
+	if p.n > 0 && p.down == p.n {
+		s.h += zDown[i][p.down-1] - zDown[i][p.down]
+		p.down--
+		return true
+	}
+	return false
+}
+
+func (s *state) unreveal(i int) {
+	p := &s.p[i]
+	s.h += zDown[i][p.down+1] - zDown[i][p.down]
+	p.down++
+}
+
+func (s *state) foundUp(c uint8) {
+	su := cSuit[c]
+	s.h += zFound[su][s.f[su]+1] - zFound[su][s.f[su]]
+	s.f[su]++
+	s.home++
+}
+
+func (s *state) foundDown(su uint8) uint8 {
+	s.h += zFound[su][s.f[su]-1] - zFound[su][s.f[su]]
+	s.f[su]--
+	s.home--
+	return cardOf(int(s.f[su])+1, su)
+}
+
+// push puts card c on pile i.
+func (s *state) push(i int, c uint8) {
+	p := &s.p[i]
+	s.h += zCard[c][p.top()]
+	p.c[p.n] = c
+	p.n++
+}
+
+// pop takes the top card of pile i.
+func (s *state) pop(i int) uint8 {
+	p := &s.p[i]
+	p.n--
+	c := p.c[p.n]
+	s.h -= zCard[c][p.top()]
+	return c
+}
+
+// takeTalon removes talon card at−1 and leaves the waste with at−1 cards.
+func (s *state) takeTalon(at uint8) uint8 {
+	c := s.t[at-1]
+	copy(s.t[at-1:s.tn-1], s.t[at:s.tn])
+	s.tn--
+	s.w = at - 1
+	return c
+}
+
+func (s *state) putTalon(at, c, oldW uint8) {
+	copy(s.t[at:s.tn+1], s.t[at-1:s.tn])
+	s.t[at-1] = c
+	s.tn++
+	s.w = oldW
+}
+
+// do plays m and returns its undo record.
+func (s *state) do(m move) applied {
+	a := applied{m: m, oldW: s.w}
+	switch m.kind {
+	case mPileUp:
+		a.card = s.pop(int(m.from))
+		s.foundUp(a.card)
+		a.revealed = s.reveal(int(m.from))
+	case mPilePile:
+		src, dst := &s.p[m.from], &s.p[m.to]
+		c := src.c[m.at]
+		s.h += zCard[c][dst.top()] - zCard[c][src.under(m.at)]
+		k := src.n - m.at
+		copy(dst.c[dst.n:dst.n+k], src.c[m.at:src.n])
+		dst.n += k
+		a.cnt = k
+		src.n = m.at
+		a.revealed = s.reveal(int(m.from))
+	case mTalon:
+		a.card = s.takeTalon(m.at)
+		if m.rec {
+			s.rec++
+		}
+		if m.to == toFound {
+			s.foundUp(a.card)
+		} else {
+			s.push(int(m.to), a.card)
+		}
+	case mFoundDn:
+		a.card = s.foundDown(m.from)
+		s.push(int(m.to), a.card)
+	}
+	return a
+}
+
+// undo takes back a, which must be the last move done.
+func (s *state) undo(a *applied) {
+	m := a.m
+	switch m.kind {
+	case mPileUp:
+		if a.revealed {
+			s.unreveal(int(m.from))
+		}
+		s.foundDown(cSuit[a.card])
+		s.push(int(m.from), a.card)
+	case mPilePile:
+		if a.revealed {
+			s.unreveal(int(m.from))
+		}
+		src, dst := &s.p[m.from], &s.p[m.to]
+		start := dst.n - a.cnt
+		c := dst.c[start]
+		copy(src.c[src.n:src.n+a.cnt], dst.c[start:dst.n])
+		src.n += a.cnt
+		dst.n = start
+		s.h += zCard[c][src.under(m.at)] - zCard[c][dst.top()]
+	case mTalon:
+		if m.to == toFound {
+			s.foundDown(cSuit[a.card])
+		} else {
+			s.pop(int(m.to))
+		}
+		if m.rec {
+			s.rec--
+		}
+		s.putTalon(m.at, a.card, a.oldW)
+	case mFoundDn:
+		s.pop(int(m.to))
+		s.foundUp(a.card)
+	}
+}
