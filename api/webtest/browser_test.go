@@ -60,6 +60,7 @@ func startServerWith(t *testing.T, limits api.Limits) string {
 	srv := api.NewServer(api.Config{
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Limits: limits,
+		Hint:   api.SolverHints(),
 		Match: match.Config{
 			LeaderboardEvery: 40 * time.Millisecond,
 			Intermission:     300 * time.Millisecond,

@@ -132,6 +132,10 @@ func TestDealLinkAndSoloPractice(t *testing.T) {
 	dana.waitJS("the draw undone", `window.klondike.state.round.view.waste_size === 0 && window.klondike.state.round.view.moves === 2`)
 	dana.dblclick("AH up", card("T6", "AH"))
 	dana.waitFor("AH up", card("FH", "AH"))
+	// Solo practice offers hints, and a hinted game says so.
+	dana.click("hint", "#hint")
+	dana.waitJS("a hint shown", `[...document.querySelectorAll('.toast')].some((e) => e.textContent.startsWith('Hint: '))`)
+	dana.waitJS("the game marked as helped", `(window.klondike.state.leaderboard?.entries || []).some((e) => e.helped)`)
 	dana.resignIfPlaying()
 	dana.waitFor("the results", `#commitment-check[data-state="known"]`)
 	if href := eval[string](dana, "play again", `document.getElementById('play-again').getAttribute('href')`); href != "/deal/1?draw=3" {

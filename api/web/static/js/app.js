@@ -565,6 +565,7 @@ const SETTING_FIELDS = [
   { key: 'time_limit_s', label: 'Time limit (seconds)', type: 'number', min: 2, max: 10800, def: 900 },
   { key: 'countdown_s', label: 'Countdown (seconds)', type: 'number', min: 0, max: 30, def: 3 },
   { key: 'public', label: 'List it in the lobby (public)', type: 'checkbox', def: true },
+  { key: 'deals', label: 'Deals', type: 'select', options: [['any', 'Any deal'], ['winnable', 'Only deals proved winnable']], def: 'any' },
   { key: 'seed', label: 'Deal number (optional)', type: 'text', def: '', pattern: '[0-9]{1,20}' },
 ];
 
@@ -774,7 +775,7 @@ function leaderboardTable(entries, { caption, scoring }) {
       h('td', { class: 'num', text: String(e.score) }),
       h('td', { class: 'num foundation-count', text: String(e.foundation) }),
       h('td', { class: 'num', text: String(e.moves) }),
-      h('td', { class: 'status', text: statusText(e) })))));
+      h('td', { class: 'status', text: statusText(e) + (e.helped ? ' · with hints' : '') })))));
 }
 
 function totalsTable(totals, caption) {
@@ -815,8 +816,24 @@ function gameScreen() {
       if (S.round) request('resign', { round_id: S.round.id }).catch(fail);
     }),
   });
+  // Hints are for solo practice: the server's solver sees every card, so
+  // it never helps in a round with rivals; a hinted game is marked so.
+  const hintBtn = h('button', {
+    class: 'btn subtle', type: 'button', id: 'hint', text: 'Hint', title: 'Ask the solver for the next move (solo practice only)',
+    onclick: () => {
+      if (!S.round) return;
+      hintBtn.disabled = true;
+      request('hint', { round_id: S.round.id }).then((m) => {
+        if (m.move) toast(`Hint: ${m.move}`);
+        else if (m.verdict === 'unwinnable') toast('No line wins from here.');
+        else toast('The solver could not decide in time.');
+      }).catch(fail).finally(() => { hintBtn.disabled = false; });
+    },
+  });
+  const solo = S.match && S.match.players.length === 1 && S.match.settings.max_players === 1;
+  hintBtn.hidden = !solo;
   const banner = h('div', { class: 'banner', id: 'banner', role: 'status', 'aria-live': 'polite' });
-  replace(hud, roundLabel, clock, score, moves, passes, h('span', { class: 'spacer' }), undoBtn, resignBtn);
+  replace(hud, roundLabel, clock, score, moves, passes, h('span', { class: 'spacer' }), hintBtn, undoBtn, resignBtn);
   const overlay = h('div', { class: 'countdown', id: 'countdown', 'aria-live': 'assertive' });
   const boardHost = h('div', { class: 'board-host' });
   const side = h('aside', { class: 'side', 'aria-label': 'Leaderboard' });
@@ -845,6 +862,7 @@ function gameScreen() {
       h('button', { class: 'btn subtle', type: 'button', text: 'Back to the lobby', onclick: leaveMatch })));
     undoBtn.hidden = true;
     resignBtn.hidden = true;
+    hintBtn.hidden = true;
   }
 
   const updateSide = () => {
@@ -898,6 +916,7 @@ function gameScreen() {
       undoBtn.disabled = v.status !== 'playing' || r.rules.undo === 'off' || v.moves === 0 || (r.rules.undo === 'no_reveal' && !!turned);
       undoBtn.hidden = r.rules.undo === 'off';
       resignBtn.disabled = v.status !== 'playing';
+      hintBtn.disabled = v.status !== 'playing';
       const msg = {
         won: 'You won! Waiting for the round to end…', stuck: 'No useful move is left: your game is over. Waiting for the others…',
         resigned: 'You resigned. Waiting for the others…', timed_out: 'Time is up.',
