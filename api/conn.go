@@ -70,7 +70,7 @@ type Conn struct {
 	ws      *websocket.Conn
 	ip      string
 	baseLog *slog.Logger // with the remote IP and a connection number
-	send    chan []byte  // never closed: the writer stops on ctx instead
+	send    sendQueue    // the writer stops on ctx, not on the queue
 	ctx     context.Context
 	cancel  context.CancelFunc
 	hello   *time.Timer
@@ -102,16 +102,65 @@ func (c *Conn) Send(msg []byte) bool {
 	if c.ctx.Err() != nil {
 		return false
 	}
-	select {
-	case c.send <- msg:
+	if c.send.push(msg) {
 		return true
-	default:
 	}
 	if c.end(CloseSlowConsumer, ReasonSlow, true) {
 		c.srv.m.SlowDisconnects.Inc()
-		c.Logger().Warn("send queue full, disconnecting slow consumer", "queue", cap(c.send))
+		c.Logger().Warn("send queue full, disconnecting slow consumer", "queue", c.send.limit)
 	}
 	return false
+}
+
+// sendQueue is a connection's queue of outgoing messages, bounded at limit.
+// It holds memory only while messages wait: a buffered channel of
+// SendQueue slots would hold 24 bytes a slot (6 KiB at the default 256)
+// for the whole life of every connection, idle or not.
+type sendQueue struct {
+	mu    sync.Mutex
+	msgs  [][]byte
+	limit int
+	ready chan struct{} // capacity 1: messages wait; the writer takes them
+}
+
+// maxKeptQueue is the capacity, in messages, up to which the queue and the
+// writer keep their slices for reuse; after a larger burst they let them
+// go, so that a connection that once fell behind does not keep the room.
+const maxKeptQueue = 32
+
+func newSendQueue(limit int) sendQueue {
+	return sendQueue{limit: limit, ready: make(chan struct{}, 1)}
+}
+
+// push adds msg unless limit messages already wait; it never blocks.
+func (q *sendQueue) push(msg []byte) bool {
+	q.mu.Lock()
+	if len(q.msgs) >= q.limit {
+		q.mu.Unlock()
+		return false
+	}
+	q.msgs = append(q.msgs, msg)
+	q.mu.Unlock()
+	select {
+	case q.ready <- struct{}{}:
+	default: // the writer has been told already
+	}
+	return true
+}
+
+// take returns every waiting message, in order, and leaves the queue
+// empty; spare (whose messages the caller has written) becomes the queue's
+// next slice.
+func (q *sendQueue) take(spare [][]byte) [][]byte {
+	clear(spare)
+	if cap(spare) > maxKeptQueue {
+		spare = nil
+	}
+	q.mu.Lock()
+	msgs := q.msgs
+	q.msgs = spare[:0]
+	q.mu.Unlock()
+	return msgs
 }
 
 // SendJSON encodes v and sends it. A value that cannot be encoded is
@@ -382,22 +431,26 @@ func (c *Conn) writePump() {
 	s := c.srv
 	ping := time.NewTicker(s.lim.PingPeriod())
 	defer ping.Stop()
+	var batch [][]byte
 	for {
 		select {
 		case <-c.ctx.Done():
 			c.writeClose(nil)
 			return
-		case msg := <-c.send:
-			if c.ctx.Err() != nil {
-				c.writeClose(msg)
-				return
+		case <-c.send.ready:
+			batch = c.send.take(batch)
+			for i, msg := range batch {
+				if c.ctx.Err() != nil {
+					c.writeClose(batch[i:])
+					return
+				}
+				c.ws.SetWriteDeadline(time.Now().Add(s.lim.WriteWait))
+				if err := c.ws.WriteMessage(websocket.TextMessage, msg); err != nil {
+					c.writeFailed(err)
+					return
+				}
+				s.m.MessagesOut.Inc()
 			}
-			c.ws.SetWriteDeadline(time.Now().Add(s.lim.WriteWait))
-			if err := c.ws.WriteMessage(websocket.TextMessage, msg); err != nil {
-				c.writeFailed(err)
-				return
-			}
-			s.m.MessagesOut.Inc()
 		case <-ping.C:
 			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(s.lim.WriteWait)); err != nil {
 				c.writeFailed(err)
@@ -415,9 +468,9 @@ func (c *Conn) writeFailed(err error) {
 }
 
 // writeClose sends the pending close frame, if any. Unless the queue
-// overflowed, first (when not nil) and what was queued before go out ahead
-// of it. All of it within CloseWait.
-func (c *Conn) writeClose(first []byte) {
+// overflowed, first (the messages the writer had taken) and what was queued
+// before go out ahead of it. All of it within CloseWait.
+func (c *Conn) writeClose(first [][]byte) {
 	f, flush := c.pendingCloseFrame()
 	if f == nil {
 		return
@@ -432,18 +485,14 @@ func (c *Conn) writeClose(first []byte) {
 			c.srv.m.MessagesOut.Inc()
 			return true
 		}
-		if first != nil && !write(first) {
-			return
+		for _, msg := range first {
+			if !write(msg) {
+				return
+			}
 		}
-	queued:
-		for range cap(c.send) { // what was queued, not what keeps coming
-			select {
-			case msg := <-c.send:
-				if !write(msg) {
-					return
-				}
-			default:
-				break queued
+		for _, msg := range c.send.take(nil) { // what was queued, not what keeps coming
+			if !write(msg) {
+				return
 			}
 		}
 	}
@@ -523,7 +572,7 @@ func (s *WSServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &Conn{
 		srv: s, ws: ws, ip: ip,
-		send:   make(chan []byte, s.lim.SendQueue),
+		send:   newSendQueue(s.lim.SendQueue),
 		ctx:    ctx,
 		cancel: cancel,
 	}

@@ -542,3 +542,50 @@ func TestShutdownGivesUpAtDeadline(t *testing.T) {
 	s.waitClosed(t, 1)
 	_ = c
 }
+
+// TestSendQueue checks the send queue's bound, order and signal, and that
+// it lets go of the room a burst took, so that an idle connection holds
+// none.
+func TestSendQueue(t *testing.T) {
+	const limit = 40
+	q := newSendQueue(limit)
+	for i := range limit {
+		if !q.push([]byte{byte(i)}) {
+			t.Fatalf("push of message %d of %d refused", i+1, limit)
+		}
+	}
+	if q.push([]byte{99}) {
+		t.Fatalf("push of message %d accepted beyond the limit %d", limit+1, limit)
+	}
+	select {
+	case <-q.ready:
+	default:
+		t.Fatal("no ready signal after pushes")
+	}
+	got := q.take(nil)
+	if len(got) != limit {
+		t.Fatalf("take() = %d messages, want %d", len(got), limit)
+	}
+	for i, m := range got {
+		if len(m) != 1 || m[0] != byte(i) {
+			t.Fatalf("take()[%d] = %v, want [%d]: out of order", i, m, i)
+		}
+	}
+	if rest := q.take(got); len(rest) != 0 {
+		t.Errorf("second take() = %d messages, want none", len(rest))
+	}
+	if cap(q.msgs) != 0 {
+		t.Errorf("after a burst of %d the queue keeps room for %d messages, want none (at most %d are kept)",
+			limit, cap(q.msgs), maxKeptQueue)
+	}
+	// A small slice goes back to the queue, its messages dropped.
+	q.push([]byte("a"))
+	small := q.take(nil)
+	q.take(small)
+	if cap(q.msgs) == 0 || small[0] != nil {
+		t.Errorf("a one-message slice handed back: queue room %d, its message %q; want it reused and cleared", cap(q.msgs), small[0])
+	}
+	if !q.push([]byte("b")) || len(q.take(nil)) != 1 {
+		t.Error("the queue does not work after its slices were swapped")
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 )
@@ -71,4 +72,31 @@ func TestConstructorsNeedMetrics(t *testing.T) {
 			f()
 		}()
 	}
+}
+
+// BenchmarkMoveMetrics is the metrics' work for one accepted move, as the
+// server does it: the frame counted in (Conn.readPump), the store's append
+// timed (instrumentedStore), the move counted and timed (Service.move), the
+// reply counted out (Conn.writePump), and a quarter of a leaderboard frame
+// out (a leaderboard goes to four players every 250 ms, while each of them
+// moves about every 200 ms). Compared with the server's CPU a move in a
+// load run (docs/performance.md, "Metrics"), it is the cost of metrics.
+func BenchmarkMoveMetrics(b *testing.B) {
+	m := NewMetrics("bench")
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
+			start := time.Now()
+			m.MessagesIn.Inc()
+			storeStart := time.Now()
+			m.StoreSeconds.WithLabelValues("append").Observe(time.Since(storeStart).Seconds())
+			m.Moves.WithLabelValues("accepted").Inc()
+			m.MoveSeconds.Observe(time.Since(start).Seconds())
+			m.MessagesOut.Inc()
+			if i++; i%4 == 0 {
+				m.MessagesOut.Inc()
+			}
+		}
+	})
 }

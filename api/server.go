@@ -81,7 +81,7 @@ func NewServer(cfg Config) *Server {
 		Store: cfg.Store, Sessions: cfg.Sessions, Coord: cfg.Coord, Sink: s.Hub, Logger: cfg.Logger, Match: cfg.Match,
 		MatchRetention: cfg.MatchRetention, RoundRetention: cfg.RoundRetention, SessionIdle: cfg.SessionIdle,
 		DataEpochEvery: cfg.DataEpochEvery,
-		OnRoundDealt: s.Metrics.RoundsStarted.Inc, OnRoundOver: s.Metrics.RoundsFinished.Inc,
+		OnRoundDealt:   s.Metrics.RoundsStarted.Inc, OnRoundOver: s.Metrics.RoundsFinished.Inc,
 	})
 	s.Metrics.RegisterMatchGauges(
 		func() float64 { o, _ := s.Lobby.Counts(); return float64(o) },

@@ -365,6 +365,10 @@ func (b *bot) handle(m *inMsg) error {
 	switch m.Type {
 	case "welcome":
 		b.playerID = m.PlayerID
+		b.r.c.welcomed.Add(1)
+		if b.r.cfg.Idle {
+			return nil // only answer pings (the reader does) until the end
+		}
 		if b.r.echo {
 			return b.startEchoRound()
 		}

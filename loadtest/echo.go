@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"strconv"
@@ -111,8 +112,11 @@ type echoIn struct {
 
 // startEcho listens on a loopback port and serves the echo protocol at /ws.
 // The returned stop closes every connection and the listener.
-func startEcho(view json.RawMessage) (wsURL string, stop func(), err error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+// It also serves GET /metrics with its process's CPU time and resident
+// memory, so that the baseline run as a process of its own (--echo-listen)
+// is measured as an external klondiked is.
+func startEcho(addr string, view json.RawMessage) (wsURL string, stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return "", nil, err
 	}
@@ -126,6 +130,11 @@ func startEcho(view json.RawMessage) (wsURL string, stop func(), err error) {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /ws", e.serve)
+	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
+		p := selfSample()
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+		fmt.Fprintf(w, "process_cpu_seconds_total %g\nprocess_resident_memory_bytes %g\n", p.CPUSeconds, p.RSSBytes)
+	})
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go hs.Serve(ln)
 	stop = func() {

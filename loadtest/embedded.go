@@ -19,23 +19,25 @@ import (
 // startEmbedded runs the real server in this process, as cmd/klondiked
 // wires it (api.NewServer), on a loopback port of its own: the memory
 // store, or with --redis the Redis store and sessions. The per-IP cap is off, since every bot
-// comes from 127.0.0.1, and the message rate is --msg-rate.
-func startEmbedded(cfg *config) (wsURL string, stop func(), err error) {
+// comes from 127.0.0.1, and the message rate is --msg-rate. With --redis
+// the Redis target is returned too (nil otherwise), for its figures.
+func startEmbedded(cfg *config) (wsURL string, rt *redisTarget, stop func(), err error) {
 	var store match.Store
 	var sessions lobby.Sessions
 	closeStore := func() {}
 	if cfg.Redis != "" {
 		if err := checkLoopbackURL(cfg.Redis, "redis", "rediss"); err != nil {
-			return "", nil, fmt.Errorf("--redis: %w", err)
+			return "", nil, nil, fmt.Errorf("--redis: %w", err)
 		}
-		if store, sessions, closeStore, err = openRedis(cfg.Redis); err != nil {
-			return "", nil, fmt.Errorf("--redis: %w", err)
+		if rt, err = openRedis(cfg.Redis, cfg.NoGroupCommit); err != nil {
+			return "", nil, nil, fmt.Errorf("--redis: %w", err)
 		}
+		store, sessions, closeStore = rt.Store(), rt.sessions, rt.close
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(cfg.ServerLog)); err != nil {
 		closeStore()
-		return "", nil, fmt.Errorf("--server-log: %w", err)
+		return "", nil, nil, fmt.Errorf("--server-log: %w", err)
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	burst := 100
@@ -53,7 +55,7 @@ func startEmbedded(cfg *config) (wsURL string, stop func(), err error) {
 	if err != nil {
 		srv.Close()
 		closeStore()
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: api.DefaultReadHeaderTimeout}
 	go hs.Serve(ln)
@@ -64,7 +66,7 @@ func startEmbedded(cfg *config) (wsURL string, stop func(), err error) {
 		_ = hs.Shutdown(ctx)
 		closeStore()
 	}
-	return "ws://" + ln.Addr().String() + "/ws", stop, nil
+	return "ws://" + ln.Addr().String() + "/ws", rt, stop, nil
 }
 
 // checkLoopbackURL refuses a URL whose host is not a loopback address (a

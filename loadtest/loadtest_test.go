@@ -102,6 +102,22 @@ func TestBaselineEcho(t *testing.T) {
 	if rep.Mode != "echo" || rep.Check.Records != 0 {
 		t.Errorf("mode %q, %d records checked: want the echo, unchecked", rep.Mode, rep.Check.Records)
 	}
+
+	// The echo in a process of its own (--echo-listen), measured through
+	// its /metrics.
+	raw, _, err := echoPosition(echoRules(&config{Draw: 3}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, stop, err := startEcho("127.0.0.1:0", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	rep = shortRun(t, "--baseline", "--server", url, "--players", "5", "--duration", "1s", "--ramp", "0", "--think", "5ms")
+	if rep.Server != "external echo" || !rep.ServerStats.Before.OK || !rep.ServerStats.After.OK {
+		t.Errorf("server %q, process figures %+v: want the external echo's", rep.Server, rep.ServerStats)
+	}
 }
 
 func TestFlags(t *testing.T) {
@@ -135,7 +151,7 @@ func TestFlags(t *testing.T) {
 	}
 }
 
-func TestRedisUnavailableOrLoopbackOnly(t *testing.T) {
+func TestRedisLoopbackOnly(t *testing.T) {
 	t.Parallel()
 	cfg, err := parseConfig([]string{"--redis", "redis://10.1.2.3:6379/0", "--players", "1", "--duration", "1s"}, io.Discard)
 	if err != nil {
@@ -225,5 +241,29 @@ klondike_build_info{goversion="go1.26.8",version="dev x"} 1
 	}
 	if _, err := parseMetrics(strings.NewReader("go_goroutines 3\n")); err == nil {
 		t.Error("no process metrics: want an error")
+	}
+}
+
+// TestIdle: idle bots connect, are welcomed and play nothing; the report
+// gives the server's memory a connection.
+func TestIdle(t *testing.T) {
+	t.Parallel()
+	cfg, err := parseConfig([]string{"--idle", "--players", "5", "--duration", "1s", "--ramp", "200ms"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	rep, err := execute(ctx, cfg, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.OK || rep.Idle == nil || rep.Idle.Welcomed != 5 || rep.Moves.Sent != 0 || !rep.Idle.Held.OK || rep.Idle.Held.Goroutines == 0 {
+		t.Errorf("idle run: ok %v, idle %+v, %d moves sent; want 5 welcomed, the server's figures, no move", rep.OK, rep.Idle, rep.Moves.Sent)
+	}
+	for _, args := range [][]string{{"--no-group-commit"}, {"--idle", "--sweep"}} {
+		if _, err := parseConfig(args, io.Discard); err == nil {
+			t.Errorf("parseConfig(%q) accepted", args)
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"syscall"
@@ -43,11 +44,17 @@ Target (loopback addresses only):
                       (the defaults, 64 connections an IP and 50 messages a
                       second, refuse most bots from one address)
   --redis URL         with --embedded: the Redis store (redis://127.0.0.1:6379/0)
+  --no-group-commit   with --redis: every append a round trip of its own, as
+                      before the store's group commit (for comparison)
   --baseline          instead of klondiked, a bare WebSocket echo server in
                       this process: hello gets a welcome, a move a move_ok with
-                      a fixed view; the limit of the machine for comparison
+                      a fixed view; the limit of the machine for comparison.
+                      With --server, an echo server started by --echo-listen
   --with-baseline     after the run, run the baseline with the same flags and
                       report the ratio
+  --echo-listen ADDR  only serve the echo (and its /metrics) on ADDR, e.g.
+                      127.0.0.1:18081, for --duration: a baseline in a process
+                      of its own, to compare with an external klondiked
 
 Load:
   --players N         bots (default 100)
@@ -69,6 +76,10 @@ Load:
                       the others within 0.2·D..D (default 500ms; 0: all at
                       once, which races in the server's lobby)
   --seed N            seed of the bots' choices (default 1)
+  --idle              bots connect, say hello and then only answer pings
+                      until the end: the report gives the server's memory a
+                      connection (RSS, Go heap and stacks), measured at the
+                      end of --duration less before the run
 
 Games:
   --draw 1|3          (default 3)
@@ -97,7 +108,8 @@ Output:
   --server-log LEVEL  the embedded server's log level (default warn)
   --cpuprofile FILE   write a CPU profile of this process (with --embedded:
                       server and bots)
-  --memprofile FILE   write a heap profile at the end
+  --memprofile FILE   write a heap profile at the end (with --idle: with
+                      every bot connected)
 
 Exit status: 0 when every check passed; 1 when moves were lost, doubled or
 mismatched, a connection failed or dropped, or anything unexpected happened
@@ -109,6 +121,9 @@ Examples:
   go run ./loadtest --server ws://127.0.0.1:8080/ws --players 1000 --think 500ms --ramp 10s --duration 60s
   go run ./loadtest --embedded --players 200 --sweep --think 100ms --json
   go run ./loadtest --baseline --players 1000 --think 100ms
+  go run ./loadtest --server ws://127.0.0.1:8080/ws --idle --players 19000 --ramp 60s --duration 90s
+  go run ./loadtest --echo-listen 127.0.0.1:18081 --duration 10m &
+  go run ./loadtest --baseline --server ws://127.0.0.1:18081/ws --players 200 --sweep --think 66ms
 `)
 }
 
@@ -146,10 +161,13 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.Server, "server", "", "")
 	fs.BoolVar(&cfg.Embedded, "embedded", false, "")
 	fs.StringVar(&cfg.Redis, "redis", "", "")
+	fs.BoolVar(&cfg.NoGroupCommit, "no-group-commit", false, "")
+	fs.BoolVar(&cfg.Idle, "idle", false, "")
 	fs.Float64Var(&cfg.MsgRate, "msg-rate", 1000, "")
 	fs.StringVar(&cfg.ServerLog, "server-log", "warn", "")
 	fs.BoolVar(&cfg.Baseline, "baseline", false, "")
 	fs.BoolVar(&cfg.WithBaseline, "with-baseline", false, "")
+	fs.StringVar(&cfg.EchoListen, "echo-listen", "", "")
 	fs.BoolVar(&cfg.Sweep, "sweep", false, "")
 	fs.IntVar(&cfg.SweepSteps, "sweep-steps", 8, "")
 	fs.DurationVar(&cfg.SweepStep, "sweep-step", 10*time.Second, "")
@@ -202,16 +220,31 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 		return bad("--max-moves %d: want 0 or more", cfg.MaxMoves)
 	case cfg.Server != "" && (cfg.Embedded || cfg.Redis != ""):
 		return bad("--server runs against an external server: --embedded and --redis do not apply")
-	case cfg.Baseline && (cfg.Server != "" || cfg.Redis != "" || cfg.WithBaseline):
-		return bad("--baseline runs the echo server alone: no --server, --redis or --with-baseline")
+	case cfg.Baseline && (cfg.Redis != "" || cfg.WithBaseline):
+		return bad("--baseline plays against the echo server: no --redis or --with-baseline")
+	case cfg.EchoListen != "" && (cfg.Server != "" || cfg.Baseline || cfg.Redis != "" || cfg.WithBaseline || cfg.Sweep):
+		return bad("--echo-listen only serves the echo: no --server, --baseline, --redis, --with-baseline or --sweep")
 	case cfg.Sweep && (cfg.SweepSteps < 1 || cfg.SweepSteps > 50 || cfg.SweepStep <= 0 || cfg.SweepFactor <= 1 || cfg.SweepP99 <= 0):
 		return bad("--sweep-steps 1..50, --sweep-step > 0, --sweep-factor > 1, --sweep-p99 > 0")
+	case cfg.NoGroupCommit && cfg.Redis == "":
+		return bad("--no-group-commit applies to the Redis store: give --redis")
+	case cfg.Idle && cfg.Sweep:
+		return bad("--idle bots play no moves: no --sweep")
 	case cfg.Sweep && cfg.Think <= 0:
 		return bad("--sweep needs --think > 0: the first step's rate is players/think")
 	}
 	if cfg.Server != "" {
 		if err := checkLoopbackURL(cfg.Server, "ws"); err != nil {
 			return bad("--server: %v", err)
+		}
+	}
+	if cfg.EchoListen != "" {
+		host, _, err := net.SplitHostPort(cfg.EchoListen)
+		if err == nil {
+			err = checkLoopbackHost(host)
+		}
+		if err != nil {
+			return bad("--echo-listen: %v", err)
 		}
 	}
 	if cfg.Sweep {
@@ -238,6 +271,13 @@ func runMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "loadtest:", err)
 		fmt.Fprintln(stderr, "Run 'go run ./loadtest --help' for the flags.")
 		return 2
+	}
+	if cfg.EchoListen != "" {
+		if err := serveEcho(ctx, cfg, stderr); err != nil {
+			fmt.Fprintln(stderr, "loadtest:", err)
+			return 2
+		}
+		return 0
 	}
 	rep, err := execute(ctx, cfg, stderr)
 	if err != nil {

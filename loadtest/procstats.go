@@ -27,6 +27,12 @@ type fileLimit struct {
 type procSample struct {
 	CPUSeconds float64 `json:"cpu_seconds"`
 	RSSBytes   float64 `json:"rss_bytes"`
+	// The Go runtime's heap in use, stacks in use and goroutines (the
+	// server's go_memstats_heap_inuse_bytes, go_memstats_stack_inuse_bytes,
+	// go_goroutines; 0 when it has none).
+	HeapInuse  float64 `json:"heap_inuse_bytes,omitempty"`
+	StackInuse float64 `json:"stack_inuse_bytes,omitempty"`
+	Goroutines float64 `json:"goroutines,omitempty"`
 	// Moves are klondike_moves_total by result (external server only).
 	Moves map[string]float64 `json:"moves,omitempty"`
 	OK    bool               `json:"ok"`
@@ -81,6 +87,12 @@ func parseMetrics(r io.Reader) (procSample, error) {
 			s.CPUSeconds, haveCPU = v, true
 		case series == "process_resident_memory_bytes":
 			s.RSSBytes, haveRSS = v, true
+		case series == "go_memstats_heap_inuse_bytes":
+			s.HeapInuse = v
+		case series == "go_memstats_stack_inuse_bytes":
+			s.StackInuse = v
+		case series == "go_goroutines":
+			s.Goroutines = v
 		case strings.HasPrefix(series, movesPrefix):
 			s.Moves[strings.TrimSuffix(strings.TrimPrefix(series, movesPrefix), `"}`)] = v
 		}
@@ -120,6 +132,18 @@ func selfSample() procSample {
 	if d, ok := selfCPU(); ok {
 		s.CPUSeconds = d.Seconds()
 		s.OK = true
+	}
+	rm := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/unused:bytes"},
+		{Name: "/memory/classes/heap/stacks:bytes"}, {Name: "/sched/goroutines:goroutines"}}
+	metrics.Read(rm)
+	if rm[0].Value.Kind() == metrics.KindUint64 && rm[1].Value.Kind() == metrics.KindUint64 {
+		s.HeapInuse = float64(rm[0].Value.Uint64() + rm[1].Value.Uint64())
+	}
+	if rm[2].Value.Kind() == metrics.KindUint64 {
+		s.StackInuse = float64(rm[2].Value.Uint64())
+	}
+	if rm[3].Value.Kind() == metrics.KindUint64 {
+		s.Goroutines = float64(rm[3].Value.Uint64())
 	}
 	if b, err := os.ReadFile("/proc/self/statm"); err == nil {
 		if f := bytes.Fields(b); len(f) >= 2 {

@@ -53,6 +53,9 @@ type Report struct {
 	Errors errorsReport `json:"errors"`
 	Sweep  *sweepReport `json:"sweep,omitempty"`
 
+	Redis *redisReport `json:"redis,omitempty"` // embedded with --redis
+	Idle  *idleReport  `json:"idle,omitempty"`  // --idle
+
 	Baseline *Report     `json:"baseline,omitempty"`
 	Ratio    *ratioPoint `json:"ratio_to_echo,omitempty"`
 
@@ -93,6 +96,23 @@ type serverReport struct {
 	CPUCores         float64    `json:"cpu_cores"` // average cores busy over the run
 	CPUPerMoveUs     float64    `json:"cpu_per_move_us"`
 	AcceptedByServer float64    `json:"accepted_by_server,omitempty"` // klondike_moves_total{result="accepted"} delta
+}
+
+// redisReport is what the Redis server did during the run.
+type redisReport struct {
+	Commands int64   `json:"commands"` // sent by the server's store and sessions (pipelined ones one each)
+	PerMove  float64 `json:"commands_per_acked_move"`
+}
+
+// idleReport is the server's memory with every bot connected and idle
+// (--idle), less its memory before the run, a connection.
+type idleReport struct {
+	Welcomed          int64      `json:"welcomed"` // bots that got their welcome
+	Held              procSample `json:"held"`     // the server with every bot connected
+	RSSPerConn        float64    `json:"rss_bytes_per_conn"`
+	HeapPerConn       float64    `json:"heap_inuse_bytes_per_conn"`
+	StackPerConn      float64    `json:"stack_inuse_bytes_per_conn"`
+	GoroutinesPerConn float64    `json:"goroutines_per_conn"`
 }
 
 type checkReport struct {
@@ -147,6 +167,8 @@ func newReport(cfg *config) *Report {
 		TimeLimitS: cfg.TimeLimitS, MaxMoves: cfg.MaxMoves, Seed: cfg.Seed,
 	}
 	switch {
+	case cfg.Baseline && cfg.Server != "":
+		rep.Mode, rep.Server, rep.Store = "echo", "external echo", "none"
 	case cfg.Baseline:
 		rep.Mode, rep.Server, rep.Store = "echo", "echo", "none"
 	case cfg.Server != "":
@@ -167,6 +189,7 @@ func (rep *Report) writeText(w io.Writer) {
 	p := func(format string, a ...any) { fmt.Fprintf(w, format+"\n", a...) }
 	what := map[string]string{
 		"external": "an external server", "embedded": "the server in this process", "echo": "the echo baseline in this process",
+		"external echo": "the echo baseline in its own process",
 	}[rep.Server]
 	p("klondike load test: %s at %s (store: %s)", what, rep.Target, rep.Store)
 	loop := "closed loop: think after each answer"
@@ -226,6 +249,17 @@ func (rep *Report) writeText(w io.Writer) {
 		p("  (not available)")
 	}
 	p("load generator CPU: %.2f s (this process)", rep.ClientCPUSeconds)
+	if r := rep.Redis; r != nil {
+		p("redis: the server sent %d commands, %.2f an acknowledged move (sessions, round starts and ends included)", r.Commands, r.PerMove)
+	}
+	if id := rep.Idle; id != nil {
+		p("idle: %d bots welcomed; the server then: resident %.1f MB, %.0f goroutines", id.Welcomed, mb(id.Held.RSSBytes), id.Held.Goroutines)
+		p("  a connection (less before the run): resident %.0f B (%.1f KiB), Go heap in use %.0f B, stacks %.0f B, %.2f goroutines",
+			id.RSSPerConn, id.RSSPerConn/1024, id.HeapPerConn, id.StackPerConn, id.GoroutinesPerConn)
+		if rep.Server == "embedded" || rep.Server == "echo" {
+			p("  (the bots run in the same process: their connections count too)")
+		}
+	}
 	if sw := rep.Sweep; sw != nil {
 		p("sweep (p99 limit %.0f ms, warm-up %.1f s):", sw.P99LimitMs, sw.WarmupS)
 		for i, st := range sw.Steps {

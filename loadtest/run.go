@@ -60,14 +60,22 @@ type config struct {
 	Deal              string
 	Seed              uint64
 
-	Server    string
-	Embedded  bool
-	Redis     string
-	MsgRate   float64
-	ServerLog string
+	Server   string
+	Embedded bool
+	Redis    string
+	// NoGroupCommit turns the Redis store's group commit off: each append
+	// a round trip of its own (the store before group commit).
+	NoGroupCommit bool
+	MsgRate       float64
+	ServerLog     string
 
 	Baseline     bool
 	WithBaseline bool
+	EchoListen   string
+
+	// Idle bots only connect and say hello, then answer pings until the
+	// end: the server's memory a connection.
+	Idle bool
 
 	Sweep       bool
 	SweepSteps  int
@@ -94,6 +102,7 @@ type runner struct {
 	step     atomic.Pointer[histogram] // the sweep step's, or nil
 	think    atomic.Int64              // the bots' think time now (the sweep changes it)
 	stop     chan struct{}             // closed at the end of the run: the bots drain
+	redis    *redisTarget              // the embedded server's Redis store, or nil
 
 	echoRules engine.Rules
 	echoView  engine.View
@@ -206,19 +215,24 @@ func execute(ctx context.Context, cfg config, logw io.Writer) (*Report, error) {
 	var err error
 	switch {
 	case cfg.Baseline:
-		r.echoRules = engine.Rules{Draw: cfg.Draw, Passes: cfg.Passes, FoundationToTableau: true,
-			Undo: engine.UndoNoReveal, Scoring: engine.ScoringStandard}
+		r.echoRules = echoRules(&cfg)
 		var raw json.RawMessage
 		if raw, r.echoView, err = echoPosition(r.echoRules); err != nil {
 			return nil, err
 		}
-		r.wsURL, stopTarget, err = startEcho(raw)
+		if cfg.Server != "" { // an echo server of its own (--echo-listen)
+			if err = checkLoopbackURL(cfg.Server, "ws"); err == nil {
+				r.wsURL, stopTarget = cfg.Server, func() {}
+			}
+		} else {
+			r.wsURL, stopTarget, err = startEcho("127.0.0.1:0", raw)
+		}
 	case cfg.Server != "":
 		if err = checkLoopbackURL(cfg.Server, "ws"); err == nil {
 			r.wsURL, stopTarget = cfg.Server, func() {}
 		}
 	default:
-		r.wsURL, stopTarget, err = startEmbedded(&cfg)
+		r.wsURL, r.redis, stopTarget, err = startEmbedded(&cfg)
 	}
 	if err != nil {
 		return nil, err
@@ -234,7 +248,7 @@ func execute(ctx context.Context, cfg config, logw io.Writer) (*Report, error) {
 	rep.Target = r.wsURL
 	r.httpBase = "http" + strings.TrimSuffix(strings.TrimPrefix(r.wsURL, "ws"), "/ws")
 
-	external := cfg.Server != "" && !cfg.Baseline
+	external := cfg.Server != ""
 	sample := func() procSample {
 		if external {
 			sctx, cancel := context.WithTimeout(ctx, httpTimeout)
@@ -250,6 +264,10 @@ func execute(ctx context.Context, cfg config, logw io.Writer) (*Report, error) {
 	rep.CPUs, rep.LoadBefore = runtime.NumCPU(), loadAverage()
 	clientBefore, _ := selfCPU()
 	before := sample()
+	var redisBefore int64
+	if r.redis != nil {
+		redisBefore = r.redis.commands()
+	}
 
 	if cfg.CPUProfile != "" {
 		f, err := os.Create(cfg.CPUProfile)
@@ -318,6 +336,22 @@ func execute(ctx context.Context, cfg config, logw io.Writer) (*Report, error) {
 		sleepUntil(t0.Add(cfg.Duration))
 	}
 	windowEnd, ackedEnd := time.Now(), r.c.movesAcked.Load()
+	if cfg.Idle {
+		// Every bot is connected and idle: the server's memory now, less
+		// before, is what the connections hold.
+		held := sample()
+		rep.Idle = &idleReport{Welcomed: r.c.welcomed.Load(), Held: held}
+		if cfg.MemProfile != "" {
+			// With every bot connected: where the connections' memory is.
+			writeHeapProfile(cfg.MemProfile)
+		}
+		if n := rep.Idle.Welcomed; n > 0 && held.OK && before.OK {
+			rep.Idle.RSSPerConn = (held.RSSBytes - before.RSSBytes) / float64(n)
+			rep.Idle.HeapPerConn = (held.HeapInuse - before.HeapInuse) / float64(n)
+			rep.Idle.StackPerConn = (held.StackInuse - before.StackInuse) / float64(n)
+			rep.Idle.GoroutinesPerConn = (held.Goroutines - before.Goroutines) / float64(n)
+		}
+	}
 	close(r.stop)
 
 	// The drain: bots resign and wait for their rounds to end, within Drain.
@@ -339,15 +373,18 @@ func execute(ctx context.Context, cfg config, logw io.Writer) (*Report, error) {
 	}
 	end := time.Now()
 	after := sample()
+	if r.redis != nil {
+		rep.Redis = &redisReport{Commands: r.redis.commands() - redisBefore}
+		if acked := r.c.movesAcked.Load(); acked > 0 {
+			rep.Redis.PerMove = float64(rep.Redis.Commands) / float64(acked)
+		}
+	}
 	clientAfter, _ := selfCPU()
 	rep.LoadAfter = loadAverage()
 	rep.Goroutines = goroutines()
 
-	if cfg.MemProfile != "" {
-		if f, err := os.Create(cfg.MemProfile); err == nil {
-			_ = pprof.WriteHeapProfile(f)
-			f.Close()
-		}
+	if cfg.MemProfile != "" && !cfg.Idle {
+		writeHeapProfile(cfg.MemProfile)
 	}
 
 	if cfg.Verify && !r.echo {
@@ -379,8 +416,10 @@ func execute(ctx context.Context, cfg config, logw io.Writer) (*Report, error) {
 	rep.ServerStats = serverReport{Before: before, After: after}
 	wall := end.Sub(t0).Seconds()
 	switch {
-	case external:
+	case external && !r.echo:
 		rep.ServerStats.Source = "the server's /metrics (process_cpu_seconds_total, process_resident_memory_bytes)"
+	case external:
+		rep.ServerStats.Source = "the echo server's /metrics (its own process, --echo-listen)"
 	case r.echo:
 		rep.ServerStats.Source = "this process (getrusage, /proc/self/statm): the echo server and the bots share it"
 	default:
@@ -392,19 +431,67 @@ func execute(ctx context.Context, cfg config, logw io.Writer) (*Report, error) {
 		if rep.Moves.Acked > 0 {
 			rep.ServerStats.CPUPerMoveUs = rep.ServerStats.CPUSeconds / float64(rep.Moves.Acked) * 1e6
 		}
-		if external {
+		if external && !r.echo {
 			rep.ServerStats.AcceptedByServer = after.Moves["accepted"] - before.Moves["accepted"]
 		}
 	}
 	rep.ClientCPUSeconds = (clientAfter - clientBefore).Seconds()
 	rep.OK = rep.Errors.Unexpected == 0 && rep.Check.Lost == 0 && rep.Check.Doubled == 0 &&
-		rep.Check.Mismatched == 0 && rep.Connections.Failed == 0
+		rep.Check.Mismatched == 0 && rep.Connections.Failed == 0 &&
+		(rep.Idle == nil || rep.Idle.Welcomed == int64(cfg.Players))
 	return rep, nil
+}
+
+// writeHeapProfile writes a heap profile after a collection, so that its
+// in-use figures are up to date.
+func writeHeapProfile(name string) {
+	runtime.GC()
+	if f, err := os.Create(name); err == nil {
+		_ = pprof.WriteHeapProfile(f)
+		f.Close()
+	}
+}
+
+// echoRules are the rules of the echo baseline's games.
+func echoRules(cfg *config) engine.Rules {
+	return engine.Rules{Draw: cfg.Draw, Passes: cfg.Passes, FoundationToTableau: true,
+		Undo: engine.UndoNoReveal, Scoring: engine.ScoringStandard}
+}
+
+// serveEcho runs the echo server alone on addr (--echo-listen) for the
+// duration, or until ctx ends, for a baseline in a process of its own:
+// loadtest --baseline --server ws://ADDR/ws.
+func serveEcho(ctx context.Context, cfg config, logw io.Writer) error {
+	raw, _, err := echoPosition(echoRules(&cfg))
+	if err != nil {
+		return err
+	}
+	rep := fileLimitNote(raiseFileLimit())
+	url, stop, err := startEcho(cfg.EchoListen, raw)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	fmt.Fprintf(logw, "loadtest: echo server at %s for %v (%s); bots: --baseline --server %s\n", url, cfg.Duration, rep, url)
+	t := time.NewTimer(cfg.Duration)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return nil
+}
+
+func fileLimitNote(fl fileLimit) string {
+	if fl.Err != "" {
+		return "open files: " + fl.Err
+	}
+	return fmt.Sprintf("open files: soft %d, hard %d", fl.Soft, fl.Hard)
 }
 
 // fdsPerBot is the open files one bot needs in this process.
 func fdsPerBot(cfg *config) uint64 {
-	if cfg.Server != "" && !cfg.Baseline {
+	if cfg.Server != "" {
 		return 1
 	}
 	return 2 // the bot's socket and the in-process server's

@@ -112,6 +112,7 @@ type counters struct {
 	matchesJoined, lobbyRetries            atomic.Int64
 	lobbyTimeouts, resigns                 atomic.Int64
 	illegalStale                           atomic.Int64
+	welcomed                               atomic.Int64
 
 	mu         sync.Mutex
 	refused    map[string]int64 // move_rejected and rate_limited by code

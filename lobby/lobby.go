@@ -77,8 +77,8 @@ const (
 	DefaultDataEpochEvery = 2 * time.Second
 	// VoidReason is what players are told of a match voided because the
 	// shared state lost its data.
-	VoidReason = "the server's store lost its data: this match does not count"
-	janitorEvery          = time.Minute
+	VoidReason   = "the server's store lost its data: this match does not count"
+	janitorEvery = time.Minute
 )
 
 // A Lobby is a node's door to the matches: it finds them through the

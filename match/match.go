@@ -164,6 +164,10 @@ type record struct {
 	NextMatch  string            `json:"next_match,omitempty"`
 	Joins      int               `json:"joins"`
 	Void       string            `json:"void,omitempty"` // why the match was voided
+	// Nodes is the node each member and spectator last connected through:
+	// a node tells the others of standings changes only when someone
+	// watches from another node.
+	Nodes map[string]string `json:"nodes,omitempty"`
 }
 
 type member struct {
@@ -696,11 +700,35 @@ func (m *Match) audience(spectators bool) []string {
 	return to
 }
 
+// seen records that the player connects through this node; it reports
+// whether that is news.
+func (m *Match) seen(id string) bool {
+	if m.st.Nodes == nil {
+		m.st.Nodes = map[string]string{}
+	}
+	if m.st.Nodes[id] == m.cfg.Node {
+		return false
+	}
+	m.st.Nodes[id] = m.cfg.Node
+	return true
+}
+
+// watchedElsewhere reports whether a member or spectator of the match
+// connects through another node.
+func (m *Match) watchedElsewhere() bool {
+	for _, n := range m.st.Nodes {
+		if n != m.cfg.Node {
+			return true
+		}
+	}
+	return false
+}
+
 // Join seats a player; joining again is a no-op.
 func (m *Match) Join(ctx context.Context, p Player) error {
 	return m.do(ctx, func() error {
 		if mb := m.member(p.ID); mb != nil {
-			if !mb.Connected {
+			if m.seen(p.ID) || !mb.Connected {
 				mb.Connected = true
 				m.changed()
 			}
@@ -714,6 +742,7 @@ func (m *Match) Join(ctx context.Context, p Player) error {
 		}
 		delete(m.st.Spectators, p.ID)
 		m.st.Members = append(m.st.Members, &member{Player: p, Connected: true, Join: m.st.Joins})
+		m.seen(p.ID)
 		m.st.Joins++
 		if m.st.Host == "" {
 			m.st.Host = p.ID
@@ -808,7 +837,7 @@ func (m *Match) Spectate(ctx context.Context, playerID string) error {
 		if m.member(playerID) != nil {
 			return nil
 		}
-		if !m.st.Spectators[playerID] {
+		if m.seen(playerID) || !m.st.Spectators[playerID] {
 			m.st.Spectators[playerID] = true
 			m.changed()
 		}
@@ -826,7 +855,12 @@ func (m *Match) Spectate(ctx context.Context, playerID string) error {
 // SetConnected records whether a player has a live connection.
 func (m *Match) SetConnected(ctx context.Context, playerID string, connected bool) error {
 	return m.do(ctx, func() error {
-		if mb := m.member(playerID); mb != nil && mb.Connected != connected {
+		mb := m.member(playerID)
+		if mb == nil {
+			return nil
+		}
+		moved := connected && m.seen(playerID)
+		if mb.Connected != connected || moved {
 			mb.Connected = connected
 			m.changed()
 		}
@@ -1110,6 +1144,9 @@ func (m *Match) onTick(now time.Time) {
 func (m *Match) tellBoard(ctx context.Context) bool {
 	if !m.round.TakeDirty() {
 		return false
+	}
+	if !m.watchedElsewhere() {
+		return true // nobody on another node to tell
 	}
 	env := mustJSON(Envelope{Node: m.cfg.Node, Match: m.ID, Board: m.round.ID})
 	if err := m.cfg.Coord.Publish(ctx, env); err != nil {
