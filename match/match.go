@@ -1089,7 +1089,9 @@ func (m *Match) onFinished() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 	defer cancel()
-	m.tellBoard(ctx)
+	if m.tellBoard(ctx) {
+		m.boardDue = true // this node's viewers still get the board next tick
+	}
 	err := m.exec(ctx, func() error {
 		if m.round == nil || m.st.State != StateRunning {
 			return nil

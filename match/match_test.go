@@ -552,3 +552,40 @@ func mustSeed(t *testing.T, v any) uint64 {
 	}
 	return n
 }
+
+// TestBoardAfterAGameEnds checks that the leaderboard goes out on the next
+// tick after a player's game ends (the end of a game is noticed first, on
+// its own, and must not swallow the change).
+func TestBoardAfterAGameEnds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		sk := newSink()
+		s := match.DefaultSettings()
+		s.Scoring, s.Passes = "vegas", 1 // no timed refresh of the board
+		m := newMatch(t, s, sk)
+		_ = m.Join(ctx, alice)
+		_ = m.Join(ctx, bob)
+		_ = m.Start(ctx, "a")
+		time.Sleep(time.Duration(s.CountdownS)*time.Second + time.Second)
+		synctest.Wait()
+		if err := m.Round().Resign(ctx, "a", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		time.Sleep(match.DefaultLeaderboardEvery)
+		synctest.Wait()
+		boards := sk.of("b", "leaderboard")
+		if len(boards) == 0 {
+			t.Fatal("no leaderboard")
+		}
+		resigned := false
+		for _, e := range boards[len(boards)-1]["entries"].([]any) {
+			if e := e.(map[string]any); e["player_id"] == "a" && e["status"] == "resigned" {
+				resigned = true
+			}
+		}
+		if !resigned {
+			t.Fatalf("the board after alice resigned: %v", boards[len(boards)-1])
+		}
+	})
+}
