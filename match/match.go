@@ -139,9 +139,10 @@ type Match struct {
 	boardDue  bool // another node said the standings changed
 	outbox    []outMsg
 	changedSt bool
-	after     []func() // run once the command's change is saved
-	voidTold  bool     // this node told its players the match was voided
-	roundSave string   // the phase of the round record last saved
+	after     []func()  // run once the command's change is saved
+	voidTold  bool      // this node told its players the match was voided
+	checkedAt time.Time // when reconcile last read the record
+	roundSave string    // the phase of the round record last saved
 }
 
 // record is a match's shared state: what any node needs to serve it.
@@ -877,39 +878,83 @@ func (m *Match) Resume(ctx context.Context, playerID string) error {
 		if err := m.reload(ctx); err != nil {
 			return err
 		}
-		m.send(playerID, encode(matchMsg{Type: "match", Match: m.Info()}))
-		mb := m.member(playerID)
-		if mb == nil || m.round == nil {
-			return nil
+		if m.round != nil {
+			m.round.Reseat(playerID)
 		}
-		m.round.Reseat(playerID)
-		now := time.Now()
-		switch m.st.State {
-		case StateStarting:
-			m.send(playerID, m.roundStartingMsg())
-		case StateRunning:
-			if m.round.HasPlayer(playerID) {
-				b, err := m.roundStartedMsg(playerID, now, true)
-				if err != nil {
-					return err
-				}
-				m.send(playerID, b)
-			}
-			b, err := m.leaderboardMsg(ctx, now)
+		return m.catchUp(ctx, playerID)
+	})
+}
+
+// catchUp queues for the player what they need to be where the match is:
+// the match and, as the phase asks, round_starting, their round_started
+// view with the leaderboard, or the last results.
+func (m *Match) catchUp(ctx context.Context, playerID string) error {
+	m.send(playerID, encode(matchMsg{Type: "match", Match: m.Info()}))
+	if m.round == nil || m.member(playerID) == nil && !m.st.Spectators[playerID] {
+		return nil
+	}
+	now := time.Now()
+	switch m.st.State {
+	case StateStarting:
+		m.send(playerID, m.roundStartingMsg())
+	case StateRunning:
+		if mb := m.member(playerID); mb != nil && !mb.Left && m.round.HasPlayer(playerID) {
+			b, err := m.roundStartedMsg(playerID, now, true)
 			if err != nil {
 				return err
 			}
 			m.send(playerID, b)
-		case StateBetween:
-			m.send(playerID, m.st.LastOver)
-		case StateOver:
-			if m.st.LastOver != nil {
-				m.send(playerID, m.st.LastOver)
-			}
-			m.send(playerID, m.st.MatchOver)
 		}
-		return nil
-	})
+		b, err := m.leaderboardMsg(ctx, now)
+		if err != nil {
+			return err
+		}
+		m.send(playerID, b)
+	case StateBetween:
+		m.send(playerID, m.st.LastOver)
+	case StateOver:
+		if m.st.LastOver != nil {
+			m.send(playerID, m.st.LastOver)
+		}
+		m.send(playerID, m.st.MatchOver)
+	}
+	return nil
+}
+
+// reconcileEvery is how often a node reads the record of a match it serves
+// players of, in case it missed news from another node (pub/sub is best
+// effort: a node that was resubscribing loses what was published meanwhile).
+const reconcileEvery = 2 * time.Second
+
+// reconcile reads the record; when another node changed it without this
+// node hearing of it, the node adopts it and catches its players up.
+func (m *Match) reconcile(ctx context.Context) {
+	var local []string
+	for _, id := range m.audience(true) {
+		if m.local(id) {
+			local = append(local, id)
+		}
+	}
+	if len(local) == 0 {
+		return
+	}
+	rec, ver, err := m.cfg.Coord.LoadMatch(ctx, m.ID)
+	if err != nil || ver <= m.version {
+		return
+	}
+	if err := m.adopt(rec, ver); err != nil {
+		m.cfg.Logger.Warn("a record does not load", "err", err)
+		return
+	}
+	m.cfg.Logger.Info("caught up with a change this node did not hear of", "version", ver)
+	m.outbox = m.outbox[:0]
+	for _, id := range local {
+		if err := m.catchUp(ctx, id); err != nil {
+			m.cfg.Logger.Warn("catching a player up failed", "player", id, "err", err)
+		}
+	}
+	m.deliver(m.outbox)
+	m.outbox = m.outbox[:0]
 }
 
 // Void ends a match that the shared state lost (the Coord's data epoch
@@ -1112,6 +1157,12 @@ func (m *Match) onFinished() {
 func (m *Match) onTick(now time.Time) {
 	if now.Sub(m.leaseAt) >= m.cfg.LeaseTTL/3 {
 		m.renewLease(now)
+	}
+	if now.Sub(m.checkedAt) >= reconcileEvery {
+		m.checkedAt = now
+		ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+		m.reconcile(ctx)
+		cancel()
 	}
 	if m.round == nil || m.st.State != StateRunning {
 		return

@@ -589,3 +589,73 @@ func TestBoardAfterAGameEnds(t *testing.T) {
 		}
 	})
 }
+
+// localSink is a node's sink: it serves only its own players.
+type localSink struct {
+	*sink
+	players map[string]bool
+}
+
+func (s localSink) Connected(id string) bool { return s.players[id] }
+
+func (s localSink) Send(id string, b []byte) {
+	if s.players[id] {
+		s.sink.Send(id, b)
+	}
+}
+
+// TestReconcileCatchesUp has two nodes' replicas of one match share a
+// Coord with no bus between them, as if every message from node A were
+// lost: node B still catches its player up from the record within a few
+// seconds (round_started with the view, then the results).
+func TestReconcileCatchesUp(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		store, coord := memstore.New(), memstore.NewCoord()
+		ska := localSink{newSink(), map[string]bool{"a": true}}
+		skb := localSink{newSink(), map[string]bool{"b": true}}
+		s := match.DefaultSettings()
+		s.CountdownS, s.Seed = 0, "1"
+		cfg := func(node string, sk match.Sink) match.Config {
+			return match.Config{Store: store, Coord: coord, Sink: sk, Logger: quiet, Node: node}
+		}
+		a, err := match.New("m1", "ABCDEF", s, false, cfg("A", ska))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer a.Close()
+		b, err := match.Load(ctx, "m1", cfg("B", skb))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		_ = a.Join(ctx, alice)
+		if err := b.Join(ctx, bob); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Start(ctx, "a"); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if n := len(ska.of("a", "round_started")); n != 1 {
+			t.Fatalf("alice on node A: %d round_started", n)
+		}
+		time.Sleep(3 * time.Second)
+		synctest.Wait()
+		started := skb.of("b", "round_started")
+		if len(started) != 1 || started[0]["view"] == nil {
+			t.Fatalf("bob on node B after the catch-up: %v", started)
+		}
+		if err := b.Round().Resign(ctx, "b", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Round().Resign(ctx, "a", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(3 * time.Second)
+		synctest.Wait()
+		if n := len(skb.of("b", "round_over")); n != 1 {
+			t.Fatalf("bob on node B: %d round_over, want 1", n)
+		}
+	})
+}
