@@ -87,7 +87,7 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 	fs.StringVar(&o.RedisURL, "redis", env("KLONDIKE_REDIS_URL", ""), "Redis URL redis://host:port/db; empty runs the embedded in-memory store (env KLONDIKE_REDIS_URL)")
 	fs.BoolVar(&o.RedisCluster, "redis-cluster", getenv("KLONDIKE_REDIS_CLUSTER") == "1" || getenv("KLONDIKE_REDIS_CLUSTER") == "true", "the --redis URL is a Redis Cluster: redis://host:port?addr=host2:port&addr=… (env KLONDIKE_REDIS_CLUSTER=1)")
 	fs.StringVar(&o.RedisPrefix, "redis-prefix", env("KLONDIKE_REDIS_PREFIX", redisstore.DefaultPrefix), "prefix of every Redis key, one per deployment (env KLONDIKE_REDIS_PREFIX)")
-	fs.DurationVar(&o.RoundTTL, "round-ttl", envDur("KLONDIKE_ROUND_TTL", redisstore.DefaultTTL), "how long a round's move logs and standings stay in Redis after its last write (env KLONDIKE_ROUND_TTL)")
+	fs.DurationVar(&o.RoundTTL, "round-ttl", envDur("KLONDIKE_ROUND_TTL", redisstore.DefaultTTL), "how long a round's move logs and standings, and a match's record, stay in Redis after their last write (env KLONDIKE_ROUND_TTL)")
 	fs.StringVar(&o.LogFormat, "log-format", env("KLONDIKE_LOG_FORMAT", "text"), "log format: text or json (env KLONDIKE_LOG_FORMAT)")
 	fs.StringVar(&o.LogLevel, "log-level", env("KLONDIKE_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env KLONDIKE_LOG_LEVEL)")
 	fs.DurationVar(&o.ShutdownGrace, "shutdown-grace", envDur("KLONDIKE_SHUTDOWN_GRACE", 10*time.Second), "how long a shutdown waits for connections to drain (env KLONDIKE_SHUTDOWN_GRACE)")
@@ -233,7 +233,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if o.RedisURL != "" {
 		storeName = "redis"
 	}
-	var mcfg match.Config
+	// Match records, invite codes and players' current matches live as long
+	// as the rounds' logs.
+	mcfg := match.Config{RecordTTL: o.RoundTTL}
 	if o.WinnableWorkers > 0 {
 		// The default rules are warmed up first; a rule set a match asks
 		// for is added when first asked for.
