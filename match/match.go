@@ -875,7 +875,9 @@ func (m *Match) SetConnected(ctx context.Context, playerID string, connected boo
 // so their seat here is made again from the store's log.
 func (m *Match) Resume(ctx context.Context, playerID string) error {
 	return m.do(ctx, func() error {
-		if err := m.reload(ctx); err != nil {
+		// With the shared state unreachable, what this node knows is
+		// still the best answer.
+		if err := m.reload(ctx); err != nil && !errors.Is(err, ErrUnavailable) {
 			return err
 		}
 		if m.round != nil {
