@@ -877,10 +877,13 @@ func (m *Match) Resume(ctx context.Context, playerID string) error {
 	return m.do(ctx, func() error {
 		// With the shared state unreachable, what this node knows is
 		// still the best answer.
-		if err := m.reload(ctx); err != nil && !errors.Is(err, ErrUnavailable) {
+		err := m.reload(ctx)
+		if err != nil && !errors.Is(err, ErrUnavailable) {
 			return err
 		}
-		if m.round != nil {
+		if err == nil && m.round != nil {
+			// The player may have played on another node since: the seat
+			// is made again from the log (kept, when the store is away).
 			m.round.Reseat(playerID)
 		}
 		return m.catchUp(ctx, playerID)
