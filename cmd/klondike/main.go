@@ -1,6 +1,7 @@
 // Command klondike is the command-line tool of the Klondike solitaire server:
 // it prints numbered deals, replays games move by move and lists the legal
-// moves of a position, so that anyone can check a round's result.
+// moves of a position, so that anyone can check a round's result; it solves
+// deals and measures the share of winnable ones.
 //
 // Usage:
 //
@@ -43,6 +44,8 @@ var commands = []command{
 	{"replay", "replay moves on a deal and report each move as a JSON line", runReplay},
 	{"moves", "replay moves on a deal, then list the legal moves", runMoves},
 	{"play", "play matches on a server from the terminal", runPlay},
+	{"solve", "decide whether a deal can be won and print a winning line", runSolve},
+	{"winnability", "solve a range of numbered deals and print the winnable share", runWinnability},
 }
 
 func lookup(name string) (command, bool) {
@@ -96,9 +99,9 @@ The command-line tool of the Klondike solitaire server.
 Commands:
 `)
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
 	}
-	fmt.Fprint(w, `  help     print this help, or a command's help: klondike help COMMAND
+	fmt.Fprint(w, `  help        print this help, or a command's help: klondike help COMMAND
 
 Run 'klondike COMMAND --help' for a command's flags and examples.
 
@@ -107,6 +110,8 @@ Examples:
   echo "T6-F T7-F D" | klondike replay --seed 1
   klondike replay --deal layout.json --draw 1 game.txt
   klondike moves --seed 1 game.txt
+  klondike solve --seed 1 --json
+  klondike winnability --from 1 --count 100
 `)
 }
 

@@ -19,6 +19,15 @@
 // Results are deterministic for the same position, rules and node budget;
 // a time budget cuts wherever the clock says.
 //
+// [Hint] gives the next move of a winning line for solo practice; like
+// everything here it sees every card, so it must never be offered in a
+// competitive round:
+//
+//	h := solver.Hint(g, solver.Budget{Nodes: 1_000_000, Time: time.Second})
+//	if h.Verdict == solver.Winnable && h.Move.Kind != engine.NoMove {
+//		fmt.Println("try", h.Move) // keep h.Line while the player follows it
+//	}
+//
 // The search is depth first over the solver's own compact copy of the
 // position, with safe moves to the foundations made automatically, the
 // stock folded into moves that draw to a card and play it, moves whose only

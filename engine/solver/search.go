@@ -327,8 +327,8 @@ func (x *search) talonPositions(buf *[2 * talonMax]talonPos) []talonPos {
 	return out
 }
 
-// Move priorities (variables so that tests can tune them).
-var (
+// Move priorities: a move with a higher score is tried first.
+const (
 	scoreReveal      int16 = 1000
 	scoreRevealDown  int16 = 10 // per face-down card of the pile
 	scoreTalonUp     int16 = 700
