@@ -15,27 +15,30 @@ func TestHintSoloOnly(t *testing.T) {
 	info := a.expect("match")["match"].(map[string]any)
 	a.send(map[string]any{"type": "start_match", "match_id": info["id"]})
 	roundID := a.expect("round_started")["round_id"].(string)
-	for seq := 1; seq <= 3; seq++ {
+	// Following the hints wins: while the player follows the line of the
+	// last hint, the next hint is its next move (no new search that could
+	// lead elsewhere).
+	won := false
+	for seq := 1; seq <= 500 && !won; seq++ {
 		a.send(map[string]any{"type": "hint", "round_id": roundID})
 		h := a.expect("hint")
 		mv, ok := h["move"].(string)
 		if !ok || h["verdict"] != "winnable" || h["round_id"] != roundID {
 			t.Fatalf("hint %d = %v, want a move of a winnable line", seq, h)
 		}
-		if ans := a.move(roundID, seq, mv); ans["type"] != "move_ok" {
+		ans := a.move(roundID, seq, mv)
+		if ans["type"] != "move_ok" {
 			t.Fatalf("the hinted move %s: %v", mv, ans)
 		}
+		won = ans["view"].(map[string]any)["status"] == "won"
 	}
-	for {
-		lb := a.expect("leaderboard")
-		e := lb["entries"].([]any)[0].(map[string]any)
-		if int(e["moves"].(float64)) < 3 {
-			continue
-		}
-		if e["helped"] != true {
-			t.Fatalf("leaderboard entry %v: want helped", e)
-		}
-		break
+	if !won {
+		t.Fatal("500 hinted moves did not win deal #1")
+	}
+	// The win ends the solo round: its result says the game had help.
+	over := a.expect("round_over")
+	if e := over["results"].([]any)[0].(map[string]any); e["status"] != "won" || e["helped"] != true {
+		t.Fatalf("result %v: want won, helped", e)
 	}
 
 	b, _, sb, _ := startRace(t, base, map[string]any{"seed": "1", "countdown_s": 0, "max_players": 2})

@@ -205,14 +205,18 @@ func (s *Server) routeError(w http.ResponseWriter, err error) {
 // hintBudget bounds one hint's search: it decides nearly every deal.
 var hintBudget = solver.Budget{Nodes: 2_000_000, Time: 2 * time.Second}
 
-// SolverHints is the HintFunc of engine/solver: the next move of a winning
-// line from the player's position, within hintBudget.
+// SolverHints is the HintFunc of engine/solver: a winning line from the
+// player's position, within hintBudget.
 func SolverHints() match.HintFunc {
-	return func(g *engine.Game) (string, string) {
+	return func(g *engine.Game) ([]string, string) {
 		h := solver.Hint(g, hintBudget)
 		if h.Verdict != solver.Winnable || h.Move.Kind == engine.NoMove {
-			return "", h.Verdict.String()
+			return nil, h.Verdict.String()
 		}
-		return h.Move.String(), h.Verdict.String()
+		line := make([]string, len(h.Line))
+		for i, m := range h.Line {
+			line[i] = m.String()
+		}
+		return line, h.Verdict.String()
 	}
 }

@@ -21,12 +21,11 @@ var (
 // ErrNoHints: hints are for solo practice, never for a round with rivals.
 var ErrNoHints = errors.New("hints are for solo practice: a round of one player")
 
-// A HintFunc finds the next move of a winning line from a game's position,
-// seeing every card (engine/solver.Hint behind it): the move in the
-// notation, or "" when it has none, and the verdict on the position
-// ("winnable", "unwinnable" or "unknown"). It may take a while; it must
-// not keep g.
-type HintFunc func(g *engine.Game) (move, verdict string)
+// A HintFunc finds a winning line from a game's position, seeing every
+// card (engine/solver.Hint behind it): the line's moves in the notation,
+// or none, and the verdict on the position ("winnable", "unwinnable" or
+// "unknown"). It may take a while; it must not keep g.
+type HintFunc func(g *engine.Game) (line []string, verdict string)
 
 // An OutOfOrderError reports a move whose seq is beyond the next expected.
 type OutOfOrderError struct{ Expected int }
@@ -103,7 +102,9 @@ type seat struct {
 	log      []LogEntry
 	standing Standing
 	epoch    uint64
-	stale    bool // replaced: the next use makes a new seat
+	stale    bool     // replaced: the next use makes a new seat
+	hintLine []string // the winning line of the last hint, from log entry hintAt on
+	hintAt   int
 }
 
 // NewRound deals a round for the players (ids and names in seat order).
@@ -525,8 +526,25 @@ func (r *Round) Hint(ctx context.Context, playerID string, now time.Time, hint H
 		s.standing = st
 		r.dirty.Store(true)
 	}
-	move, verdict = hint(s.game.Clone())
-	return move, verdict, nil
+	// While the player follows the line of the last hint, its next move is
+	// the hint: a fresh search from each position could choose another line
+	// each time and send the player round the stock in circles.
+	if at := s.hintAt; s.hintLine != nil && len(s.log) >= at && len(s.log)-at < len(s.hintLine) {
+		followed := true
+		for i, e := range s.log[at:] {
+			followed = followed && e.Move == s.hintLine[i]
+		}
+		if followed {
+			return s.hintLine[len(s.log)-at], "winnable", nil
+		}
+	}
+	line, verdict := hint(s.game.Clone())
+	s.hintLine, s.hintAt = nil, 0
+	if len(line) == 0 {
+		return "", verdict, nil
+	}
+	s.hintLine, s.hintAt = line, len(s.log)
+	return line[0], verdict, nil
 }
 
 // Start opens the round for moves and records the standing of every
