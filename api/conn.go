@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"runtime/debug"
@@ -19,17 +20,25 @@ import (
 )
 
 // The connection layer: one WebSocket connection is a Conn with exactly one
-// read goroutine (readPump: decode, rate-limit, hand to the Handler) and one
-// write goroutine (writePump: the send queue, pings, the close frame), after
-// gorilla/websocket's chat example, plus a context that ends both.
+// read goroutine (readPump: decode, rate-limit, hand to the Handler) and at
+// most one write goroutine at a time (writeLoop: the send queue, pings, the
+// close frame), plus a context that ends the connection.
+//
+// The writer exists only while there is something to write: Send starts it
+// when the queue goes non-empty and none runs, the ping timer (a
+// time.AfterFunc) runs it on its own goroutine when a ping is due, and it
+// returns as soon as the queue is empty. An idle connection is one parked
+// goroutine (the reader), a timer and its buffers: a second goroutine's stack
+// for every connection, idle or not, was most of its memory.
 //
 // How a connection ends:
 //   - The server closes it (Close: policy, slow consumer, shutdown, …): the
-//     context is cancelled, the writer sends the close frame and stops, the
-//     reader drops what still arrives until the peer's close frame or
-//     CloseWait, then the TCP connection is closed.
+//     context is cancelled and the writer started if none runs; it writes
+//     what was queued (unless the queue overflowed), then the close frame,
+//     and stops for good. The reader drops what still arrives until the
+//     peer's close frame or CloseWait, then the TCP connection is closed.
 //   - The peer closes it or the network fails: the reader's error cancels
-//     the context and the writer stops.
+//     the context and ends the writer the same way, without a close frame.
 //
 // Then the connection is unregistered and Handler.Closed is called, once.
 
@@ -66,21 +75,21 @@ type Handler interface {
 // Conn is one client's WebSocket connection. Its methods are safe for
 // concurrent use.
 type Conn struct {
-	srv     *WSServer
-	ws      *websocket.Conn
-	ip      string
-	baseLog *slog.Logger // with the remote IP and a connection number
-	send    sendQueue    // the writer stops on ctx, not on the queue
-	ctx     context.Context
-	cancel  context.CancelFunc
-	hello   *time.Timer
-	bucket  *tokenBucket // read goroutine only
+	srv    *WSServer
+	ws     *websocket.Conn
+	ip     string
+	num    uint64    // the connection's number, in its log lines
+	send   sendQueue // also decides when a writer runs
+	ctx    context.Context
+	cancel context.CancelFunc
+	hello  *time.Timer
+	ping   *time.Timer  // queues a ping every PingPeriod
+	bucket *tokenBucket // read goroutine only
 
 	rateLimited bool // read goroutine only: counted once in Metrics.RateLimited
 
 	mu         sync.Mutex
 	playerID   string
-	log        *slog.Logger
 	closing    bool   // ending: set once, by Close or stop
 	closeFrame []byte // the close frame to send, nil if none
 	flushQueue bool   // write what is queued before the close frame
@@ -94,16 +103,24 @@ type errorMsg struct {
 	Message string `json:"message"`
 }
 
-// Send enqueues msg (one JSON object) without blocking. It returns false
-// when the connection has ended, and when the queue is full: then the
-// connection is closed as a slow consumer (CloseSlowConsumer).
-// The caller must not modify msg afterwards.
+// Send enqueues msg (one JSON object) without blocking, and starts the
+// connection's writer if none runs. It returns false when the connection
+// has ended, and when the queue is full: then the connection is closed as
+// a slow consumer (CloseSlowConsumer). The caller must not modify msg
+// afterwards.
 func (c *Conn) Send(msg []byte) bool {
 	if c.ctx.Err() != nil {
 		return false
 	}
-	if c.send.push(msg) {
+	ok, start := c.send.push(msg)
+	if start {
+		go c.writeLoop()
+	}
+	if ok {
 		return true
+	}
+	if c.ctx.Err() != nil {
+		return false // the queue refused because the connection ended
 	}
 	if c.end(CloseSlowConsumer, ReasonSlow, true) {
 		c.srv.m.SlowDisconnects.Inc()
@@ -112,15 +129,21 @@ func (c *Conn) Send(msg []byte) bool {
 	return false
 }
 
-// sendQueue is a connection's queue of outgoing messages, bounded at limit.
-// It holds memory only while messages wait: a buffered channel of
-// SendQueue slots would hold 24 bytes a slot (6 KiB at the default 256)
+// sendQueue is a connection's queue of outgoing messages, bounded at
+// limit, and the state of its writer: at most one writer runs at a time,
+// and only while the queue holds something to write (messages, a due ping,
+// the end). It holds memory only while messages wait: a buffered channel
+// of SendQueue slots would hold 24 bytes a slot (6 KiB at the default 256)
 // for the whole life of every connection, idle or not.
 type sendQueue struct {
-	mu    sync.Mutex
-	msgs  [][]byte
-	limit int
-	ready chan struct{} // capacity 1: messages wait; the writer takes them
+	mu       sync.Mutex
+	msgs     [][]byte
+	limit    int
+	running  bool          // a writer runs (or has been told to start)
+	pingDue  bool          // the ping timer fired; the writer sends the ping
+	ended    bool          // the connection is ending: nothing more is queued
+	finished bool          // the last writer has returned: nothing more is written
+	done     chan struct{} // closed when finished is set
 }
 
 // maxKeptQueue is the capacity, in messages, up to which the queue and the
@@ -129,38 +152,92 @@ type sendQueue struct {
 const maxKeptQueue = 32
 
 func newSendQueue(limit int) sendQueue {
-	return sendQueue{limit: limit, ready: make(chan struct{}, 1)}
+	return sendQueue{limit: limit, done: make(chan struct{})}
 }
 
-// push adds msg unless limit messages already wait; it never blocks.
-func (q *sendQueue) push(msg []byte) bool {
-	q.mu.Lock()
-	if len(q.msgs) >= q.limit {
-		q.mu.Unlock()
+// claim makes the caller the writer, unless one runs or the writing is
+// over; the caller holds q.mu.
+func (q *sendQueue) claim() bool {
+	if q.running || q.finished {
 		return false
 	}
-	q.msgs = append(q.msgs, msg)
-	q.mu.Unlock()
-	select {
-	case q.ready <- struct{}{}:
-	default: // the writer has been told already
-	}
+	q.running = true
 	return true
 }
 
-// take returns every waiting message, in order, and leaves the queue
-// empty; spare (whose messages the caller has written) becomes the queue's
-// next slice.
-func (q *sendQueue) take(spare [][]byte) [][]byte {
+// push adds msg unless limit messages already wait or the connection is
+// ending; it never blocks. With start, the caller must start the writer.
+func (q *sendQueue) push(msg []byte) (ok, start bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.ended || len(q.msgs) >= q.limit {
+		return false, false
+	}
+	q.msgs = append(q.msgs, msg)
+	return true, q.claim()
+}
+
+// queuePing asks for a ping. With start, the caller must run the writer.
+func (q *sendQueue) queuePing() (start bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.ended {
+		return false
+	}
+	q.pingDue = true
+	return q.claim()
+}
+
+// end marks the connection as ending: from now on nothing is queued, and
+// the writer writes the close. With start, the caller must run the writer.
+func (q *sendQueue) end() (start bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.ended = true
+	return q.claim()
+}
+
+// next is the writer's turn: it returns every waiting message, in order,
+// whether a ping is due and whether the connection is ending, and leaves
+// the queue empty; spare (whose messages the writer has written) becomes
+// the queue's next slice. When there is nothing to do (no message, no
+// ping, not ending) the writer's run is over: running is cleared in the
+// same critical section, so that the next push starts a new writer, and
+// spare is dropped.
+func (q *sendQueue) next(spare [][]byte) (msgs [][]byte, ping, ending, idle bool) {
 	clear(spare)
 	if cap(spare) > maxKeptQueue {
 		spare = nil
 	}
 	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.msgs) == 0 && !q.pingDue && !q.ended {
+		q.running = false
+		q.msgs = nil // an idle connection holds no slice
+		return nil, false, false, true
+	}
+	msgs, ping, ending = q.msgs, q.pingDue, q.ended
+	q.msgs, q.pingDue = spare[:0], false
+	return msgs, ping, ending, false
+}
+
+// take returns every waiting message, in order, and leaves the queue
+// empty, as next does, for the writer that writes the close.
+func (q *sendQueue) take() [][]byte {
+	q.mu.Lock()
+	defer q.mu.Unlock()
 	msgs := q.msgs
-	q.msgs = spare[:0]
-	q.mu.Unlock()
+	q.msgs = nil
 	return msgs
+}
+
+// finish records that the last writer has returned; only the running
+// writer calls it, once.
+func (q *sendQueue) finish() {
+	q.mu.Lock()
+	q.finished, q.running, q.msgs = true, false, nil
+	q.mu.Unlock()
+	close(q.done)
 }
 
 // SendJSON encodes v and sends it. A value that cannot be encoded is
@@ -193,10 +270,7 @@ func (c *Conn) SetPlayerID(id string) {
 	c.hello.Stop()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.playerID != id {
-		c.playerID = id
-		c.log = c.baseLog.With("player_id", id)
-	}
+	c.playerID = id
 }
 
 // RemoteIP is the TCP peer's address.
@@ -212,12 +286,23 @@ func (c *Conn) Close(code int, reason string) {
 // Context is cancelled when the connection ends.
 func (c *Conn) Context() context.Context { return c.ctx }
 
-// Logger logs with the connection's attributes: the remote IP, and the
-// player's id once known.
+// Logger logs with the connection's attributes: the remote IP, the
+// connection's number, and the player's id once known. It is made at each
+// call, for the rare line a connection logs: a logger kept in every
+// connection would cost its preformatted attributes, idle or not.
 func (c *Conn) Logger() *slog.Logger {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.log
+	if id := c.PlayerID(); id != "" {
+		return c.srv.log.With("remote_ip", c.ip, "conn", c.num, "player_id", id)
+	}
+	return c.srv.log.With("remote_ip", c.ip, "conn", c.num)
+}
+
+// debug logs at the debug level, without making the connection's logger
+// when that level is off.
+func (c *Conn) debug(msg string, args ...any) {
+	if c.srv.log.Enabled(context.Background(), slog.LevelDebug) {
+		c.Logger().Debug(msg, args...)
+	}
 }
 
 // end starts the end of the connection, once; it reports whether this call
@@ -245,11 +330,13 @@ func (c *Conn) end(code int, reason string, frame bool) bool {
 	}
 	// Under mu, so that the pong handler cannot extend it again.
 	c.ws.SetReadDeadline(time.Now().Add(wait))
-	log := c.log
 	c.mu.Unlock()
 	c.cancel()
 	if frame {
-		log.Debug("closing connection", "code", code, "reason", reason)
+		c.debug("closing connection", "code", code, "reason", reason)
+	}
+	if c.send.end() {
+		go c.writeLoop()
 	}
 	return true
 }
@@ -279,26 +366,22 @@ func (c *Conn) pendingCloseFrame() (frame []byte, flush bool) {
 func (c *Conn) run() {
 	s := c.srv
 	defer s.wg.Done()
-	writerDone := make(chan struct{})
-	go func() {
-		defer close(writerDone)
-		c.writePump()
-	}()
 	c.readPump()
 	c.stop()
 	// Let the writer finish its close frame, then close the TCP connection,
 	// which also unblocks a writer stuck on a peer that does not read.
 	t := time.NewTimer(s.lim.CloseWait)
 	select {
-	case <-writerDone:
+	case <-c.send.done:
 	case <-t.C:
 	}
 	t.Stop()
 	c.ws.Close()
-	<-writerDone
+	<-c.send.done
 	c.hello.Stop()
+	c.ping.Stop()
 	s.unregister(c)
-	c.Logger().Debug("connection ended")
+	c.debug("connection ended")
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
@@ -373,7 +456,7 @@ func (c *Conn) readError(err error) {
 	}
 	var ce *websocket.CloseError
 	if !errors.As(err, &ce) && c.ctx.Err() == nil {
-		c.Logger().Debug("read failed", "err", err)
+		c.debug("read failed", "err", err)
 	}
 }
 
@@ -425,46 +508,72 @@ func decodeEnvelope(data []byte) (env *Envelope, re, problem string) {
 	return &Envelope{Type: typ, ID: id, Raw: data}, "", ""
 }
 
-// writePump writes the queued messages and the pings, and the close frame
-// at the end. It is the only writer of data frames.
-func (c *Conn) writePump() {
+// writeLoop is the connection's writer, the only one of data frames while
+// it runs: it writes the queued messages and a due ping until there is
+// nothing left, then returns. When the connection is ending it writes the
+// close frame (see writeClose) and ends the writing for good. It runs on a
+// goroutine of its own started by Send or end, or on the ping timer's;
+// sendQueue makes sure that at most one runs at a time.
+func (c *Conn) writeLoop() {
 	s := c.srv
-	ping := time.NewTicker(s.lim.PingPeriod())
-	defer ping.Stop()
 	var batch [][]byte
 	for {
-		select {
-		case <-c.ctx.Done():
-			c.writeClose(nil)
+		msgs, ping, ending, idle := c.send.next(batch)
+		if idle {
 			return
-		case <-c.send.ready:
-			batch = c.send.take(batch)
-			for i, msg := range batch {
-				if c.ctx.Err() != nil {
-					c.writeClose(batch[i:])
-					return
-				}
-				c.ws.SetWriteDeadline(time.Now().Add(s.lim.WriteWait))
-				if err := c.ws.WriteMessage(websocket.TextMessage, msg); err != nil {
-					c.writeFailed(err)
-					return
-				}
-				s.m.MessagesOut.Inc()
-			}
-		case <-ping.C:
+		}
+		if ending || c.ctx.Err() != nil {
+			c.writeClose(msgs)
+			c.send.finish()
+			return
+		}
+		if ping {
 			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(s.lim.WriteWait)); err != nil {
 				c.writeFailed(err)
 				return
 			}
 		}
+		for i, msg := range msgs {
+			if c.ctx.Err() != nil {
+				c.writeClose(msgs[i:])
+				c.send.finish()
+				return
+			}
+			c.ws.SetWriteDeadline(time.Now().Add(s.lim.WriteWait))
+			if err := c.ws.WriteMessage(websocket.TextMessage, msg); err != nil {
+				c.writeFailed(err)
+				return
+			}
+			s.m.MessagesOut.Inc()
+		}
+		batch = msgs
 	}
 }
 
+// pingDue is the ping timer's function: it queues a ping, runs the writer
+// on the timer's goroutine if none runs, and arms the timer again.
+func (c *Conn) pingDue() {
+	if c.send.queuePing() {
+		c.writeLoop()
+	}
+	// Under the queue's lock, and only before the end: run stops the timer
+	// after the end, so that a timer re-armed here cannot outlive the
+	// connection.
+	c.send.mu.Lock()
+	if !c.send.ended {
+		c.ping.Reset(c.srv.lim.PingPeriod())
+	}
+	c.send.mu.Unlock()
+}
+
+// writeFailed ends the connection after a failed write, and the writing
+// with it: the writer that calls it returns.
 func (c *Conn) writeFailed(err error) {
 	if c.ctx.Err() == nil {
-		c.Logger().Debug("write failed", "err", err)
+		c.debug("write failed", "err", err)
 	}
 	c.stop()
+	c.send.finish()
 }
 
 // writeClose sends the pending close frame, if any. Unless the queue
@@ -490,7 +599,7 @@ func (c *Conn) writeClose(first [][]byte) {
 				return
 			}
 		}
-		for _, msg := range c.send.take(nil) { // what was queued, not what keeps coming
+		for _, msg := range c.send.take() { // what was queued before the end
 			if !write(msg) {
 				return
 			}
@@ -576,8 +685,7 @@ func (s *WSServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		ctx:    ctx,
 		cancel: cancel,
 	}
-	c.baseLog = s.log.With("remote_ip", ip, "conn", connSeq.Add(1))
-	c.log = c.baseLog
+	c.num = connSeq.Add(1)
 	if s.lim.MsgRate > 0 {
 		c.bucket = newTokenBucket(s.lim.MsgRate, s.lim.MsgBurst, s.now())
 	}
@@ -586,6 +694,10 @@ func (s *WSServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			c.Close(websocket.ClosePolicyViolation, ReasonNoHello)
 		}
 	})
+	// Armed only once c.ping is set (Reset after AfterFunc), so that the
+	// timer's function, which reads c.ping, never runs before.
+	c.ping = time.AfterFunc(time.Duration(math.MaxInt64), c.pingDue)
+	c.ping.Reset(s.lim.PingPeriod())
 	s.register(c)
 	go c.run()
 }

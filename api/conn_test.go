@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -543,49 +545,268 @@ func TestShutdownGivesUpAtDeadline(t *testing.T) {
 	_ = c
 }
 
-// TestSendQueue checks the send queue's bound, order and signal, and that
-// it lets go of the room a burst took, so that an idle connection holds
-// none.
+// TestSendQueue checks the send queue's bound, order and writer
+// hand-over, and that it lets go of the room a burst took, so that an idle
+// connection holds none.
 func TestSendQueue(t *testing.T) {
 	const limit = 40
 	q := newSendQueue(limit)
 	for i := range limit {
-		if !q.push([]byte{byte(i)}) {
+		ok, start := q.push([]byte{byte(i)})
+		if !ok {
 			t.Fatalf("push of message %d of %d refused", i+1, limit)
 		}
+		if start != (i == 0) {
+			t.Fatalf("push of message %d: start = %v; want a writer started by the first push only", i+1, start)
+		}
 	}
-	if q.push([]byte{99}) {
+	if ok, _ := q.push([]byte{99}); ok {
 		t.Fatalf("push of message %d accepted beyond the limit %d", limit+1, limit)
 	}
-	select {
-	case <-q.ready:
-	default:
-		t.Fatal("no ready signal after pushes")
-	}
-	got := q.take(nil)
-	if len(got) != limit {
-		t.Fatalf("take() = %d messages, want %d", len(got), limit)
+	got, ping, ending, idle := q.next(nil)
+	if len(got) != limit || ping || ending || idle {
+		t.Fatalf("next() = %d messages, ping %v, ending %v, idle %v; want %d messages only", len(got), ping, ending, idle, limit)
 	}
 	for i, m := range got {
 		if len(m) != 1 || m[0] != byte(i) {
-			t.Fatalf("take()[%d] = %v, want [%d]: out of order", i, m, i)
+			t.Fatalf("next()[%d] = %v, want [%d]: out of order", i, m, i)
 		}
 	}
-	if rest := q.take(got); len(rest) != 0 {
-		t.Errorf("second take() = %d messages, want none", len(rest))
+	// While the writer runs, neither a push nor a ping starts another.
+	if _, start := q.push([]byte("x")); start {
+		t.Fatal("a push started a second writer while one runs")
+	}
+	if q.queuePing() {
+		t.Fatal("a ping started a second writer while one runs")
+	}
+	rest, ping, _, idle := q.next(got)
+	if len(rest) != 1 || !ping || idle {
+		t.Fatalf("next() = %d messages, ping %v, idle %v; want the message and the ping queued meanwhile", len(rest), ping, idle)
 	}
 	if cap(q.msgs) != 0 {
 		t.Errorf("after a burst of %d the queue keeps room for %d messages, want none (at most %d are kept)",
 			limit, cap(q.msgs), maxKeptQueue)
 	}
-	// A small slice goes back to the queue, its messages dropped.
-	q.push([]byte("a"))
-	small := q.take(nil)
-	q.take(small)
-	if cap(q.msgs) == 0 || small[0] != nil {
-		t.Errorf("a one-message slice handed back: queue room %d, its message %q; want it reused and cleared", cap(q.msgs), small[0])
+	// A small slice goes back to the queue while the writer runs, its
+	// messages dropped.
+	q.push([]byte("y"))
+	again, _, _, _ := q.next(rest)
+	if len(again) != 1 || cap(q.msgs) == 0 || rest[0] != nil {
+		t.Errorf("a one-message slice handed back: queue room %d, its message %q; want it reused and cleared", cap(q.msgs), rest[0])
 	}
-	if !q.push([]byte("b")) || len(q.take(nil)) != 1 {
-		t.Error("the queue does not work after its slices were swapped")
+	// Nothing left: the writer's run is over, the queue holds no room, and
+	// the next push starts a writer.
+	if _, _, _, idle := q.next(again); !idle || q.running {
+		t.Fatalf("next() on an empty queue: idle %v, running %v; want the writer to stop", idle, q.running)
+	}
+	if cap(q.msgs) != 0 {
+		t.Errorf("an idle queue keeps room for %d messages, want none", cap(q.msgs))
+	}
+	if !q.queuePing() {
+		t.Fatal("a ping on an idle queue did not start a writer")
+	}
+	if _, ping, _, _ := q.next(nil); !ping {
+		t.Fatal("the ping was lost")
+	}
+	q.next(nil) // idle again
+	if ok, start := q.push([]byte("b")); !ok || !start {
+		t.Fatalf("push on an idle queue: ok %v start %v; want a writer started", ok, start)
+	}
+	// The end: queued messages stay for the close; nothing more is queued.
+	if q.end() {
+		t.Fatal("end started a second writer while one runs")
+	}
+	if ok, start := q.push([]byte("late")); ok || start {
+		t.Fatalf("push after the end: ok %v start %v; want it refused", ok, start)
+	}
+	if q.queuePing() {
+		t.Fatal("a ping after the end started a writer")
+	}
+	msgs, _, ending, _ := q.next(nil)
+	if !ending || len(msgs) != 1 || string(msgs[0]) != "b" {
+		t.Fatalf("next() after the end: ending %v, %q; want ending with [b]", ending, msgs)
+	}
+	q.finish()
+	select {
+	case <-q.done:
+	default:
+		t.Fatal("done not closed by finish")
+	}
+	if q.end() || q.queuePing() {
+		t.Fatal("a writer was started after the writing finished")
+	}
+	// An idle queue that ends starts the writer that writes the close.
+	q2 := newSendQueue(limit)
+	if !q2.end() {
+		t.Fatal("end of an idle queue did not start a writer")
+	}
+}
+
+// connGoroutines counts the goroutines of this package's connections: the
+// readers (Conn.run) and the writers (Conn.writeLoop).
+func connGoroutines() (readers, writers int) {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	for _, g := range bytes.Split(buf, []byte("\n\n")) {
+		switch {
+		case bytes.Contains(g, []byte("api.(*Conn).writeLoop")):
+			writers++
+		case bytes.Contains(g, []byte("api.(*Conn).run")):
+			readers++
+		}
+	}
+	return readers, writers
+}
+
+// waitGoroutines waits until the connections' goroutines are readers and
+// writers, and fails with what they are otherwise.
+func waitGoroutines(t *testing.T, readers, writers int) {
+	t.Helper()
+	deadline := time.Now().Add(ioWait)
+	for {
+		r, w := connGoroutines()
+		if r == readers && w == writers {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d readers and %d writers, want %d and %d", r, w, readers, writers)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestIdleConnectionOneGoroutine checks that an idle connection is one
+// goroutine, its reader: the writer runs only while there is something to
+// write (messages or a ping) and then ends, and a connection that keeps
+// answering pings stays open.
+func TestIdleConnectionOneGoroutine(t *testing.T) {
+	const n = 10
+	// Pings every 1.8 s, each run on the ping timer's goroutine; a pong
+	// has 200 ms to come back.
+	const pongWait = 2 * time.Second
+	s := newTestServer(t, Limits{PongWait: pongWait})
+	var clients []*websocket.Conn
+	for i := range n {
+		c := s.hello(t, fmt.Sprintf("p%d", i))
+		clients = append(clients, c)
+	}
+	// Replies start a writer; it ends when they are written.
+	for i, c := range clients {
+		send(t, c, fmt.Sprintf(`{"type":"x","id":"%d"}`, i))
+		if m := recv(t, c); m["re"] != fmt.Sprint(i) {
+			t.Fatalf("got %v", m)
+		}
+	}
+	waitGoroutines(t, n, 0)
+	// The clients read, so they answer pings, for over two ping periods.
+	pings := make(chan int, n)
+	for _, c := range clients {
+		got := 0
+		c.SetPingHandler(func(data string) error {
+			got++
+			return c.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(ioWait))
+		})
+		go func() {
+			c.SetReadDeadline(time.Now().Add(pongWait * 21 / 10))
+			for {
+				if _, _, err := c.ReadMessage(); err != nil {
+					pings <- got
+					return
+				}
+			}
+		}()
+	}
+	for range n {
+		if got := <-pings; got < 2 {
+			t.Errorf("a client got %d pings in over two ping periods", got)
+		}
+	}
+	if s.ws.Conns() != n {
+		t.Fatalf("%d connections open, want %d: a client that answered pings was dropped", s.ws.Conns(), n)
+	}
+	waitGoroutines(t, n, 0)
+}
+
+// TestGoroutinesEndAfterClose checks that every goroutine of a connection
+// ends after it closed, whichever side closed it and whatever was being
+// written, and that its ping timer is stopped.
+func TestGoroutinesEndAfterClose(t *testing.T) {
+	s := newTestServer(t, Limits{SendQueue: 8, WriteWait: time.Second, CloseWait: 200 * time.Millisecond})
+	peer := s.hello(t, "peer") // closes itself
+	slow := s.hello(t, "slow") // never reads: a slow consumer
+	busy := s.hello(t, "busy") // closed by the server with messages queued
+	s.hello(t, "shutdown")     // closed by Shutdown
+	waitGoroutines(t, 4, 0)
+	conns := []*Conn{s.h.conn("peer"), s.h.conn("slow"), s.h.conn("busy"), s.h.conn("shutdown")}
+
+	peer.Close()
+	big := []byte(`{"type":"blob","pad":"` + strings.Repeat("b", 256<<10) + `"}`)
+	for i := 0; i < 10000 && conns[1].Send(big); i++ {
+	}
+	if v := testutil.ToFloat64(s.m.SlowDisconnects); v != 1 {
+		t.Fatalf("klondike_slow_disconnects_total = %v, want 1: the slow consumer was not dropped", v)
+	}
+	for range 5 {
+		conns[2].Send([]byte(`{"type":"queued"}`))
+	}
+	conns[2].Close(CloseReplaced, ReasonReplaced)
+	ce, msgs := readClose(t, busy)
+	if ce.Code != CloseReplaced || len(msgs) != 5 {
+		t.Fatalf("busy: %d messages then close %d; want the 5 queued ones, then %d", len(msgs), ce.Code, CloseReplaced)
+	}
+	s.waitClosed(t, 3)
+	ctx, cancel := context.WithTimeout(context.Background(), ioWait)
+	defer cancel()
+	if err := s.ws.Shutdown(ctx); err != nil {
+		t.Fatalf("Shutdown: %v", err)
+	}
+	s.waitClosed(t, 1)
+	waitGoroutines(t, 0, 0)
+	for i, c := range conns {
+		if c.ping.Stop() {
+			t.Errorf("connection %d: the ping timer was still armed after the end", i)
+		}
+	}
+	_ = slow
+}
+
+// TestCloseAfterQueuedMessages checks that the close frame of Close goes
+// out after every message queued before it, in order, from an idle
+// connection (no writer running when Close comes) and from a busy one.
+func TestCloseAfterQueuedMessages(t *testing.T) {
+	s := newTestServer(t, Limits{})
+	for _, queued := range []int{0, 1, 100} {
+		name := fmt.Sprintf("q%d", queued)
+		c := s.hello(t, name)
+		conn := s.h.conn(name)
+		waitGoroutines(t, 1, 0)
+		for i := range queued {
+			if !conn.Send([]byte(fmt.Sprintf(`{"type":"m","n":%d}`, i))) {
+				t.Fatalf("Send %d refused", i)
+			}
+		}
+		conn.Close(CloseReplaced, ReasonReplaced)
+		ce, msgs := readClose(t, c)
+		if ce.Code != CloseReplaced || ce.Text != ReasonReplaced {
+			t.Fatalf("%d queued: closed with %d %q", queued, ce.Code, ce.Text)
+		}
+		if len(msgs) != queued {
+			t.Fatalf("%d queued: %d messages before the close frame", queued, len(msgs))
+		}
+		for i, b := range msgs {
+			if want := fmt.Sprintf(`{"type":"m","n":%d}`, i); string(b) != want {
+				t.Fatalf("%d queued: message %d is %s, want %s", queued, i, b, want)
+			}
+		}
+		c.Close()
+		s.waitClosed(t, 1)
+		waitGoroutines(t, 0, 0)
 	}
 }

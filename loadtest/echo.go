@@ -18,11 +18,13 @@ import (
 )
 
 // The baseline: a bare WebSocket server with the same shape of work per
-// move as klondiked's connection layer (gorilla, one reader and one writer
-// goroutine per connection, a send queue between them, the envelope decoded
-// as a JSON object and then the message's own fields, the reply encoded
-// with encoding/json and a view-sized payload) and nothing else: no lobby,
-// no rules, no store. The same bots play against it, so a run's throughput
+// move as klondiked's connection layer (gorilla, a send queue between the
+// reader and a writer, the envelope decoded as a JSON object and then the
+// message's own fields, the reply encoded with encoding/json and a
+// view-sized payload) and nothing else: no lobby, no rules, no store. It
+// keeps the textbook one reader and one writer goroutine per connection
+// for its whole life (klondiked's writer runs only while it has something
+// to write). The same bots play against it, so a run's throughput
 // divided by the echo's is how much of the machine's WebSocket limit the
 // server reaches.
 

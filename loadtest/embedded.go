@@ -18,12 +18,16 @@ import (
 
 // startEmbedded runs the real server in this process, as cmd/klondiked
 // wires it (api.NewServer), on a loopback port of its own: the memory
-// store, or with --redis the Redis store and sessions. The per-IP cap is off, since every bot
-// comes from 127.0.0.1, and the message rate is --msg-rate. With --redis
-// the Redis target is returned too (nil otherwise), for its figures.
+// store, or with --redis the Redis store, sessions and Coord on one client
+// (as klondiked --redis). The per-IP cap is off, since every bot comes
+// from 127.0.0.1, and the message rate is --msg-rate. --no-coord leaves
+// the Coord out (the lobby's state in this process, as before it
+// existed). With --redis the Redis target is returned too (nil otherwise),
+// for its figures.
 func startEmbedded(cfg *config) (wsURL string, rt *redisTarget, stop func(), err error) {
 	var store match.Store
 	var sessions lobby.Sessions
+	var coord match.Coord
 	closeStore := func() {}
 	if cfg.Redis != "" {
 		if err := checkLoopbackURL(cfg.Redis, "redis", "rediss"); err != nil {
@@ -33,6 +37,9 @@ func startEmbedded(cfg *config) (wsURL string, rt *redisTarget, stop func(), err
 			return "", nil, nil, fmt.Errorf("--redis: %w", err)
 		}
 		store, sessions, closeStore = rt.Store(), rt.sessions, rt.close
+		if !cfg.NoCoord {
+			coord = rt.coord
+		}
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(cfg.ServerLog)); err != nil {
@@ -47,6 +54,7 @@ func startEmbedded(cfg *config) (wsURL string, rt *redisTarget, stop func(), err
 	srv := api.NewServer(api.Config{
 		Store:    store,
 		Sessions: sessions,
+		Coord:    coord,
 		Limits:   api.Limits{MaxConnsPerIP: -1, MsgRate: cfg.MsgRate, MsgBurst: burst},
 		Logger:   logger,
 		Version:  "loadtest",

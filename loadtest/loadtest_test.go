@@ -94,6 +94,17 @@ func TestEmbeddedRedis(t *testing.T) {
 	if c := rep.Check; c.Lost != 0 || c.Doubled != 0 || c.Mismatched != 0 || c.Unverified != 0 || c.MovesChecked != rep.Moves.Acked {
 		t.Errorf("check: %+v", c)
 	}
+	// The server ran as klondiked --redis does: the matches' records (the
+	// Coord's) are in Redis too, not only the store's logs and sessions.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	recs, err := srv.Client(t).Keys(ctx, "klondike-loadtest:*{m:*}:rec").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) == 0 {
+		t.Error("no match record in Redis: the embedded server did not use the Redis Coord")
+	}
 }
 
 func TestBaselineEcho(t *testing.T) {
@@ -261,7 +272,7 @@ func TestIdle(t *testing.T) {
 	if !rep.OK || rep.Idle == nil || rep.Idle.Welcomed != 5 || rep.Moves.Sent != 0 || !rep.Idle.Held.OK || rep.Idle.Held.Goroutines == 0 {
 		t.Errorf("idle run: ok %v, idle %+v, %d moves sent; want 5 welcomed, the server's figures, no move", rep.OK, rep.Idle, rep.Moves.Sent)
 	}
-	for _, args := range [][]string{{"--no-group-commit"}, {"--idle", "--sweep"}} {
+	for _, args := range [][]string{{"--no-group-commit"}, {"--no-coord"}, {"--idle", "--sweep"}} {
 		if _, err := parseConfig(args, io.Discard); err == nil {
 			t.Errorf("parseConfig(%q) accepted", args)
 		}

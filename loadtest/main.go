@@ -43,9 +43,15 @@ Target (loopback addresses only):
                           --max-conns-per-ip -1 --msg-rate -1 --log-level warn
                       (the defaults, 64 connections an IP and 50 messages a
                       second, refuse most bots from one address)
-  --redis URL         with --embedded: the Redis store (redis://127.0.0.1:6379/0)
+  --redis URL         with --embedded: the Redis store, sessions and Coord on
+                      one client, as klondiked --redis wires them
+                      (redis://127.0.0.1:PORT/0)
   --no-group-commit   with --redis: every append a round trip of its own, as
                       before the store's group commit (for comparison)
+  --no-coord          with --redis: the store and sessions in Redis, but the
+                      matches' records, the lobby's indexes and the bus in
+                      this process (klondiked before the Coord; compares the
+                      move path alone with the production wiring)
   --baseline          instead of klondiked, a bare WebSocket echo server in
                       this process: hello gets a welcome, a move a move_ok with
                       a fixed view; the limit of the machine for comparison.
@@ -112,9 +118,10 @@ Output:
                       every bot connected)
 
 Exit status: 0 when every check passed; 1 when moves were lost, doubled or
-mismatched, a connection failed or dropped, or anything unexpected happened
-(illegal_move on a fresh view, out_of_order, internal, ...); 2 for bad
-usage or a run that could not start.
+mismatched, a connection failed or dropped, anything unexpected happened
+(illegal_move on a fresh view, out_of_order, internal, ...), or no move at
+all was acknowledged (outside --idle); 2 for bad usage or a run that could
+not start.
 
 Examples:
   go run ./loadtest --embedded --players 100 --think 200ms --duration 30s
@@ -162,6 +169,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&cfg.Embedded, "embedded", false, "")
 	fs.StringVar(&cfg.Redis, "redis", "", "")
 	fs.BoolVar(&cfg.NoGroupCommit, "no-group-commit", false, "")
+	fs.BoolVar(&cfg.NoCoord, "no-coord", false, "")
 	fs.BoolVar(&cfg.Idle, "idle", false, "")
 	fs.Float64Var(&cfg.MsgRate, "msg-rate", 1000, "")
 	fs.StringVar(&cfg.ServerLog, "server-log", "warn", "")
@@ -228,6 +236,8 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 		return bad("--sweep-steps 1..50, --sweep-step > 0, --sweep-factor > 1, --sweep-p99 > 0")
 	case cfg.NoGroupCommit && cfg.Redis == "":
 		return bad("--no-group-commit applies to the Redis store: give --redis")
+	case cfg.NoCoord && cfg.Redis == "":
+		return bad("--no-coord applies to the Redis store: give --redis")
 	case cfg.Idle && cfg.Sweep:
 		return bad("--idle bots play no moves: no --sweep")
 	case cfg.Sweep && cfg.Think <= 0:

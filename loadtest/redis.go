@@ -14,10 +14,13 @@ import (
 	"klondike/match/redisstore"
 )
 
-// redisTarget is the Redis store of an embedded run.
+// redisTarget is the Redis side of an embedded run: the store, the
+// sessions and the Coord (matches' records, the lobby's indexes, the bus
+// between nodes) on one client, as klondiked --redis wires them.
 type redisTarget struct {
 	store    *redisstore.Store
 	sessions lobby.Sessions
+	coord    match.Coord
 	client   *redis.Client
 	sent     *commandCounter
 }
@@ -46,10 +49,13 @@ func (h *commandCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) red
 	}
 }
 
-// openRedis opens the Redis store and sessions at url as klondiked --redis
-// does (the same client timeouts), under a key prefix of the run's own so
-// that a run never touches another's keys; the keys expire after an hour.
-// With noBatch the store sends each append on its own (no group commit).
+// openRedis opens the Redis store, sessions and Coord at url on one client,
+// as klondiked --redis does (cmd/klondiked's openStore: the same client
+// timeouts), so that the measured path is the production one; under a key
+// prefix of the run's own so that a run never touches another's keys. The
+// round logs expire after an hour (the Coord's keys take the TTLs the
+// lobby gives them). With noBatch the store sends each append on its own
+// (no group commit).
 func openRedis(url string, noBatch bool) (*redisTarget, error) {
 	opts, err := redis.ParseURL(url)
 	if err != nil {
@@ -66,8 +72,14 @@ func openRedis(url string, noBatch bool) (*redisTarget, error) {
 	sent := &commandCounter{}
 	c.AddHook(sent)
 	prefix := fmt.Sprintf("klondike-loadtest:%d:", time.Now().UnixNano())
-	store := redisstore.New(c, redisstore.Config{Prefix: prefix, TTL: time.Hour, NoBatch: noBatch})
-	return &redisTarget{store: store, sessions: redisstore.NewSessions(c, prefix), client: c, sent: sent}, nil
+	cfg := redisstore.Config{Prefix: prefix, TTL: time.Hour, NoBatch: noBatch}
+	return &redisTarget{
+		store:    redisstore.New(c, cfg),
+		sessions: redisstore.NewSessions(c, prefix),
+		coord:    redisstore.NewCoord(c, cfg),
+		client:   c,
+		sent:     sent,
+	}, nil
 }
 
 // Store is the store for the server.
@@ -79,6 +91,6 @@ func (t *redisTarget) close() {
 	t.client.Close()
 }
 
-// commands is how many commands the store and the sessions have sent so
-// far (the client's connection set-up included).
+// commands is how many commands the store, the sessions and the Coord
+// have sent so far (the client's connection set-up included).
 func (t *redisTarget) commands() int64 { return t.sent.n.Load() }

@@ -12,6 +12,9 @@ type Report struct {
 	Server string `json:"server"` // "external", "embedded" or "echo"
 	Target string `json:"target"`
 	Store  string `json:"store"`
+	// Wiring is how an embedded Redis server was wired: "store, sessions
+	// and coord" (as klondiked --redis) or "store and sessions" (--no-coord).
+	Wiring string `json:"redis_wiring,omitempty"`
 
 	Players    int     `json:"players"`
 	PerMatch   int     `json:"per_match"`
@@ -176,7 +179,10 @@ func newReport(cfg *config) *Report {
 	default:
 		rep.Server, rep.Store, rep.MsgRate = "embedded", "memory", cfg.MsgRate
 		if cfg.Redis != "" {
-			rep.Store = "redis"
+			rep.Store, rep.Wiring = "redis", "store, sessions and coord"
+			if cfg.NoCoord {
+				rep.Wiring = "store and sessions"
+			}
 		}
 	}
 	return rep
@@ -191,7 +197,11 @@ func (rep *Report) writeText(w io.Writer) {
 		"external": "an external server", "embedded": "the server in this process", "echo": "the echo baseline in this process",
 		"external echo": "the echo baseline in its own process",
 	}[rep.Server]
-	p("klondike load test: %s at %s (store: %s)", what, rep.Target, rep.Store)
+	if rep.Wiring != "" {
+		p("klondike load test: %s at %s (store: %s; in Redis: %s)", what, rep.Target, rep.Store, rep.Wiring)
+	} else {
+		p("klondike load test: %s at %s (store: %s)", what, rep.Target, rep.Store)
+	}
 	loop := "closed loop: think after each answer"
 	if rep.OpenLoop {
 		loop = "open loop: moves due every think time, latency from when due"
@@ -301,6 +311,6 @@ func (rep *Report) writeText(w io.Writer) {
 	if rep.OK {
 		p("result: OK")
 	} else {
-		p("result: FAILED (unexpected errors, failed connections, or lost/doubled/mismatched moves)")
+		p("result: FAILED (unexpected errors, failed connections, lost/doubled/mismatched moves, or no move acknowledged)")
 	}
 }

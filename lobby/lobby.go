@@ -100,6 +100,7 @@ type Lobby struct {
 }
 
 type entry struct {
+	ready  chan struct{} // closed once m is set, for an entry made by newMatch
 	m      *match.Match
 	info   *match.MatchInfo
 	overAt time.Time
@@ -359,21 +360,23 @@ func (l *Lobby) newMatch(ctx context.Context, s match.Settings, quick bool) (*ma
 	if code == "" {
 		return nil, fmt.Errorf("%w: no free invite code", match.ErrBusy)
 	}
-	e := &entry{}
+	// The entry is in place before the match's record is: a request that
+	// finds the match (on the open list) meanwhile waits for this replica
+	// instead of making a second one on this node.
+	e := &entry{ready: make(chan struct{})}
 	l.mu.Lock()
 	l.matches[id] = e
 	l.mu.Unlock()
 	m, err := match.New(id, code, s, quick, l.matchConfig())
-	if err != nil {
-		l.mu.Lock()
-		delete(l.matches, id)
-		l.mu.Unlock()
-		return nil, err
-	}
 	l.mu.Lock()
-	e.m, e.info = m, m.Info()
+	if err != nil {
+		delete(l.matches, id)
+	} else {
+		e.m, e.info = m, m.Info()
+	}
 	l.mu.Unlock()
-	return m, nil
+	close(e.ready)
+	return m, err
 }
 
 // onChange keeps the lobby's view of a match current. It runs on the
@@ -465,6 +468,21 @@ func (l *Lobby) Match(ctx context.Context, id string) (*match.Match, error) {
 	e := l.matches[id]
 	closed := l.closed
 	l.mu.Unlock()
+	if e != nil && e.ready != nil {
+		// Being made on this node: wait for it.
+		select {
+		case <-e.ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		l.mu.Lock()
+		m := e.m
+		l.mu.Unlock()
+		if m == nil {
+			return nil, ErrNoSuchMatch
+		}
+		return m, nil
+	}
 	if e != nil && e.m != nil {
 		return e.m, nil
 	}
@@ -480,11 +498,17 @@ func (l *Lobby) Match(ctx context.Context, id string) (*match.Match, error) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if e := l.matches[id]; e != nil && e.m != nil || l.closed {
-		// Another request made the replica meanwhile.
+	if e := l.matches[id]; e != nil || l.closed {
+		// Another request made the replica meanwhile (or is making it):
+		// one replica a match on a node.
 		go m.Close()
 		if l.closed {
 			return nil, ErrNoSuchMatch
+		}
+		if e.ready != nil || e.m == nil {
+			l.mu.Unlock()
+			defer l.mu.Lock()
+			return l.Match(ctx, id)
 		}
 		return e.m, nil
 	}

@@ -3,6 +3,7 @@ package lobby_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"strings"
@@ -204,6 +205,59 @@ func TestRematch(t *testing.T) {
 		}
 		if l.Current(context.Background(), a.PlayerID) != next.ID {
 			t.Errorf("alice's current match is not the rematch")
+		}
+	})
+}
+
+// TestQuickMatchRushOneReplica has many players ask for a quick match at
+// once and checks that nobody is dealt a round twice. (A match found on the
+// open list while its maker was still making it used to get a second
+// replica on the node; this rush does not hit that window reliably, the
+// load generator did.)
+func TestQuickMatchRushOneReplica(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		sk := &sink{}
+		l := lobby.New(lobby.Config{
+			Store: memstore.New(), Sink: sk, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+			Match: match.Config{QuickWait: time.Second, Intermission: time.Second},
+		})
+		defer l.Close()
+		four := 4
+		var ids []string
+		for i := range 40 {
+			ids = append(ids, hello(t, l, fmt.Sprintf("p%d", i)).PlayerID)
+		}
+		var wg sync.WaitGroup
+		for _, id := range ids {
+			wg.Go(func() {
+				if _, err := l.QuickMatch(ctx, id, match.PartialSettings{MaxPlayers: &four}); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		time.Sleep(10 * time.Second)
+		synctest.Wait()
+		sk.mu.Lock()
+		defer sk.mu.Unlock()
+		started := 0
+		for _, id := range ids {
+			n := 0
+			for _, typ := range sk.types[id] {
+				if typ == "round_starting" {
+					n++
+				}
+			}
+			if n > 1 {
+				t.Errorf("player %s: %d round_starting, want one (%v)", id, n, sk.types[id])
+			}
+			started += n
+		}
+		// Players who all made a match of their own at the same moment
+		// wait alone; the others' matches started.
+		if started < 4 {
+			t.Errorf("%d players dealt a round", started)
 		}
 	})
 }
