@@ -77,7 +77,7 @@ func TestConstructorsNeedMetrics(t *testing.T) {
 // BenchmarkMoveMetrics is the metrics' work for one accepted move, as the
 // server does it: the frame counted in (Conn.readPump), the store's append
 // timed (instrumentedStore), the move counted and timed (Service.move), the
-// reply counted out (Conn.writePump), and a quarter of a leaderboard frame
+// reply counted out (Conn.writeLoop), and a quarter of a leaderboard frame
 // out (a leaderboard goes to four players every 250 ms, while each of them
 // moves about every 200 ms). Compared with the server's CPU a move in a
 // load run (docs/performance.md, "Metrics"), it is the cost of metrics.
