@@ -574,7 +574,18 @@ func (l *Lobby) QuickMatch(ctx context.Context, playerID string, p match.Partial
 	if err := l.checkFree(ctx, playerID); err != nil {
 		return nil, err
 	}
-	for _, info := range l.listOpen(ctx) {
+	// The open matches are read one at a time, oldest first, until one
+	// takes the player: a quick match reads one or two records, not the
+	// whole list.
+	ids, err := l.cfg.Coord.OpenMatches(ctx, openListLimit)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		info := l.openInfo(ctx, id)
+		if info == nil {
+			continue
+		}
 		s := info.Settings
 		if !info.Quick || len(info.Players) >= s.MaxPlayers || s.Draw != want.Draw || s.Passes != want.Passes ||
 			s.Scoring != want.Scoring || (s.Deals == match.DealsWinnable) != (want.Deals == match.DealsWinnable) {
@@ -616,17 +627,36 @@ func (l *Lobby) listOpen(ctx context.Context) []*match.MatchInfo {
 	}
 	var out []*match.MatchInfo
 	for _, id := range ids {
-		rec, _, err := l.cfg.Coord.LoadMatch(ctx, id)
-		if err != nil {
-			continue
+		if info := l.openInfo(ctx, id); info != nil {
+			out = append(out, info)
 		}
-		info, err := match.DecodeInfo(rec)
-		if err != nil || !info.Settings.Public || info.State != match.StateOpen {
-			continue
-		}
-		out = append(out, info)
 	}
 	return out
+}
+
+// openInfo returns the snapshot of an open public match: from this node's
+// replica when it has one (no round trip), else from the Coord's record;
+// nil when the match is gone or no longer open.
+func (l *Lobby) openInfo(ctx context.Context, id string) *match.MatchInfo {
+	l.mu.Lock()
+	e := l.matches[id]
+	l.mu.Unlock()
+	var info *match.MatchInfo
+	if e != nil && e.m != nil {
+		info = e.m.Info()
+	} else {
+		rec, _, err := l.cfg.Coord.LoadMatch(ctx, id)
+		if err != nil {
+			return nil
+		}
+		if info, err = match.DecodeInfo(rec); err != nil {
+			return nil
+		}
+	}
+	if !info.Settings.Public || info.State != match.StateOpen {
+		return nil
+	}
+	return info
 }
 
 // Current returns the id of the player's current match, or "".
