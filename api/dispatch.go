@@ -403,7 +403,12 @@ func (s *Service) move(ctx context.Context, c *Conn, env *Envelope, pid string) 
 		reject(err)
 		return
 	}
-	res, err := r.Move(ctx, pid, m.Seq, m.Move, time.Now())
+	// move_ok is queued while the seat is locked, so it goes out before the
+	// round's results when this move was among the last.
+	res, err := r.MoveAck(ctx, pid, m.Seq, m.Move, time.Now(), func(res match.MoveResult) {
+		c.SendJSON(moveOKMsg{Type: "move_ok", Re: env.ID, RoundID: m.RoundID, Seq: res.Seq, View: res.View,
+			Events: res.Events.Names(), Duplicate: res.Duplicate})
+	})
 	if err != nil {
 		reject(err)
 		return
@@ -411,8 +416,6 @@ func (s *Service) move(ctx context.Context, c *Conn, env *Envelope, pid string) 
 	if res.Duplicate {
 		result = "duplicate"
 	}
-	c.SendJSON(moveOKMsg{Type: "move_ok", Re: env.ID, RoundID: m.RoundID, Seq: res.Seq, View: res.View,
-		Events: res.Events.Names(), Duplicate: res.Duplicate})
 }
 
 func (s *Service) sendError(c *Conn, re string, err error) {

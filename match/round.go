@@ -307,14 +307,22 @@ type MoveResult struct {
 // nothing. The move is acknowledged only after the store took it; if the
 // store fails, the game is rolled back and the error matches ErrUnavailable.
 func (r *Round) Move(ctx context.Context, playerID string, seq int, text string, now time.Time) (MoveResult, error) {
-	res, err := r.move(ctx, playerID, seq, text, now)
+	return r.MoveAck(ctx, playerID, seq, text, now, nil)
+}
+
+// MoveAck is Move that calls ack with the result of an accepted move (or a
+// duplicate) while the player's seat is still locked. The end of the round
+// takes every local seat's lock before its results go out, so a reply
+// queued in ack reaches the player before the round's results.
+func (r *Round) MoveAck(ctx context.Context, playerID string, seq int, text string, now time.Time, ack func(MoveResult)) (MoveResult, error) {
+	res, err := r.move(ctx, playerID, seq, text, now, ack)
 	var ooo *OutOfOrderError
 	if errors.Is(err, ErrStaleWriter) || errors.As(err, &ooo) && seq >= ooo.Expected {
 		// The player's log moved on without this seat: they played on
 		// another node, or a newer seat there took the log over. Replay
 		// the log again and answer from it.
 		r.Reseat(playerID)
-		res, err = r.move(ctx, playerID, seq, text, now)
+		res, err = r.move(ctx, playerID, seq, text, now, ack)
 	}
 	if errors.Is(err, ErrStaleWriter) {
 		err = fmt.Errorf("%w: %v", ErrUnavailable, err)
@@ -322,7 +330,7 @@ func (r *Round) Move(ctx context.Context, playerID string, seq int, text string,
 	return res, err
 }
 
-func (r *Round) move(ctx context.Context, playerID string, seq int, text string, now time.Time) (MoveResult, error) {
+func (r *Round) move(ctx context.Context, playerID string, seq int, text string, now time.Time, ack func(MoveResult)) (MoveResult, error) {
 	s, err := r.seat(ctx, playerID)
 	if err != nil {
 		return MoveResult{}, err
@@ -343,7 +351,11 @@ func (r *Round) move(ctx context.Context, playerID string, seq int, text string,
 		if m, err := engine.ParseMove(text); err != nil || m.String() != s.log[seq-1].Move {
 			return MoveResult{}, &OutOfOrderError{Expected: next}
 		}
-		return MoveResult{Seq: seq, Duplicate: true, View: s.game.AppendViewJSON(nil, at)}, nil
+		res := MoveResult{Seq: seq, Duplicate: true, View: s.game.AppendViewJSON(nil, at)}
+		if ack != nil {
+			ack(res)
+		}
+		return res, nil
 	case seq > next:
 		return MoveResult{}, &OutOfOrderError{Expected: next}
 	case !r.Running(now):
@@ -390,7 +402,11 @@ func (r *Round) move(ctx context.Context, playerID string, seq int, text string,
 	if st.Status.Over() {
 		r.signalFinished()
 	}
-	return MoveResult{Seq: seq, Events: ev, View: s.game.AppendViewJSON(nil, at)}, nil
+	res := MoveResult{Seq: seq, Events: ev, View: s.game.AppendViewJSON(nil, at)}
+	if ack != nil {
+		ack(res)
+	}
+	return res, nil
 }
 
 // repair writes back the tail of a seat's log that the store lost: a Redis
