@@ -378,7 +378,7 @@ func (m *Match) sync() {
 			r := m.newRound
 			if r == nil || r.ID != rr.ID {
 				var err error
-				if r, err = roundFromRecord(*rr, m.cfg.Store); err != nil {
+				if r, err = RoundFromRecord(*rr, m.cfg.Store); err != nil {
 					m.cfg.Logger.Error("a round record does not load", "round", rr.ID, "err", err)
 				}
 			}

@@ -110,14 +110,16 @@ type seat struct {
 // NewRound deals a round for the players (ids and names in seat order).
 func NewRound(id, matchID string, number int, rules engine.Rules, mode Mode, fair FairDeal,
 	startsAt time.Time, limit time.Duration, players []Player, store Store) (*Round, error) {
-	return roundFromRecord(RoundRecord{
+	return RoundFromRecord(RoundRecord{
 		ID: id, MatchID: matchID, Number: number, Rules: rules, Mode: mode, Fair: fair,
 		StartsAt: startsAt, EndsAt: startsAt.Add(limit), Players: players, Phase: phaseNames[roundPending],
 	}, store)
 }
 
-// roundFromRecord makes this node's Round object for a round.
-func roundFromRecord(rec RoundRecord, store Store) (*Round, error) {
+// RoundFromRecord makes this node's Round object for a round from its
+// record; it also serves the leaderboard and the replay of a round played
+// on another node.
+func RoundFromRecord(rec RoundRecord, store Store) (*Round, error) {
 	if err := rec.Rules.Validate(); err != nil {
 		return nil, err
 	}
@@ -694,9 +696,6 @@ func (r *Round) Leaderboard(ctx context.Context, now time.Time) ([]Entry, error)
 // TakeDirty reports whether standings changed since the last call.
 func (r *Round) TakeDirty() bool { return r.dirty.Swap(false) }
 
-// MarkDirty notes that standings changed (on another node).
-func (r *Round) MarkDirty() { r.dirty.Store(true) }
-
 // View returns the player's current view and the seq of their last accepted move.
 func (r *Round) View(ctx context.Context, playerID string, now time.Time) (view []byte, lastSeq int, err error) {
 	s, err := r.seat(ctx, playerID)
@@ -767,10 +766,4 @@ func (r *Round) Replay(ctx context.Context) (Replay, error) {
 		})
 	}
 	return rep, nil
-}
-
-// RoundFromRecord makes a node's object for a round from its record: what
-// serves the leaderboard and the replay of a round played on another node.
-func RoundFromRecord(rec RoundRecord, store Store) (*Round, error) {
-	return roundFromRecord(rec, store)
 }
