@@ -382,6 +382,16 @@ func (b *bot) handle(m *inMsg) error {
 		// even when a concurrent rematch moved the bot to a match it has
 		// not seen yet.
 		b.adoptMatch(m.MatchID)
+		if b.rec != nil && b.rec.roundID != m.RoundID {
+			// Dealt into another round while this one is on (the server
+			// should never do that to a player; if it does, the moves of
+			// the two rounds must not be mixed in one record, nor the old
+			// view played in the new round): the old round's game ends
+			// here for this bot.
+			b.r.c.fail("protocol", "round_starting "+m.RoundID+" while playing "+b.rec.roundID)
+			b.flushRecord(false)
+			b.playing, b.inflight, b.moveAt = false, nil, time.Time{}
+		}
 		b.matchState = "starting"
 		b.roundID = m.RoundID
 		b.lobbySince = time.Time{}

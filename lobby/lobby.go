@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"log/slog"
 	"strings"
 	"sync"
@@ -94,6 +95,16 @@ type Lobby struct {
 	players  map[string]*known // the players who said hello here, by id
 	matches  map[string]*entry // this node's replicas, by match id
 	rounds   map[string]*roundEntry
+
+	// seating serializes what seats a player in a match or takes them out
+	// (create, join, quick match, rematch, leave) per player, striped by
+	// id: the check that the player is free and the seating that follows
+	// must not interleave with another seating of the same player, or a
+	// rematch could seat someone in a new match at the moment their quick
+	// match started another, dealing them into two rounds at once. A
+	// request holds one stripe at a time, never two, so stripes shared by
+	// two players cannot deadlock.
+	seating [64]sync.Mutex
 
 	stop chan struct{}
 	done chan struct{}
@@ -428,6 +439,7 @@ func (l *Lobby) CreateMatch(ctx context.Context, playerID string, p match.Partia
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	defer l.lockPlayer(playerID).Unlock()
 	if err := l.checkFree(ctx, playerID); err != nil {
 		return nil, err
 	}
@@ -442,6 +454,52 @@ func (l *Lobby) CreateMatch(ctx context.Context, playerID string, p match.Partia
 		return nil, err
 	}
 	return m.Info(), nil
+}
+
+// lockPlayer takes the player's seating stripe; the caller unlocks it.
+func (l *Lobby) lockPlayer(playerID string) *sync.Mutex {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(playerID))
+	mu := &l.seating[h.Sum32()%uint32(len(l.seating))]
+	mu.Lock()
+	return mu
+}
+
+// unseat takes the player out of m again after a seating that failed half
+// way, even when the request's own context has ended.
+func (l *Lobby) unseat(ctx context.Context, m *match.Match, playerID string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), unseatTimeout)
+	defer cancel()
+	if err := m.Leave(ctx, playerID); err != nil && !errors.Is(err, match.ErrNotMember) {
+		l.cfg.Logger.Warn("taking a player out of a match they failed to join failed", "match", m.ID, "player", playerID, "err", err)
+	}
+}
+
+const unseatTimeout = 2 * time.Second
+
+// definitelyNotJoined reports whether a Join's error means that nothing
+// changed: the match refused, or the command never ran.
+func definitelyNotJoined(err error) bool {
+	return errors.Is(err, match.ErrMatchFull) || errors.Is(err, match.ErrNotOpen) ||
+		errors.Is(err, match.ErrBusy) || errors.Is(err, match.ErrMatchClosed) ||
+		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// seat joins the player to m and makes m their current match; when that
+// fails half way, the player is taken out of m again, so that nobody is
+// seated in a match that is not their current one.
+func (l *Lobby) seat(ctx context.Context, m *match.Match, pl match.Player) error {
+	if err := m.Join(ctx, pl); err != nil {
+		if !definitelyNotJoined(err) {
+			l.unseat(ctx, m, pl.ID)
+		}
+		return err
+	}
+	if err := l.enter(ctx, pl.ID, m.ID); err != nil {
+		l.unseat(ctx, m, pl.ID)
+		return err
+	}
+	return nil
 }
 
 // checkFree fails when the player is in a match that is being played.
@@ -546,13 +604,11 @@ func (l *Lobby) JoinMatch(ctx context.Context, playerID, matchID, code string) (
 	if err != nil {
 		return nil, err
 	}
+	defer l.lockPlayer(playerID).Unlock()
 	if err := l.checkFree(ctx, playerID); err != nil && l.Current(ctx, playerID) != m.ID {
 		return nil, err
 	}
-	if err := m.Join(ctx, pl); err != nil {
-		return nil, err
-	}
-	if err := l.enter(ctx, playerID, m.ID); err != nil {
+	if err := l.seat(ctx, m, pl); err != nil {
 		return nil, err
 	}
 	return m.Info(), nil
@@ -571,6 +627,7 @@ func (l *Lobby) QuickMatch(ctx context.Context, playerID string, p match.Partial
 	if err := want.Validate(); err != nil {
 		return nil, err
 	}
+	defer l.lockPlayer(playerID).Unlock()
 	if err := l.checkFree(ctx, playerID); err != nil {
 		return nil, err
 	}
@@ -595,12 +652,21 @@ func (l *Lobby) QuickMatch(ctx context.Context, playerID string, p match.Partial
 		if err != nil {
 			continue
 		}
-		if err := m.Join(ctx, pl); err == nil {
-			if err := l.enter(ctx, playerID, m.ID); err != nil {
-				return nil, err
+		if err := m.Join(ctx, pl); err != nil {
+			if definitelyNotJoined(err) {
+				continue // full, started or busy meanwhile: the next one
 			}
-			return m.Info(), nil
+			// The join may have been saved though its answer was lost:
+			// take the seat back rather than leave the player in a
+			// match they were told they are not in, and stop here.
+			l.unseat(ctx, m, playerID)
+			return nil, err
 		}
+		if err := l.enter(ctx, playerID, m.ID); err != nil {
+			l.unseat(ctx, m, playerID)
+			return nil, err
+		}
+		return m.Info(), nil
 	}
 	m, err := l.newMatch(ctx, want, true)
 	if err != nil {
@@ -675,6 +741,7 @@ func (l *Lobby) LeaveMatch(ctx context.Context, playerID, matchID string) error 
 	if err != nil {
 		return err
 	}
+	defer l.lockPlayer(playerID).Unlock()
 	if err := m.Leave(ctx, playerID); err != nil {
 		return err
 	}
@@ -709,19 +776,25 @@ func (l *Lobby) Rematch(ctx context.Context, playerID, matchID string) (*match.M
 	if err != nil {
 		return nil, err
 	}
-	// The one who asked hosts; then the others in their old seat order.
+	// The one who asked hosts; then the others in their old seat order,
+	// each under their own seating lock, one at a time.
 	if pl, err := l.player(playerID); err == nil {
-		_ = m.Join(ctx, pl)
-		_ = l.enter(ctx, playerID, m.ID)
+		mu := l.lockPlayer(playerID)
+		if l.checkFree(ctx, playerID) == nil {
+			_ = l.seat(ctx, m, pl)
+		}
+		mu.Unlock()
 	}
 	for _, p := range players {
-		// Someone already playing elsewhere is not pulled out of it.
-		if p.ID == playerID || l.checkFree(ctx, p.ID) != nil && l.Current(ctx, p.ID) != old.ID {
+		if p.ID == playerID {
 			continue
 		}
-		if m.Join(ctx, p) == nil {
-			_ = l.enter(ctx, p.ID, m.ID)
+		mu := l.lockPlayer(p.ID)
+		// Someone already playing elsewhere is not pulled out of it.
+		if l.checkFree(ctx, p.ID) == nil {
+			_ = l.seat(ctx, m, p)
 		}
+		mu.Unlock()
 	}
 	_ = old.SetNextMatch(ctx, m.ID)
 	return m.Info(), nil

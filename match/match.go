@@ -428,10 +428,34 @@ func (m *Match) Info() *MatchInfo { return m.info.Load() }
 func (m *Match) Round() *Round { return m.cur.Load() }
 
 // do runs f as a command on the match's goroutine and waits for it.
+//
+// A caller that gives up (ctx ends) while its command still waits in the
+// inbox takes it back: the command never runs, so an error always means
+// "not done". Once the command has started, the caller waits for its
+// outcome (the command's own store calls end with ctx), so that a join the
+// caller was told failed never seats the player behind its back.
 func (m *Match) do(ctx context.Context, f func() error) error {
 	res := make(chan error, 1)
+	var state atomic.Int32 // cmdQueued, cmdStarted or cmdAbandoned
+	cmd := func() {
+		if !state.CompareAndSwap(cmdQueued, cmdStarted) {
+			return // abandoned by its caller
+		}
+		answered := false
+		defer func() {
+			if !answered { // f panicked (safely recovers): the caller hears of it
+				res <- fmt.Errorf("%w: the command failed", ErrUnavailable)
+			}
+		}()
+		err := ctx.Err()
+		if err == nil {
+			err = m.exec(ctx, f)
+		}
+		answered = true
+		res <- err
+	}
 	select {
-	case m.inbox <- func() { res <- m.exec(ctx, f) }:
+	case m.inbox <- cmd:
 	case <-m.done:
 		return ErrMatchClosed
 	default:
@@ -441,11 +465,24 @@ func (m *Match) do(ctx context.Context, f func() error) error {
 	case err := <-res:
 		return err
 	case <-m.done:
-		return ErrMatchClosed
+		if state.CompareAndSwap(cmdQueued, cmdAbandoned) {
+			return ErrMatchClosed
+		}
+		return <-res
 	case <-ctx.Done():
-		return ctx.Err()
+		if state.CompareAndSwap(cmdQueued, cmdAbandoned) {
+			return ctx.Err()
+		}
+		return <-res
 	}
 }
+
+// The states of a command in do.
+const (
+	cmdQueued int32 = iota
+	cmdStarted
+	cmdAbandoned
+)
 
 // exec runs a command: f changes the state; if it marked a change, the
 // record is saved with a compare-and-set, and on a conflict read again and

@@ -659,3 +659,39 @@ func TestReconcileCatchesUp(t *testing.T) {
 		}
 	})
 }
+
+// TestAbandonedCommandDoesNotRun checks that a command whose caller gave
+// up before it ran never runs: a player told that their join failed (a
+// request that timed out while the match was busy) is not seated anyway.
+// Before, the join ran later and seated the player in match after match as
+// a quick match moved on to the next one.
+func TestAbandonedCommandDoesNotRun(t *testing.T) {
+	sk := newSink()
+	s := match.DefaultSettings()
+	s.MaxPlayers = 8
+	m := newMatch(t, s, sk)
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	var wg sync.WaitGroup
+	for i := range 400 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := match.Player{ID: "p" + strconv.Itoa(i), Name: "p"}
+			if err := m.Join(canceled, p); err == nil {
+				t.Errorf("join of %s with a canceled context succeeded", p.ID)
+			}
+		}()
+		if i%4 == 0 {
+			// Keep the match's goroutine busy with commands that do run.
+			_, _ = m.Members(context.Background())
+		}
+	}
+	wg.Wait()
+	if _, err := m.Members(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(m.Info().Players); n != 0 {
+		t.Fatalf("%d players seated by joins whose callers were told they failed", n)
+	}
+}
