@@ -116,6 +116,8 @@ Output:
                       server and bots)
   --memprofile FILE   write a heap profile at the end (with --idle: with
                       every bot connected)
+  --trace FILE        write an execution trace of the run (go tool trace;
+                      -pprof=sched gives where goroutines waited for a CPU)
 
 Exit status: 0 when every check passed; 1 when moves were lost, doubled or
 mismatched, a connection failed or dropped, anything unexpected happened
@@ -185,6 +187,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&cfg.JSON, "json", false, "")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "")
 	fs.StringVar(&cfg.MemProfile, "memprofile", "", "")
+	fs.StringVar(&cfg.Trace, "trace", "", "")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -296,7 +299,7 @@ func runMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if cfg.WithBaseline && ctx.Err() == nil {
 		bcfg := cfg
-		bcfg.Baseline, bcfg.Server, bcfg.Redis, bcfg.CPUProfile, bcfg.MemProfile = true, "", "", "", ""
+		bcfg.Baseline, bcfg.Server, bcfg.Redis, bcfg.CPUProfile, bcfg.MemProfile, bcfg.Trace = true, "", "", "", "", ""
 		base, err := execute(ctx, bcfg, stderr)
 		if err != nil {
 			fmt.Fprintln(stderr, "loadtest: baseline:", err)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"sort"
 	"strings"
 	"sync"
@@ -91,6 +92,7 @@ type config struct {
 	JSON       bool
 	CPUProfile string
 	MemProfile string
+	Trace      string
 }
 
 // runner holds what the bots of one run share.
@@ -283,6 +285,17 @@ func execute(ctx context.Context, cfg config, logw io.Writer) (*Report, error) {
 			return nil, err
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if cfg.Trace != "" {
+		f, err := os.Create(cfg.Trace)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if err := trace.Start(f); err != nil {
+			return nil, err
+		}
+		defer trace.Stop()
 	}
 
 	t0 := time.Now()
