@@ -60,11 +60,13 @@ const (
 	callAbandoned
 )
 
-// appendCall is one Append waiting in the batcher.
+// appendCall is one Append waiting in the batcher, or, when cmd is set, a
+// read (see batcher.read) that rides in the same pipelines.
 type appendCall struct {
 	ctx   context.Context
 	keys  []string
 	args  []any
+	cmd   redis.Cmder // a read: sent as it is, its reply left in it
 	state atomic.Int32
 	done  chan error // capacity 1: the flusher never waits on it
 }
@@ -106,10 +108,25 @@ func newBatcher(c redis.UniversalClient, cfg Config) *batcher {
 // append had not gone out yet it never will, and if it had, it may still
 // land (as a lone call abandoned mid-flight may).
 func (b *batcher) do(ctx context.Context, keys []string, args []any) error {
+	return b.enqueue(&appendCall{ctx: ctx, keys: keys, args: args})
+}
+
+// read sends cmd, a read-only command such as HVALS, in the next pipeline,
+// and returns its error mapped by mapErr (redis.Nil stays redis.Nil); the
+// reply is in cmd. Reads ride along with appends: a leaderboard's read of
+// the standings costs no round trip of its own when moves are flowing, and
+// at most one when they are not. A read has no retry hazard: go-redis may
+// resend it with its pipeline and nothing changes.
+func (b *batcher) read(ctx context.Context, cmd redis.Cmder) error {
+	return b.enqueue(&appendCall{ctx: ctx, cmd: cmd})
+}
+
+func (b *batcher) enqueue(call *appendCall) error {
+	ctx := call.ctx
 	if err := ctx.Err(); err != nil {
 		return mapErr(err)
 	}
-	call := &appendCall{ctx: ctx, keys: keys, args: args, done: make(chan error, 1)}
+	call.done = make(chan error, 1)
 	b.mu.Lock()
 	switch {
 	case b.closed:
@@ -182,6 +199,10 @@ func (b *batcher) send(batch []*appendCall, cmds []*redis.Cmd) []*redis.Cmd {
 	// command holds its own.
 	_, _ = b.c.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for i, call := range live {
+			if call.cmd != nil {
+				_ = p.Process(ctx, call.cmd)
+				continue
+			}
 			cmds[i] = appendScript.EvalSha(ctx, p, call.keys, call.args...)
 		}
 		return nil
@@ -190,7 +211,7 @@ func (b *batcher) send(batch []*appendCall, cmds []*redis.Cmd) []*redis.Cmd {
 	// NOSCRIPT without running anything: those go again with the source.
 	var again []int
 	for i, cmd := range cmds {
-		if isNoScript(cmd.Err()) {
+		if cmd != nil && isNoScript(cmd.Err()) {
 			again = append(again, i)
 		}
 	}
@@ -203,6 +224,14 @@ func (b *batcher) send(batch []*appendCall, cmds []*redis.Cmd) []*redis.Cmd {
 		})
 	}
 	for i, call := range live {
+		if call.cmd != nil {
+			err := call.cmd.Err()
+			if !errors.Is(err, redis.Nil) {
+				err = mapErr(err)
+			}
+			call.done <- err
+			continue
+		}
 		// The reply is "OK" or "DUP" (a retry): both leave the entry in
 		// the log.
 		_, err := cmds[i].Text()

@@ -469,3 +469,45 @@ func TestBatchScriptFlush(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchReadsRide checks that a read of the standings goes out in the
+// appends' next pipeline, after the appends queued before it, and answers
+// from its own reply.
+func TestBatchReadsRide(t *testing.T) {
+	t.Parallel()
+	f := newBatchFixture(t, Config{MaxBatch: 16, Pipelines: 1}, true)
+	ctx := context.Background()
+	first := make(chan error, 1)
+	go func() { first <- f.s.Append(ctx, "r", 1, batchEntry(1, "D"), batchStanding("a", 1)) }()
+	<-f.hook.entered // a's append is held in the only pipeline
+	second := make(chan error, 1)
+	go func() { second <- f.s.Append(ctx, "r", 1, batchEntry(1, "D"), batchStanding("b", 1)) }()
+	f.waitQueued(t, 1)
+	type read struct {
+		sts []match.Standing
+		err error
+	}
+	got := make(chan read, 1)
+	go func() {
+		sts, err := f.s.Standings(ctx, "r")
+		got <- read{sts, err}
+	}()
+	f.waitQueued(t, 2)
+	f.release()
+	for _, ch := range []chan error{first, second} {
+		if err := <-ch; err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := <-got
+	if r.err != nil || len(r.sts) != 2 {
+		t.Fatalf("Standings = %+v, %v; want a's and b's", r.sts, r.err)
+	}
+	if sizes := f.hook.pipelines(); len(sizes) != 2 || sizes[0] != 1 || sizes[1] != 2 {
+		t.Fatalf("pipelines %v, want [1 2]: b's append and the read in one", sizes)
+	}
+	// A round with no standings is still ErrNotFound through the batcher.
+	if _, err := f.s.Standings(ctx, "nope"); !errors.Is(err, match.ErrNotFound) {
+		t.Fatalf("Standings of an unknown round: %v, want ErrNotFound", err)
+	}
+}

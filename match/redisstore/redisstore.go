@@ -213,7 +213,16 @@ func (s *Store) Log(ctx context.Context, roundID, playerID string) ([]match.LogE
 
 // Standings implements match.Store.
 func (s *Store) Standings(ctx context.Context, roundID string) ([]match.Standing, error) {
-	raw, err := s.c.HVals(ctx, s.roundKey(roundID, "standings")).Result()
+	var raw []string
+	var err error
+	if s.batch != nil {
+		cmd := redis.NewStringSliceCmd(ctx, "hvals", s.roundKey(roundID, "standings"))
+		if err = s.batch.read(ctx, cmd); err == nil {
+			raw = cmd.Val()
+		}
+	} else {
+		raw, err = s.c.HVals(ctx, s.roundKey(roundID, "standings")).Result()
+	}
 	if err != nil {
 		return nil, mapErr(err)
 	}
