@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"log/slog"
 	"strings"
 	"sync"
@@ -97,14 +96,13 @@ type Lobby struct {
 	rounds   map[string]*roundEntry
 
 	// seating serializes what seats a player in a match or takes them out
-	// (create, join, quick match, rematch, leave) per player, striped by
-	// id: the check that the player is free and the seating that follows
-	// must not interleave with another seating of the same player, or a
-	// rematch could seat someone in a new match at the moment their quick
-	// match started another, dealing them into two rounds at once. A
-	// request holds one stripe at a time, never two, so stripes shared by
-	// two players cannot deadlock.
-	seating [64]sync.Mutex
+	// (create, join, quick match, rematch, leave), per player: the check
+	// that the player is free and the seating that follows must not
+	// interleave with another seating of the same player, or a rematch
+	// could seat someone in a new match at the moment their quick match
+	// started another, dealing them into two rounds at once. A request
+	// holds one player's lock at a time, never two.
+	seating map[string]*seatLock
 
 	stop chan struct{}
 	done chan struct{}
@@ -115,6 +113,11 @@ type entry struct {
 	m      *match.Match
 	info   *match.MatchInfo
 	overAt time.Time
+}
+
+type seatLock struct {
+	mu    sync.Mutex
+	users int // requests holding or waiting for mu; guarded by Lobby.mu
 }
 
 type roundEntry struct {
@@ -153,7 +156,7 @@ func New(cfg Config) *Lobby {
 	}
 	l := &Lobby{
 		cfg: cfg, sessions: cfg.Sessions, players: map[string]*known{},
-		matches: map[string]*entry{}, rounds: map[string]*roundEntry{},
+		matches: map[string]*entry{}, rounds: map[string]*roundEntry{}, seating: map[string]*seatLock{},
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}
 	subscribed := make(chan struct{})
@@ -215,14 +218,24 @@ func (l *Lobby) Close() {
 	l.closed = true
 	ms := make([]*match.Match, 0, len(l.matches))
 	for _, e := range l.matches {
-		ms = append(ms, e.m)
+		if e.m != nil { // nil: being made; newMatch closes it, seeing l.closed
+			ms = append(ms, e.m)
+		}
 	}
 	l.mu.Unlock()
 	close(l.stop)
 	<-l.done
+	// All at once: one at a time, thousands of match goroutines on a busy
+	// node took minutes, past any shutdown grace.
+	var wg sync.WaitGroup
 	for _, m := range ms {
-		m.Close()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m.Close()
+		}()
 	}
+	wg.Wait()
 }
 
 // randomHex returns n random bytes in hex.
@@ -380,14 +393,26 @@ func (l *Lobby) newMatch(ctx context.Context, s match.Settings, quick bool) (*ma
 	l.mu.Unlock()
 	m, err := match.New(id, code, s, quick, l.matchConfig())
 	l.mu.Lock()
-	if err != nil {
+	closing := l.closed
+	switch {
+	case err != nil:
 		delete(l.matches, id)
-	} else {
+	case closing:
+		// Close ran meanwhile and did not see this replica.
+		delete(l.matches, id)
+		err = ErrShuttingDown
+	default:
 		e.m, e.info = m, m.Info()
 	}
 	l.mu.Unlock()
 	close(e.ready)
-	return m, err
+	if closing && m != nil {
+		m.Close()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // onChange keeps the lobby's view of a match current. It runs on the
@@ -439,7 +464,7 @@ func (l *Lobby) CreateMatch(ctx context.Context, playerID string, p match.Partia
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	defer l.lockPlayer(playerID).Unlock()
+	defer l.lockPlayer(playerID)()
 	if err := l.checkFree(ctx, playerID); err != nil {
 		return nil, err
 	}
@@ -456,13 +481,42 @@ func (l *Lobby) CreateMatch(ctx context.Context, playerID string, p match.Partia
 	return m.Info(), nil
 }
 
-// lockPlayer takes the player's seating stripe; the caller unlocks it.
-func (l *Lobby) lockPlayer(playerID string) *sync.Mutex {
-	h := fnv.New32a()
-	_, _ = h.Write([]byte(playerID))
-	mu := &l.seating[h.Sum32()%uint32(len(l.seating))]
-	mu.Lock()
-	return mu
+// lockPlayer takes the player's seating lock and returns its unlock.
+func (l *Lobby) lockPlayer(playerID string) (unlock func()) {
+	l.mu.Lock()
+	sl := l.seating[playerID]
+	if sl == nil {
+		sl = &seatLock{}
+		l.seating[playerID] = sl
+	}
+	sl.users++
+	l.mu.Unlock()
+	sl.mu.Lock()
+	return func() {
+		sl.mu.Unlock()
+		l.mu.Lock()
+		if sl.users--; sl.users == 0 {
+			delete(l.seating, playerID)
+		}
+		l.mu.Unlock()
+	}
+}
+
+// seat joins the player to m and makes m their current match; when that
+// fails half way, the player is taken out of m again, so that nobody is
+// seated in a match that is not their current one.
+func (l *Lobby) seat(ctx context.Context, m *match.Match, pl match.Player) error {
+	if err := m.Join(ctx, pl); err != nil {
+		if !definitelyNotJoined(err) {
+			l.unseat(ctx, m, pl.ID)
+		}
+		return err
+	}
+	if err := l.enter(ctx, pl.ID, m.ID); err != nil {
+		l.unseat(ctx, m, pl.ID)
+		return err
+	}
+	return nil
 }
 
 // unseat takes the player out of m again after a seating that failed half
@@ -483,23 +537,6 @@ func definitelyNotJoined(err error) bool {
 	return errors.Is(err, match.ErrMatchFull) || errors.Is(err, match.ErrNotOpen) ||
 		errors.Is(err, match.ErrBusy) || errors.Is(err, match.ErrMatchClosed) ||
 		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
-}
-
-// seat joins the player to m and makes m their current match; when that
-// fails half way, the player is taken out of m again, so that nobody is
-// seated in a match that is not their current one.
-func (l *Lobby) seat(ctx context.Context, m *match.Match, pl match.Player) error {
-	if err := m.Join(ctx, pl); err != nil {
-		if !definitelyNotJoined(err) {
-			l.unseat(ctx, m, pl.ID)
-		}
-		return err
-	}
-	if err := l.enter(ctx, pl.ID, m.ID); err != nil {
-		l.unseat(ctx, m, pl.ID)
-		return err
-	}
-	return nil
 }
 
 // checkFree fails when the player is in a match that is being played.
@@ -604,7 +641,7 @@ func (l *Lobby) JoinMatch(ctx context.Context, playerID, matchID, code string) (
 	if err != nil {
 		return nil, err
 	}
-	defer l.lockPlayer(playerID).Unlock()
+	defer l.lockPlayer(playerID)()
 	if err := l.checkFree(ctx, playerID); err != nil && l.Current(ctx, playerID) != m.ID {
 		return nil, err
 	}
@@ -627,7 +664,7 @@ func (l *Lobby) QuickMatch(ctx context.Context, playerID string, p match.Partial
 	if err := want.Validate(); err != nil {
 		return nil, err
 	}
-	defer l.lockPlayer(playerID).Unlock()
+	defer l.lockPlayer(playerID)()
 	if err := l.checkFree(ctx, playerID); err != nil {
 		return nil, err
 	}
@@ -741,7 +778,7 @@ func (l *Lobby) LeaveMatch(ctx context.Context, playerID, matchID string) error 
 	if err != nil {
 		return err
 	}
-	defer l.lockPlayer(playerID).Unlock()
+	defer l.lockPlayer(playerID)()
 	if err := m.Leave(ctx, playerID); err != nil {
 		return err
 	}
@@ -779,22 +816,22 @@ func (l *Lobby) Rematch(ctx context.Context, playerID, matchID string) (*match.M
 	// The one who asked hosts; then the others in their old seat order,
 	// each under their own seating lock, one at a time.
 	if pl, err := l.player(playerID); err == nil {
-		mu := l.lockPlayer(playerID)
+		unlock := l.lockPlayer(playerID)
 		if l.checkFree(ctx, playerID) == nil {
 			_ = l.seat(ctx, m, pl)
 		}
-		mu.Unlock()
+		unlock()
 	}
 	for _, p := range players {
 		if p.ID == playerID {
 			continue
 		}
-		mu := l.lockPlayer(p.ID)
+		unlock := l.lockPlayer(p.ID)
 		// Someone already playing elsewhere is not pulled out of it.
 		if l.checkFree(ctx, p.ID) == nil {
 			_ = l.seat(ctx, m, p)
 		}
-		mu.Unlock()
+		unlock()
 	}
 	_ = old.SetNextMatch(ctx, m.ID)
 	return m.Info(), nil

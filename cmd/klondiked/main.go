@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"strings"
@@ -62,6 +63,8 @@ type Options struct {
 	// WinnableWorkers solve deals in the background for matches with
 	// deals "winnable"; 0 keeps no pool.
 	WinnableWorkers int
+	// DebugAddr, when set, serves net/http/pprof on a listener of its own.
+	DebugAddr string
 }
 
 // parseOptions reads flags over environment variables over defaults.
@@ -88,6 +91,7 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 	fs.BoolVar(&o.RedisCluster, "redis-cluster", getenv("KLONDIKE_REDIS_CLUSTER") == "1" || getenv("KLONDIKE_REDIS_CLUSTER") == "true", "the --redis URL is a Redis Cluster: redis://host:port?addr=host2:port&addr=… (env KLONDIKE_REDIS_CLUSTER=1)")
 	fs.StringVar(&o.RedisPrefix, "redis-prefix", env("KLONDIKE_REDIS_PREFIX", redisstore.DefaultPrefix), "prefix of every Redis key, one per deployment (env KLONDIKE_REDIS_PREFIX)")
 	fs.DurationVar(&o.RoundTTL, "round-ttl", envDur("KLONDIKE_ROUND_TTL", redisstore.DefaultTTL), "how long a round's move logs and standings, and a match's record, stay in Redis after their last write (env KLONDIKE_ROUND_TTL)")
+	fs.StringVar(&o.DebugAddr, "debug-addr", env("KLONDIKE_DEBUG_ADDR", ""), "address of a separate listener for Go's profiler (/debug/pprof/), e.g. 127.0.0.1:6060; empty: none. Keep it off public interfaces (env KLONDIKE_DEBUG_ADDR)")
 	fs.StringVar(&o.LogFormat, "log-format", env("KLONDIKE_LOG_FORMAT", "text"), "log format: text or json (env KLONDIKE_LOG_FORMAT)")
 	fs.StringVar(&o.LogLevel, "log-level", env("KLONDIKE_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env KLONDIKE_LOG_LEVEL)")
 	fs.DurationVar(&o.ShutdownGrace, "shutdown-grace", envDur("KLONDIKE_SHUTDOWN_GRACE", 10*time.Second), "how long a shutdown waits for connections to drain (env KLONDIKE_SHUTDOWN_GRACE)")
@@ -249,6 +253,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		srv.Close()
 		return err
 	}
+	if o.DebugAddr != "" {
+		dln, err := net.Listen("tcp", o.DebugAddr)
+		if err != nil {
+			ln.Close()
+			srv.Close()
+			return fmt.Errorf("--debug-addr: %w", err)
+		}
+		ds := &http.Server{Handler: debugMux(), ReadHeaderTimeout: api.DefaultReadHeaderTimeout}
+		go func() { _ = ds.Serve(dln) }()
+		defer ds.Close()
+		log.Info("profiler listening", "addr", dln.Addr().String())
+	}
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: api.DefaultReadHeaderTimeout, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -272,4 +288,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// debugMux serves Go's profiler, as net/http/pprof registers it on the
+// default mux, without touching the default mux.
+func debugMux() *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	return mux
 }

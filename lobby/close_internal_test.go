@@ -1,0 +1,24 @@
+package lobby
+
+import (
+	"testing"
+
+	"klondike/match/memstore"
+)
+
+// TestCloseWhileAMatchIsBeingMade checks that Close skips a replica still
+// being made (its entry has no match yet) instead of crashing on it, as it
+// did when a node shut down in the middle of a quick-match rush.
+func TestCloseWhileAMatchIsBeingMade(t *testing.T) {
+	l := New(Config{Store: memstore.New()})
+	l.mu.Lock()
+	l.matches["being-made"] = &entry{ready: make(chan struct{})}
+	l.mu.Unlock()
+	l.Close() // panicked on the nil match
+	l.mu.Lock()
+	closed := l.closed
+	l.mu.Unlock()
+	if !closed {
+		t.Fatal("the lobby is not closed")
+	}
+}
