@@ -670,40 +670,31 @@ func (l *Lobby) QuickMatch(ctx context.Context, playerID string, p match.Partial
 	}
 	// The open matches are read one at a time, oldest first, until one
 	// takes the player: a quick match reads one or two records, not the
-	// whole list.
-	ids, err := l.cfg.Coord.OpenMatches(ctx, openListLimit)
-	if err != nil {
-		return nil, err
-	}
-	for _, id := range ids {
-		info := l.openInfo(ctx, id)
-		if info == nil {
-			continue
-		}
-		s := info.Settings
-		if !info.Quick || len(info.Players) >= s.MaxPlayers || s.Draw != want.Draw || s.Passes != want.Passes ||
-			s.Scoring != want.Scoring || (s.Deals == match.DealsWinnable) != (want.Deals == match.DealsWinnable) {
-			continue
-		}
-		m, err := l.Match(ctx, info.ID)
+	// whole list. The list itself is read in two steps: the oldest few
+	// (one short round trip, almost always enough), then, only if none of
+	// them took the player, up to openListLimit.
+	tried := map[string]bool{}
+	for _, limit := range []int{quickFirstLook, openListLimit} {
+		ids, err := l.cfg.Coord.OpenMatches(ctx, limit)
 		if err != nil {
-			continue
+			return nil, err
 		}
-		if err := m.Join(ctx, pl); err != nil {
-			if definitelyNotJoined(err) {
-				continue // full, started or busy meanwhile: the next one
+		for _, id := range ids {
+			if tried[id] {
+				continue
 			}
-			// The join may have been saved though its answer was lost:
-			// take the seat back rather than leave the player in a
-			// match they were told they are not in, and stop here.
-			l.unseat(ctx, m, playerID)
-			return nil, err
+			tried[id] = true
+			info, err := l.tryQuick(ctx, id, pl, want)
+			if err != nil {
+				return nil, err
+			}
+			if info != nil {
+				return info, nil
+			}
 		}
-		if err := l.enter(ctx, playerID, m.ID); err != nil {
-			l.unseat(ctx, m, playerID)
-			return nil, err
+		if len(ids) < limit {
+			break // that was the whole list
 		}
-		return m.Info(), nil
 	}
 	m, err := l.newMatch(ctx, want, true)
 	if err != nil {
@@ -717,6 +708,45 @@ func (l *Lobby) QuickMatch(ctx context.Context, playerID string, p match.Partial
 	}
 	return m.Info(), nil
 }
+
+// tryQuick seats the player in the open match id if it is a quick match
+// with the wanted rules and a free seat: the match's snapshot, or nil when
+// it did not take the player (the caller tries the next); an error ends
+// the quick match.
+func (l *Lobby) tryQuick(ctx context.Context, id string, pl match.Player, want match.Settings) (*match.MatchInfo, error) {
+	info := l.openInfo(ctx, id)
+	if info == nil {
+		return nil, nil
+	}
+	s := info.Settings
+	if !info.Quick || len(info.Players) >= s.MaxPlayers || s.Draw != want.Draw || s.Passes != want.Passes ||
+		s.Scoring != want.Scoring || (s.Deals == match.DealsWinnable) != (want.Deals == match.DealsWinnable) {
+		return nil, nil
+	}
+	m, err := l.Match(ctx, info.ID)
+	if err != nil {
+		return nil, nil
+	}
+	if err := m.Join(ctx, pl); err != nil {
+		if definitelyNotJoined(err) {
+			return nil, nil // full, started or busy meanwhile: the next one
+		}
+		// The join may have been saved though its answer was lost: take
+		// the seat back rather than leave the player in a match they
+		// were told they are not in, and stop here.
+		l.unseat(ctx, m, pl.ID)
+		return nil, err
+	}
+	if err := l.enter(ctx, pl.ID, m.ID); err != nil {
+		l.unseat(ctx, m, pl.ID)
+		return nil, err
+	}
+	return m.Info(), nil
+}
+
+// quickFirstLook is how many of the oldest open matches a quick match
+// looks at before it reads the rest of the list.
+const quickFirstLook = 8
 
 // openListLimit bounds the open matches the lobby reads for its list.
 const openListLimit = 200
