@@ -37,6 +37,9 @@ type search struct {
 	// ref switches off every reduction but the plainest (aces and twos go
 	// up at once, all piles alike): a slow reference for tests.
 	ref bool
+
+	// phases, when not nil, replaces schedule (tests).
+	phases *[]phase
 }
 
 type stopReason uint8
@@ -256,7 +259,8 @@ func (x *search) dominated(ob oblig, dom uint32) bool {
 
 // autoMove returns a safe move to a foundation, if there is one: a pile's
 // top card, or in draw 1 the waste's top card, or with unlimited passes in
-// draw 1 any talon card (all of them can be reached without losing any).
+// draw 1 any talon card (all of them can be reached without losing any),
+// or in draw 3 the last talon card when taking it loses no other one.
 func (x *search) autoMove() (move, bool) {
 	s := &x.s
 	for i := range s.p {
@@ -267,7 +271,20 @@ func (x *search) autoMove() (move, bool) {
 	if x.stream && s.w > 0 && x.next(s.t[s.w-1]) {
 		return move{kind: mTalon, at: s.w, to: toFound}, true
 	}
-	if x.draw != 1 || s.tn == 0 {
+	if s.tn == 0 {
+		return move{}, false
+	}
+	if x.draw != 1 {
+		// Draw 3: the last talon card, when the waste is the whole talon
+		// or, with unlimited passes, its size is a multiple of the draw.
+		// Taking the last card out moves no other talon card, and the
+		// waste it leaves (the whole talon again) reaches every card the
+		// old one did (see docs/solver.md).
+		if s.w == s.tn || x.recLimit < 0 && s.w%x.draw == 0 {
+			if c := s.t[s.tn-1]; x.next(c) && x.safe(c) {
+				return move{kind: mTalon, at: s.tn, to: toFound}, true
+			}
+		}
 		return move{}, false
 	}
 	if x.recLimit < 0 {

@@ -120,14 +120,20 @@ func solveAt(g *engine.Game, b Budget, start time.Time, set func(*search)) Resul
 	}
 	x.tt.reset(maxSlots)
 	phases := schedule
+	if x.phases != nil {
+		phases = *x.phases
+	}
 	if x.ref {
 		phases = nil
 	}
 	var usedNodes int64
 	var usedTime time.Duration
+	exhausted := false
 	for _, ph := range phases {
-		// An incomplete phase: a win it finds is a win, and if it ends
-		// without one the complete search starts afresh.
+		// A restart on part of the budget: a win it finds is a win; if it
+		// runs out of positions, a restart that is not streamlined has
+		// proved the deal unwinnable (below); if its budget ends first,
+		// the next phase, and then the complete search, start afresh.
 		x.stream = ph.stream
 		x.jitter = ph.jitter
 		x.rng = ph.seed
@@ -147,6 +153,13 @@ func solveAt(g *engine.Game, b Budget, start time.Time, set func(*search)) Resul
 		if x.stop == stopWon {
 			break
 		}
+		if x.stop == running && !ph.stream {
+			// A phase that is not streamlined makes every move the
+			// complete search makes, in another order: running out of
+			// positions proves the deal unwinnable as well.
+			exhausted = true
+			break
+		}
 		nodes := x.nodes
 		x.reset()
 		if err := x.load(text, r); err != nil {
@@ -154,7 +167,7 @@ func solveAt(g *engine.Game, b Budget, start time.Time, set func(*search)) Resul
 		}
 		x.nodes = nodes
 	}
-	if x.stop != stopWon {
+	if x.stop != stopWon && !exhausted {
 		x.stream, x.jitter = false, 0
 		x.maxNodes = b.Nodes
 		x.timed = b.Time > 0
