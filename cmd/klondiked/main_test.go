@@ -17,6 +17,26 @@ import (
 	"klondike/match/redisstore/redistest"
 )
 
+// startRun runs the server with args in the background and returns its
+// address once it listens, and the channel run's result comes on.
+func startRun(t *testing.T, ctx context.Context, logs *bytes.Buffer, args ...string) (string, chan error) {
+	t.Helper()
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, args, env(nil), &syncWriter{w: logs}, ready)
+	}()
+	select {
+	case addr := <-ready:
+		return addr, done
+	case err := <-done:
+		t.Fatalf("run ended: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("server did not start")
+	}
+	return "", nil
+}
+
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
 func TestOptionsFlagsWinOverEnvironment(t *testing.T) {
@@ -61,20 +81,8 @@ func TestHelpAndBadUsage(t *testing.T) {
 // reconnect (1012) and run returns.
 func TestRunServesAndDrains(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
 	var logs bytes.Buffer
-	go func() {
-		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--shutdown-grace", "5s"}, env(nil), &syncWriter{w: &logs}, ready)
-	}()
-	var addr string
-	select {
-	case addr = <-ready:
-	case err := <-done:
-		t.Fatalf("run ended: %v", err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("server did not start")
-	}
+	addr, done := startRun(t, ctx, &logs, "--addr", "127.0.0.1:0", "--shutdown-grace", "5s")
 	resp, err := http.Get("http://" + addr + "/readyz")
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("/readyz = %v, %v", resp, err)
@@ -118,20 +126,8 @@ func TestRunWithRedis(t *testing.T) {
 	prefix := redistest.Prefix(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
 	var logs bytes.Buffer
-	go func() {
-		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--redis", rs.URL(), "--redis-prefix", prefix}, env(nil), &syncWriter{w: &logs}, ready)
-	}()
-	var addr string
-	select {
-	case addr = <-ready:
-	case err := <-done:
-		t.Fatalf("run ended: %v", err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("server did not start")
-	}
+	addr, done := startRun(t, ctx, &logs, "--addr", "127.0.0.1:0", "--redis", rs.URL(), "--redis-prefix", prefix)
 	c, _, err := websocket.DefaultDialer.Dial("ws://"+addr+"/ws", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -222,20 +218,8 @@ func TestDebugAddr(t *testing.T) {
 	probe.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
 	var logs bytes.Buffer
-	go func() {
-		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--debug-addr", debugAddr, "--winnable-workers", "0"}, env(nil), &syncWriter{w: &logs}, ready)
-	}()
-	var addr string
-	select {
-	case addr = <-ready:
-	case err := <-done:
-		t.Fatalf("run ended: %v", err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("server did not start")
-	}
+	addr, done := startRun(t, ctx, &logs, "--addr", "127.0.0.1:0", "--debug-addr", debugAddr, "--winnable-workers", "0")
 	get := func(url string) int {
 		resp, err := http.Get(url)
 		if err != nil {

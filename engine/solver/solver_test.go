@@ -470,24 +470,14 @@ func TestAgainstBruteForce(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", text, err)
 				}
-				res := SolveGame(g, Budget{Nodes: 1_000_000})
-				switch res.Verdict {
-				case Unknown:
-					t.Errorf("%s: unknown after %d nodes", text, res.Nodes)
+				switch checkSolve(t, text, g, limit) {
 				case Winnable:
 					win++
-					if err := replayOn(g.Clone(), res.Moves); err != nil {
-						t.Errorf("%s: %v", text, err)
-					}
 				case Unwinnable:
 					lose++
-					won, complete := bruteForce(g, limit)
-					if won {
-						t.Errorf("%s: solver says unwinnable, brute force wins", text)
-					}
-					if complete {
-						confirmed++
-					}
+				case confirmedUnwinnable:
+					lose++
+					confirmed++
 				}
 			}
 			t.Logf("%d winnable (replayed), %d unwinnable (%d confirmed by exhaustive search)", win, lose, confirmed)
@@ -587,4 +577,35 @@ func TestAgainstReference(t *testing.T) {
 			t.Logf("%d agree (%d unwinnable), %d undecided by one of them", agree, lose, undecided)
 		})
 	}
+}
+
+// confirmedUnwinnable is checkSolve's answer for an unwinnable verdict that
+// the exhaustive search confirmed.
+const confirmedUnwinnable Verdict = -1
+
+// checkSolve solves g (the position text) with 1,000,000 nodes and checks
+// the verdict: unknown is an error, a win must replay through the engine,
+// and an unwinnable verdict must not be contradicted by the brute-force
+// search within limit. It returns the verdict, or confirmedUnwinnable when
+// the brute force searched everything and found no win.
+func checkSolve(t *testing.T, text string, g *engine.Game, limit int) Verdict {
+	t.Helper()
+	res := SolveGame(g, Budget{Nodes: 1_000_000})
+	switch res.Verdict {
+	case Unknown:
+		t.Errorf("%s: unknown after %d nodes", text, res.Nodes)
+	case Winnable:
+		if err := replayOn(g.Clone(), res.Moves); err != nil {
+			t.Errorf("%s: %v", text, err)
+		}
+	case Unwinnable:
+		won, complete := bruteForce(g, limit)
+		if won {
+			t.Errorf("%s: solver says unwinnable, brute force wins", text)
+		}
+		if complete {
+			return confirmedUnwinnable
+		}
+	}
+	return res.Verdict
 }
