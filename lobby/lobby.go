@@ -104,6 +104,10 @@ type Lobby struct {
 	// holds one player's lock at a time, never two.
 	seating map[string]*seatLock
 
+	// quick holds the node's waiting quick-match requests, by the settings
+	// they asked for (see quick.go).
+	quick map[match.Settings]*quickQueue
+
 	stop chan struct{}
 	done chan struct{}
 }
@@ -157,7 +161,8 @@ func New(cfg Config) *Lobby {
 	l := &Lobby{
 		cfg: cfg, sessions: cfg.Sessions, players: map[string]*known{},
 		matches: map[string]*entry{}, rounds: map[string]*roundEntry{}, seating: map[string]*seatLock{},
-		stop: make(chan struct{}), done: make(chan struct{}),
+		quick: map[match.Settings]*quickQueue{},
+		stop:  make(chan struct{}), done: make(chan struct{}),
 	}
 	subscribed := make(chan struct{})
 	go l.subscribe(subscribed)
@@ -440,7 +445,12 @@ func (l *Lobby) onChange(info *match.MatchInfo) {
 
 // enter makes matchID the player's current match, leaving an open one.
 func (l *Lobby) enter(ctx context.Context, playerID, matchID string) error {
-	cur := l.Current(ctx, playerID)
+	return l.enterFrom(ctx, playerID, matchID, l.Current(ctx, playerID))
+}
+
+// enterFrom is enter for a player whose current match the caller has just
+// read (cur), under the player's seating lock.
+func (l *Lobby) enterFrom(ctx context.Context, playerID, matchID, cur string) error {
 	if cur != "" && cur != matchID {
 		if curM, err := l.Match(ctx, cur); err == nil {
 			switch curM.Info().State {
@@ -541,19 +551,26 @@ func definitelyNotJoined(err error) bool {
 
 // checkFree fails when the player is in a match that is being played.
 func (l *Lobby) checkFree(ctx context.Context, playerID string) error {
-	cur := l.Current(ctx, playerID)
+	_, err := l.free(ctx, playerID)
+	return err
+}
+
+// free is checkFree that also returns the player's current match ("" for
+// none), which an open or ended one may be.
+func (l *Lobby) free(ctx context.Context, playerID string) (cur string, err error) {
+	cur = l.Current(ctx, playerID)
 	if cur == "" {
-		return nil
+		return "", nil
 	}
 	m, err := l.Match(ctx, cur)
 	if err != nil {
-		return nil
+		return cur, nil
 	}
 	switch m.Info().State {
 	case match.StateOpen, match.StateOver:
-		return nil
+		return cur, nil
 	}
-	return ErrInAnotherMatch
+	return cur, ErrInAnotherMatch
 }
 
 // Match returns this node's replica of a match, made from the Coord's
@@ -646,99 +663,6 @@ func (l *Lobby) JoinMatch(ctx context.Context, playerID, matchID, code string) (
 		return nil, err
 	}
 	if err := l.seat(ctx, m, pl); err != nil {
-		return nil, err
-	}
-	return m.Info(), nil
-}
-
-// QuickMatch joins an open public quick match with the same draw, passes
-// and scoring and a free seat, or makes one. A quick match starts by itself
-// when full, or a short wait after its second player joins.
-func (l *Lobby) QuickMatch(ctx context.Context, playerID string, p match.PartialSettings) (*match.MatchInfo, error) {
-	pl, err := l.player(playerID)
-	if err != nil {
-		return nil, err
-	}
-	want := match.WithDefaults(p)
-	want.Public = true
-	if err := want.Validate(); err != nil {
-		return nil, err
-	}
-	defer l.lockPlayer(playerID)()
-	if err := l.checkFree(ctx, playerID); err != nil {
-		return nil, err
-	}
-	// The open matches are read one at a time, oldest first, until one
-	// takes the player: a quick match reads one or two records, not the
-	// whole list. The list itself is read in two steps: the oldest few
-	// (one short round trip, almost always enough), then, only if none of
-	// them took the player, up to openListLimit.
-	tried := map[string]bool{}
-	for _, limit := range []int{quickFirstLook, openListLimit} {
-		ids, err := l.cfg.Coord.OpenMatches(ctx, limit)
-		if err != nil {
-			return nil, err
-		}
-		for _, id := range ids {
-			if tried[id] {
-				continue
-			}
-			tried[id] = true
-			info, err := l.tryQuick(ctx, id, pl, want)
-			if err != nil {
-				return nil, err
-			}
-			if info != nil {
-				return info, nil
-			}
-		}
-		if len(ids) < limit {
-			break // that was the whole list
-		}
-	}
-	m, err := l.newMatch(ctx, want, true)
-	if err != nil {
-		return nil, err
-	}
-	if err := l.enter(ctx, playerID, m.ID); err != nil {
-		return nil, err
-	}
-	if err := m.Join(ctx, pl); err != nil {
-		return nil, err
-	}
-	return m.Info(), nil
-}
-
-// tryQuick seats the player in the open match id if it is a quick match
-// with the wanted rules and a free seat: the match's snapshot, or nil when
-// it did not take the player (the caller tries the next); an error ends
-// the quick match.
-func (l *Lobby) tryQuick(ctx context.Context, id string, pl match.Player, want match.Settings) (*match.MatchInfo, error) {
-	info := l.openInfo(ctx, id)
-	if info == nil {
-		return nil, nil
-	}
-	s := info.Settings
-	if !info.Quick || len(info.Players) >= s.MaxPlayers || s.Draw != want.Draw || s.Passes != want.Passes ||
-		s.Scoring != want.Scoring || (s.Deals == match.DealsWinnable) != (want.Deals == match.DealsWinnable) {
-		return nil, nil
-	}
-	m, err := l.Match(ctx, info.ID)
-	if err != nil {
-		return nil, nil
-	}
-	if err := m.Join(ctx, pl); err != nil {
-		if definitelyNotJoined(err) {
-			return nil, nil // full, started or busy meanwhile: the next one
-		}
-		// The join may have been saved though its answer was lost: take
-		// the seat back rather than leave the player in a match they
-		// were told they are not in, and stop here.
-		l.unseat(ctx, m, pl.ID)
-		return nil, err
-	}
-	if err := l.enter(ctx, pl.ID, m.ID); err != nil {
-		l.unseat(ctx, m, pl.ID)
 		return nil, err
 	}
 	return m.Info(), nil

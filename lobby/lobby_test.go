@@ -210,10 +210,11 @@ func TestRematch(t *testing.T) {
 }
 
 // TestQuickMatchRushOneReplica has many players ask for a quick match at
-// once and checks that nobody is dealt a round twice. (A match found on the
-// open list while its maker was still making it used to get a second
-// replica on the node; this rush does not hit that window reliably, the
-// load generator did.)
+// once and checks that they fill whole matches, each player seated in the
+// match they were told of, and that nobody is dealt a round twice. (A match
+// found on the open list while its maker was still making it used to get a
+// second replica on the node; this rush does not hit that window reliably,
+// the load generator did.)
 func TestQuickMatchRushOneReplica(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
@@ -229,14 +230,43 @@ func TestQuickMatchRushOneReplica(t *testing.T) {
 			ids = append(ids, hello(t, l, fmt.Sprintf("p%d", i)).PlayerID)
 		}
 		var wg sync.WaitGroup
+		var mu sync.Mutex
+		in := map[string]string{} // player → the match they were told they are in
 		for _, id := range ids {
 			wg.Go(func() {
-				if _, err := l.QuickMatch(ctx, id, match.PartialSettings{MaxPlayers: &four}); err != nil {
+				info, err := l.QuickMatch(ctx, id, match.PartialSettings{MaxPlayers: &four})
+				if err != nil {
 					t.Error(err)
+					return
 				}
+				mu.Lock()
+				in[id] = info.ID
+				mu.Unlock()
 			})
 		}
 		wg.Wait()
+		// The node's queue seats those who ask together in the oldest open
+		// matches and in new ones, a match's worth at a time: forty players
+		// make ten full matches, each player in the one they were told of.
+		seated := map[string][]string{}
+		for _, id := range ids {
+			if cur := l.Current(ctx, id); cur != in[id] {
+				t.Errorf("player %s: current match %q, told %q", id, cur, in[id])
+			}
+			seated[in[id]] = append(seated[in[id]], id)
+		}
+		for mid, ps := range seated {
+			m, err := l.Match(ctx, mid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(m.Info().Players); got != 4 || len(ps) != 4 {
+				t.Errorf("match %s: %d players, %d told they are in it; want 4", mid, got, len(ps))
+			}
+		}
+		if len(seated) != 10 {
+			t.Errorf("%d matches, want 10", len(seated))
+		}
 		time.Sleep(10 * time.Second)
 		synctest.Wait()
 		sk.mu.Lock()
@@ -254,9 +284,7 @@ func TestQuickMatchRushOneReplica(t *testing.T) {
 			}
 			started += n
 		}
-		// Players who all made a match of their own at the same moment
-		// wait alone; the others' matches started.
-		if started < 4 {
+		if started != len(ids) {
 			t.Errorf("%d players dealt a round", started)
 		}
 	})

@@ -765,30 +765,72 @@ func (m *Match) watchedElsewhere() bool {
 // Join seats a player; joining again is a no-op.
 func (m *Match) Join(ctx context.Context, p Player) error {
 	return m.do(ctx, func() error {
-		if mb := m.member(p.ID); mb != nil {
-			if m.seen(p.ID) || !mb.Connected {
-				mb.Connected = true
-				m.changed()
+		added, err := m.seat(p)
+		if added {
+			m.maybeAutoStart()
+		}
+		return err
+	})
+}
+
+// JoinMany seats players in the order given, as one change of the match's
+// record (one save, however many players), while the match is open and has
+// free seats. It returns how many were seated: always the first n of ps
+// (a player who is a member already counts as seated). With an error n is
+// 0: ErrNotOpen or ErrMatchFull when the match took nobody; as with Join,
+// an error other than those, ErrBusy and the context's may come from a
+// save that landed though its answer was lost. A full match starts as it
+// does after Join.
+func (m *Match) JoinMany(ctx context.Context, ps []Player) (n int, err error) {
+	err = m.do(ctx, func() error {
+		n = 0 // a retry after a conflicting save starts again
+		anyAdded := false
+		for _, p := range ps {
+			added, err := m.seat(p)
+			if err != nil {
+				if n == 0 {
+					return err
+				}
+				break
 			}
-			return nil
+			anyAdded = anyAdded || added
+			n++
 		}
-		if m.st.State != StateOpen {
-			return ErrNotOpen
+		if anyAdded {
+			m.maybeAutoStart()
 		}
-		if len(m.active()) >= m.Settings.MaxPlayers {
-			return ErrMatchFull
-		}
-		delete(m.st.Spectators, p.ID)
-		m.st.Members = append(m.st.Members, &member{Player: p, Connected: true, Join: m.st.Joins})
-		m.seen(p.ID)
-		m.st.Joins++
-		if m.st.Host == "" {
-			m.st.Host = p.ID
-		}
-		m.changed()
-		m.maybeAutoStart()
 		return nil
 	})
+	if err != nil {
+		n = 0
+	}
+	return n, err
+}
+
+// seat makes p a member (added), or marks a member connected again.
+func (m *Match) seat(p Player) (added bool, err error) {
+	if mb := m.member(p.ID); mb != nil {
+		if m.seen(p.ID) || !mb.Connected {
+			mb.Connected = true
+			m.changed()
+		}
+		return false, nil
+	}
+	if m.st.State != StateOpen {
+		return false, ErrNotOpen
+	}
+	if len(m.active()) >= m.Settings.MaxPlayers {
+		return false, ErrMatchFull
+	}
+	delete(m.st.Spectators, p.ID)
+	m.st.Members = append(m.st.Members, &member{Player: p, Connected: true, Join: m.st.Joins})
+	m.seen(p.ID)
+	m.st.Joins++
+	if m.st.Host == "" {
+		m.st.Host = p.ID
+	}
+	m.changed()
+	return true, nil
 }
 
 // Leave takes a player out of the match. In an open match the seat is

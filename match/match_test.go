@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -694,4 +695,39 @@ func TestAbandonedCommandDoesNotRun(t *testing.T) {
 	if n := len(m.Info().Players); n != 0 {
 		t.Fatalf("%d players seated by joins whose callers were told they failed", n)
 	}
+}
+
+// TestJoinMany seats players up to the free seats in one change of the
+// record, counts a member as seated, and refuses when nobody fits.
+func TestJoinMany(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		s := match.DefaultSettings()
+		s.MaxPlayers = 3
+		m := newMatch(t, s, newSink())
+		if err := m.Join(ctx, alice); err != nil {
+			t.Fatal(err)
+		}
+		carol, dave := match.Player{ID: "c", Name: "carol"}, match.Player{ID: "d", Name: "dave"}
+		n, err := m.JoinMany(ctx, []match.Player{alice, bob, carol, dave})
+		if err != nil || n != 3 {
+			t.Fatalf("JoinMany = %d, %v; want 3 (alice already in, bob and carol)", n, err)
+		}
+		var ids []string
+		for _, p := range m.Info().Players {
+			ids = append(ids, p.PlayerID)
+		}
+		if !slices.Equal(ids, []string{"a", "b", "c"}) {
+			t.Fatalf("players %v, want a b c", ids)
+		}
+		if n, err := m.JoinMany(ctx, []match.Player{dave}); err != match.ErrMatchFull || n != 0 {
+			t.Fatalf("JoinMany into a full match = %d, %v; want 0, ErrMatchFull", n, err)
+		}
+		if err := m.Start(ctx, "a"); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := m.JoinMany(ctx, []match.Player{dave}); err != match.ErrNotOpen || n != 0 {
+			t.Fatalf("JoinMany into a started match = %d, %v; want 0, ErrNotOpen", n, err)
+		}
+	})
 }

@@ -1,0 +1,307 @@
+package lobby
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"klondike/match"
+)
+
+// Quick matches on a node go through one queue per settings asked for. A
+// request waits in its queue; one goroutine per queue takes every request
+// waiting (up to quickBatch) and seats them together: in the oldest open
+// matches first, each match taking as many as it has seats in one change
+// of its record, then in new matches, several made at once. A thousand
+// players asking together so cost a few saves of a few records, where each
+// request on its own would race the others for the same oldest match's
+// record (and lose, and retry), and the open list is read once a batch
+// instead of once a request.
+//
+// The player's seating lock is held while the request waits, as for every
+// other seating. A request whose caller gives up before its batch is taken
+// is dropped unseen; once taken, the caller waits for the outcome, so that
+// "failed" always means "not seated".
+
+// quickBatch bounds the requests one batch seats.
+const quickBatch = 64
+
+// quickTimeout bounds the store calls of one batch. A caller waits for its
+// batch once it is taken, so this also bounds that wait.
+const quickTimeout = 5 * time.Second
+
+type quickQueue struct {
+	want    match.Settings
+	waiting []*quickReq // guarded by Lobby.mu
+}
+
+type quickReq struct {
+	pl    match.Player
+	cur   string       // the player's current match, read under their seating lock
+	state atomic.Int32 // reqWaiting, reqTaken or reqGivenUp
+	done  atomic.Bool  // answered
+	res   chan quickRes
+}
+
+type quickRes struct {
+	info *match.MatchInfo
+	err  error
+}
+
+// The states of a quick-match request.
+const (
+	reqWaiting int32 = iota
+	reqTaken
+	reqGivenUp
+)
+
+// answer gives the request its outcome; only the first answer counts.
+func (r *quickReq) answer(info *match.MatchInfo, err error) {
+	if r.done.CompareAndSwap(false, true) {
+		r.res <- quickRes{info, err}
+	}
+}
+
+// QuickMatch joins an open public quick match with the same draw, passes
+// and scoring and a free seat, or makes one. A quick match starts by itself
+// when full, or a short wait after its second player joins.
+func (l *Lobby) QuickMatch(ctx context.Context, playerID string, p match.PartialSettings) (*match.MatchInfo, error) {
+	pl, err := l.player(playerID)
+	if err != nil {
+		return nil, err
+	}
+	want := match.WithDefaults(p)
+	want.Public = true
+	if err := want.Validate(); err != nil {
+		return nil, err
+	}
+	defer l.lockPlayer(playerID)()
+	cur, err := l.free(ctx, playerID)
+	if err != nil {
+		return nil, err
+	}
+	r := &quickReq{pl: pl, cur: cur, res: make(chan quickRes, 1)}
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return nil, ErrShuttingDown
+	}
+	q := l.quick[want]
+	if q == nil {
+		q = &quickQueue{want: want}
+		l.quick[want] = q
+		go l.serveQuick(q)
+	}
+	q.waiting = append(q.waiting, r)
+	l.mu.Unlock()
+	select {
+	case res := <-r.res:
+		return res.info, res.err
+	case <-ctx.Done():
+		if r.state.CompareAndSwap(reqWaiting, reqGivenUp) {
+			return nil, ctx.Err()
+		}
+		res := <-r.res
+		return res.info, res.err
+	}
+}
+
+// serveQuick seats a queue's requests, batch after batch, until none wait.
+func (l *Lobby) serveQuick(q *quickQueue) {
+	for {
+		l.mu.Lock()
+		if len(q.waiting) == 0 {
+			delete(l.quick, q.want)
+			l.mu.Unlock()
+			return
+		}
+		n := min(len(q.waiting), quickBatch)
+		batch := make([]*quickReq, 0, n)
+		for _, r := range q.waiting[:n] {
+			if r.state.CompareAndSwap(reqWaiting, reqTaken) {
+				batch = append(batch, r)
+			}
+		}
+		clear(q.waiting[:n])
+		q.waiting = q.waiting[n:]
+		closed := l.closed
+		l.mu.Unlock()
+		if closed {
+			answerAll(batch, ErrShuttingDown)
+			continue
+		}
+		l.seatBatch(q.want, batch)
+	}
+}
+
+// seatBatch seats a batch of quick-match requests and answers each.
+func (l *Lobby) seatBatch(want match.Settings, batch []*quickReq) {
+	defer func() {
+		if v := recover(); v != nil {
+			l.cfg.Logger.Error("seating quick-match players failed", "panic", v)
+			answerAll(batch, fmt.Errorf("%w: seating failed", match.ErrUnavailable))
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), quickTimeout)
+	defer cancel()
+	rest := batch
+	// The open matches, oldest first, read in two steps: the oldest few
+	// (one short round trip, almost always enough), then, only if they
+	// did not take everyone and there are more, up to openListLimit.
+	tried := map[string]bool{}
+	for _, limit := range []int{quickFirstLook, openListLimit} {
+		ids, err := l.cfg.Coord.OpenMatches(ctx, limit)
+		if err != nil {
+			answerAll(rest, err)
+			return
+		}
+		for _, id := range ids {
+			if len(rest) == 0 {
+				return
+			}
+			if tried[id] {
+				continue
+			}
+			tried[id] = true
+			n, err := l.quickInto(ctx, id, want, rest)
+			if err != nil {
+				answerAll(rest, err)
+				return
+			}
+			rest = rest[n:]
+		}
+		if len(rest) == 0 || len(ids) < limit {
+			break
+		}
+	}
+	// New matches for the rest, a full match's worth of players each, made
+	// at once.
+	var wg sync.WaitGroup
+	for len(rest) > 0 {
+		k := min(len(rest), want.MaxPlayers)
+		group := rest[:k]
+		rest = rest[k:]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.seatNew(ctx, want, group)
+		}()
+	}
+	wg.Wait()
+}
+
+// seatNew seats a group of requests in new matches: one, unless another
+// request found the new match on the open list and took a seat first.
+func (l *Lobby) seatNew(ctx context.Context, want match.Settings, group []*quickReq) {
+	defer func() {
+		if v := recover(); v != nil {
+			l.cfg.Logger.Error("seating quick-match players failed", "panic", v)
+			answerAll(group, fmt.Errorf("%w: seating failed", match.ErrUnavailable))
+		}
+	}()
+	for tries := 0; len(group) > 0; tries++ {
+		if tries == 3 {
+			answerAll(group, fmt.Errorf("%w: no match would take the players", match.ErrBusy))
+			return
+		}
+		m, err := l.newMatch(ctx, want, true)
+		if err != nil {
+			answerAll(group, err)
+			return
+		}
+		n, err := l.seatMany(ctx, m, group)
+		if err != nil {
+			answerAll(group, err)
+			return
+		}
+		group = group[n:]
+	}
+}
+
+// quickInto seats the first of the requests in the open match id if it is
+// a quick match with the wanted rules and free seats: how many it took (0
+// when it took none; the caller tries the next), or an error that ends the
+// batch (those not seated are answered by the caller).
+func (l *Lobby) quickInto(ctx context.Context, id string, want match.Settings, reqs []*quickReq) (int, error) {
+	info := l.openInfo(ctx, id)
+	if info == nil {
+		return 0, nil
+	}
+	s := info.Settings
+	if !info.Quick || len(info.Players) >= s.MaxPlayers || s.Draw != want.Draw || s.Passes != want.Passes ||
+		s.Scoring != want.Scoring || (s.Deals == match.DealsWinnable) != (want.Deals == match.DealsWinnable) {
+		return 0, nil
+	}
+	m, err := l.Match(ctx, info.ID)
+	if err != nil {
+		return 0, nil
+	}
+	return l.seatMany(ctx, m, reqs)
+}
+
+// seatMany joins as many of the requests' players to m as it has seats, in
+// one change of its record, makes m their current match and answers them:
+// how many it seated (the first n of reqs). A refusal that changed nothing
+// (full, started, busy) is 0 and no error. Any other error may come from a
+// join that landed though its answer was lost: every player of reqs is
+// taken out of m again, and the error returned.
+func (l *Lobby) seatMany(ctx context.Context, m *match.Match, reqs []*quickReq) (int, error) {
+	ps := make([]match.Player, len(reqs))
+	for i, r := range reqs {
+		ps[i] = r.pl
+	}
+	n, err := m.JoinMany(ctx, ps)
+	if err != nil {
+		if definitelyNotJoined(err) {
+			return 0, nil
+		}
+		l.unseatAll(ctx, m, reqs)
+		return 0, err
+	}
+	seated := reqs[:n]
+	var wg sync.WaitGroup
+	for _, r := range seated {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if v := recover(); v != nil {
+					l.cfg.Logger.Error("recording a quick-match player's match failed", "panic", v)
+					l.unseat(ctx, m, r.pl.ID)
+					r.answer(nil, fmt.Errorf("%w: seating failed", match.ErrUnavailable))
+				}
+			}()
+			if err := l.enterFrom(ctx, r.pl.ID, m.ID, r.cur); err != nil {
+				l.unseat(ctx, m, r.pl.ID)
+				r.answer(nil, err)
+			}
+		}()
+	}
+	wg.Wait()
+	info := m.Info()
+	for _, r := range seated {
+		r.answer(info, nil) // a no-op for those answered with an error
+	}
+	return n, nil
+}
+
+// unseatAll takes the requests' players out of m again, all at once.
+func (l *Lobby) unseatAll(ctx context.Context, m *match.Match, reqs []*quickReq) {
+	var wg sync.WaitGroup
+	for _, r := range reqs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.unseat(ctx, m, r.pl.ID)
+		}()
+	}
+	wg.Wait()
+}
+
+func answerAll(reqs []*quickReq, err error) {
+	for _, r := range reqs {
+		r.answer(nil, err)
+	}
+}
