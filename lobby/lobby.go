@@ -512,6 +512,31 @@ func (l *Lobby) lockPlayer(playerID string) (unlock func()) {
 	}
 }
 
+// seatInRematch seats a player of the match oldID in its rematch m, under
+// the player's seating lock, unless they are playing elsewhere already
+// (nobody is pulled out of a match being played). A player whose current
+// match is still oldID does not leave it first: it is over, and m is its
+// rematch, so that would cost a save of its record for nothing.
+func (l *Lobby) seatInRematch(ctx context.Context, oldID string, m *match.Match, pl match.Player) {
+	defer l.lockPlayer(pl.ID)()
+	cur, err := l.free(ctx, pl.ID)
+	if err != nil {
+		return
+	}
+	if cur == oldID {
+		cur = ""
+	}
+	if err := m.Join(ctx, pl); err != nil {
+		if !definitelyNotJoined(err) {
+			l.unseat(ctx, m, pl.ID)
+		}
+		return
+	}
+	if err := l.enterFrom(ctx, pl.ID, m.ID, cur); err != nil {
+		l.unseat(ctx, m, pl.ID)
+	}
+}
+
 // seat joins the player to m and makes m their current match; when that
 // fails half way, the player is taken out of m again, so that nobody is
 // seated in a match that is not their current one.
@@ -692,14 +717,15 @@ func (l *Lobby) listOpen(ctx context.Context) []*match.MatchInfo {
 }
 
 // openInfo returns the snapshot of an open public match: from this node's
-// replica when it has one (no round trip), else from the Coord's record;
+// replica when it has one that hears of every change (no round trip), else
+// from the Coord's record;
 // nil when the match is gone or no longer open.
 func (l *Lobby) openInfo(ctx context.Context, id string) *match.MatchInfo {
 	l.mu.Lock()
 	e := l.matches[id]
 	l.mu.Unlock()
 	var info *match.MatchInfo
-	if e != nil && e.m != nil {
+	if e != nil && e.m != nil && e.m.Heard() {
 		info = e.m.Info()
 	} else {
 		rec, _, err := l.cfg.Coord.LoadMatch(ctx, id)
@@ -770,22 +796,12 @@ func (l *Lobby) Rematch(ctx context.Context, playerID, matchID string) (*match.M
 	// The one who asked hosts; then the others in their old seat order,
 	// each under their own seating lock, one at a time.
 	if pl, err := l.player(playerID); err == nil {
-		unlock := l.lockPlayer(playerID)
-		if l.checkFree(ctx, playerID) == nil {
-			_ = l.seat(ctx, m, pl)
-		}
-		unlock()
+		l.seatInRematch(ctx, old.ID, m, pl)
 	}
 	for _, p := range players {
-		if p.ID == playerID {
-			continue
+		if p.ID != playerID {
+			l.seatInRematch(ctx, old.ID, m, p)
 		}
-		unlock := l.lockPlayer(p.ID)
-		// Someone already playing elsewhere is not pulled out of it.
-		if l.checkFree(ctx, p.ID) == nil {
-			_ = l.seat(ctx, m, p)
-		}
-		unlock()
 	}
 	_ = old.SetNextMatch(ctx, m.ID)
 	return m.Info(), nil

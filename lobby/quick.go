@@ -11,8 +11,9 @@ import (
 )
 
 // Quick matches on a node go through one queue per settings asked for. A
-// request waits in its queue; one goroutine per queue takes every request
-// waiting (up to quickBatch) and seats them together: in the oldest open
+// request waits in its queue; a few goroutines per queue (quickWorkers)
+// each take every request waiting (up to quickBatch) and seat them
+// together: in the oldest open
 // matches first, each match taking as many as it has seats in one change
 // of its record, then in new matches, several made at once. A thousand
 // players asking together so cost a few saves of a few records, where each
@@ -28,6 +29,11 @@ import (
 // quickBatch bounds the requests one batch seats.
 const quickBatch = 64
 
+// quickWorkers bounds the batches of one queue being seated at once. More
+// than one, so that a batch waiting on one busy match does not hold up the
+// queue; few, so that batches rarely race for the same open match.
+const quickWorkers = 4
+
 // quickTimeout bounds the store calls of one batch. A caller waits for its
 // batch once it is taken, so this also bounds that wait.
 const quickTimeout = 5 * time.Second
@@ -35,6 +41,14 @@ const quickTimeout = 5 * time.Second
 type quickQueue struct {
 	want    match.Settings
 	waiting []*quickReq // guarded by Lobby.mu
+	workers int         // goroutines seating its batches; guarded by Lobby.mu
+
+	// partial is held by the worker seating a group too small to fill a
+	// match, so that two workers never make two part-filled matches at
+	// once: the second one seats its group in fresh, the match the first
+	// made, before it makes another.
+	partial sync.Mutex
+	fresh   *match.Match // guarded by partial
 }
 
 type quickReq struct {
@@ -92,9 +106,12 @@ func (l *Lobby) QuickMatch(ctx context.Context, playerID string, p match.Partial
 	if q == nil {
 		q = &quickQueue{want: want}
 		l.quick[want] = q
-		go l.serveQuick(q)
 	}
 	q.waiting = append(q.waiting, r)
+	if q.workers < quickWorkers {
+		q.workers++
+		go l.serveQuick(q)
+	}
 	l.mu.Unlock()
 	select {
 	case res := <-r.res:
@@ -113,7 +130,9 @@ func (l *Lobby) serveQuick(q *quickQueue) {
 	for {
 		l.mu.Lock()
 		if len(q.waiting) == 0 {
-			delete(l.quick, q.want)
+			if q.workers--; q.workers == 0 {
+				delete(l.quick, q.want)
+			}
 			l.mu.Unlock()
 			return
 		}
@@ -132,12 +151,13 @@ func (l *Lobby) serveQuick(q *quickQueue) {
 			answerAll(batch, ErrShuttingDown)
 			continue
 		}
-		l.seatBatch(q.want, batch)
+		l.seatBatch(q, batch)
 	}
 }
 
 // seatBatch seats a batch of quick-match requests and answers each.
-func (l *Lobby) seatBatch(want match.Settings, batch []*quickReq) {
+func (l *Lobby) seatBatch(q *quickQueue, batch []*quickReq) {
+	want := q.want
 	defer func() {
 		if v := recover(); v != nil {
 			l.cfg.Logger.Error("seating quick-match players failed", "panic", v)
@@ -177,7 +197,7 @@ func (l *Lobby) seatBatch(want match.Settings, batch []*quickReq) {
 		}
 	}
 	// New matches for the rest, a full match's worth of players each, made
-	// at once.
+	// at once; the last, smaller group goes through seatPartial.
 	var wg sync.WaitGroup
 	for len(rest) > 0 {
 		k := min(len(rest), want.MaxPlayers)
@@ -186,15 +206,48 @@ func (l *Lobby) seatBatch(want match.Settings, batch []*quickReq) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			l.seatNew(ctx, want, group)
+			if len(group) < want.MaxPlayers {
+				l.seatPartial(ctx, q, group)
+			} else {
+				l.seatNew(ctx, want, group)
+			}
 		}()
 	}
 	wg.Wait()
 }
 
+// seatPartial seats a group too small to fill a match: in the queue's
+// fresh match while it has seats, else in a new one, which becomes fresh.
+// Batches seated at once by the queue's workers so fill one match instead
+// of each making its own, part filled.
+func (l *Lobby) seatPartial(ctx context.Context, q *quickQueue, group []*quickReq) {
+	defer func() {
+		if v := recover(); v != nil {
+			l.cfg.Logger.Error("seating quick-match players failed", "panic", v)
+			answerAll(group, fmt.Errorf("%w: seating failed", match.ErrUnavailable))
+		}
+	}()
+	q.partial.Lock()
+	defer q.partial.Unlock()
+	if m := q.fresh; m != nil {
+		n, err := l.seatMany(ctx, m, group)
+		if err != nil {
+			answerAll(group, err)
+			return
+		}
+		group = group[n:]
+		if len(group) == 0 {
+			return
+		}
+	}
+	q.fresh = l.seatNew(ctx, q.want, group)
+}
+
 // seatNew seats a group of requests in new matches: one, unless another
-// request found the new match on the open list and took a seat first.
-func (l *Lobby) seatNew(ctx context.Context, want match.Settings, group []*quickReq) {
+// request found the new match on the open list and took a seat first. It
+// returns the last match it seated players in when that one has seats
+// left, else nil.
+func (l *Lobby) seatNew(ctx context.Context, want match.Settings, group []*quickReq) (last *match.Match) {
 	defer func() {
 		if v := recover(); v != nil {
 			l.cfg.Logger.Error("seating quick-match players failed", "panic", v)
@@ -204,20 +257,24 @@ func (l *Lobby) seatNew(ctx context.Context, want match.Settings, group []*quick
 	for tries := 0; len(group) > 0; tries++ {
 		if tries == 3 {
 			answerAll(group, fmt.Errorf("%w: no match would take the players", match.ErrBusy))
-			return
+			return nil
 		}
 		m, err := l.newMatch(ctx, want, true)
 		if err != nil {
 			answerAll(group, err)
-			return
+			return nil
 		}
 		n, err := l.seatMany(ctx, m, group)
 		if err != nil {
 			answerAll(group, err)
-			return
+			return nil
 		}
 		group = group[n:]
+		if len(group) == 0 && len(m.Info().Players) < want.MaxPlayers {
+			return m
+		}
 	}
+	return nil
 }
 
 // quickInto seats the first of the requests in the open match id if it is

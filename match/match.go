@@ -124,6 +124,7 @@ type Match struct {
 	stop  chan struct{}
 	done  chan struct{}
 	info  atomic.Pointer[MatchInfo]
+	heard atomic.Bool // see Heard
 	cur   atomic.Pointer[Round]
 
 	// Owned by the match's goroutine.
@@ -528,13 +529,25 @@ func (m *Match) commit(ctx context.Context, rec []byte, ver int64) {
 	m.sync()
 	m.saveRound(ctx)
 	m.deliver(msgs)
-	env := mustJSON(Envelope{Node: m.cfg.Node, Match: m.ID, Version: ver, Record: rec, Msgs: msgs})
-	if err := m.cfg.Coord.Publish(ctx, env); err != nil {
-		m.cfg.Logger.Warn("telling the other nodes failed", "err", err)
+	if m.othersNeed() {
+		env := mustJSON(Envelope{Node: m.cfg.Node, Match: m.ID, Version: ver, Record: rec, Msgs: msgs})
+		if err := m.cfg.Coord.Publish(ctx, env); err != nil {
+			m.cfg.Logger.Warn("telling the other nodes failed", "err", err)
+		}
 	}
 	for _, f := range after {
 		f()
 	}
+}
+
+// othersNeed reports whether another node may need to hear of a change:
+// one of the match's members or spectators connects through another node,
+// or the match needs a clock that this node does not hold (the holder must
+// see the record the clock runs on). Otherwise no other node serves anyone
+// of the match, and a node that makes a replica later reads the record;
+// a single node so saves a PUBLISH of the whole record on every change.
+func (m *Match) othersNeed() bool {
+	return m.watchedElsewhere() || (m.st.TimerFor != "" && !m.leased)
 }
 
 // saveRound stores the round's record when its phase changed, for the
@@ -1532,9 +1545,20 @@ func (m *Match) rankTotals() []Total {
 // publish makes the snapshot readers see.
 func (m *Match) publish() *MatchInfo {
 	info := m.snapshot()
+	heard := false
+	for _, n := range m.st.Nodes {
+		heard = heard || n == m.cfg.Node
+	}
+	m.heard.Store(heard)
 	m.info.Store(info)
 	return info
 }
+
+// Heard reports whether the other nodes tell this replica of their changes
+// to the match, as they do while one of its members or spectators connects
+// through this node (see othersNeed); Info is then as current as the bus
+// is. Otherwise Info may lag behind the shared record.
+func (m *Match) Heard() bool { return m.heard.Load() }
 
 func (m *Match) snapshot() *MatchInfo {
 	info := &MatchInfo{

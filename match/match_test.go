@@ -731,3 +731,85 @@ func TestJoinMany(t *testing.T) {
 		}
 	})
 }
+
+// countingCoord counts the envelopes published on the bus.
+type countingCoord struct {
+	*memstore.Coord
+	mu   sync.Mutex
+	sent int
+}
+
+func (c *countingCoord) Publish(ctx context.Context, msg []byte) error {
+	c.mu.Lock()
+	c.sent++
+	c.mu.Unlock()
+	return c.Coord.Publish(ctx, msg)
+}
+
+func (c *countingCoord) published() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sent
+}
+
+// TestPublishOnlyWhenWatchedElsewhere: a match whose players all connect
+// through its own node tells the bus nothing (nobody elsewhere needs it);
+// once a player joins through another node, every change is published.
+// Heard tells a replica that hears of changes from one that may lag. (The
+// bus is not wired to the replicas here: the api package does that, and
+// its multi-node tests check that the replicas follow.)
+func TestPublishOnlyWhenWatchedElsewhere(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		store, coord := memstore.New(), &countingCoord{Coord: memstore.NewCoord()}
+		s := match.DefaultSettings()
+		s.CountdownS, s.Seed = 0, "1"
+		cfg := func(node string) match.Config {
+			return match.Config{Store: store, Coord: coord, Sink: newSink(), Logger: quiet, Node: node}
+		}
+		a, err := match.New("m1", "ABCDEF", s, false, cfg("A"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer a.Close()
+		if err := a.Join(ctx, alice); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if n := coord.published(); n != 0 {
+			t.Fatalf("%d envelopes published while only node A serves the match, want 0", n)
+		}
+		if !a.Heard() {
+			t.Fatal("node A's replica, whose player connects through A, says it is not heard")
+		}
+		b, err := match.Load(ctx, "m1", cfg("B"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		c, err := match.Load(ctx, "m1", cfg("C"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if err := b.Join(ctx, bob); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		before := coord.published()
+		carol := match.Player{ID: "c", Name: "carol"}
+		if err := a.Join(ctx, carol); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if coord.published() == before {
+			t.Fatal("node A's change to a match with a player on node B was not published")
+		}
+		if !b.Heard() {
+			t.Fatal("node B's replica, whose player connects through B, says it is not heard")
+		}
+		if c.Heard() {
+			t.Fatal("node C's replica, which no player connects through, says it is heard")
+		}
+	})
+}

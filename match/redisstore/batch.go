@@ -60,15 +60,18 @@ const (
 	callAbandoned
 )
 
-// appendCall is one Append waiting in the batcher, or, when cmd is set, a
-// read (see batcher.read) that rides in the same pipelines.
+// appendCall is one Append waiting in the batcher; or, when cmd is set, a
+// command (see batcher.run); or, when script is set, another script's run
+// (see batcher.script). All ride in the same pipelines.
 type appendCall struct {
-	ctx   context.Context
-	keys  []string
-	args  []any
-	cmd   redis.Cmder // a read: sent as it is, its reply left in it
-	state atomic.Int32
-	done  chan error // capacity 1: the flusher never waits on it
+	ctx    context.Context
+	keys   []string
+	args   []any
+	cmd    redis.Cmder   // a command: sent as it is, its reply left in it
+	script *redis.Script // a script other than append.lua: its reply goes to res
+	res    *redis.Cmd
+	state  atomic.Int32
+	done   chan error // capacity 1: the flusher never waits on it
 }
 
 // batcher sends queued appends in pipelines, at most pipelines at a time,
@@ -111,14 +114,32 @@ func (b *batcher) do(ctx context.Context, keys []string, args []any) error {
 	return b.enqueue(&appendCall{ctx: ctx, keys: keys, args: args})
 }
 
-// read sends cmd, a read-only command such as HVALS, in the next pipeline,
-// and returns its error mapped by mapErr (redis.Nil stays redis.Nil); the
-// reply is in cmd. Reads ride along with appends: a leaderboard's read of
-// the standings costs no round trip of its own when moves are flowing, and
-// at most one when they are not. A read has no retry hazard: go-redis may
-// resend it with its pipeline and nothing changes.
-func (b *batcher) read(ctx context.Context, cmd redis.Cmder) error {
+// run sends cmd in the next pipeline and returns its error mapped by mapErr
+// (redis.Nil stays redis.Nil); the reply is in cmd. Commands ride along
+// with the others: a leaderboard's read of the standings, or a player's
+// current match, costs no round trip of its own when moves are flowing,
+// and at most one when they are not. go-redis may resend a pipeline whose
+// replies it lost, so cmd must be safe to repeat (a read, a SET, a PUBLISH
+// whose subscribers take a repeat), as it must be for a lone call, which
+// go-redis resends too.
+func (b *batcher) run(ctx context.Context, cmd redis.Cmder) error {
 	return b.enqueue(&appendCall{ctx: ctx, cmd: cmd})
+}
+
+// script runs sc with keys and args in the next pipeline (EVALSHA, and
+// EVAL when Redis lost its script cache), like sc.Run on a client: its
+// reply and error are in the returned command, the error unmapped. The
+// script must be safe to resend, as for run.
+func (b *batcher) script(ctx context.Context, sc *redis.Script, keys []string, args ...any) *redis.Cmd {
+	call := &appendCall{ctx: ctx, keys: keys, args: args, script: sc}
+	if err := b.enqueue(call); err != nil {
+		// Not sent (closed, full), or the caller gave up on it: call.res
+		// is not ours to read.
+		cmd := redis.NewCmd(ctx)
+		cmd.SetErr(err)
+		return cmd
+	}
+	return call.res
 }
 
 func (b *batcher) enqueue(call *appendCall) error {
@@ -203,7 +224,7 @@ func (b *batcher) send(batch []*appendCall, cmds []*redis.Cmd) []*redis.Cmd {
 				_ = p.Process(ctx, call.cmd)
 				continue
 			}
-			cmds[i] = appendScript.EvalSha(ctx, p, call.keys, call.args...)
+			cmds[i] = call.scriptOf().EvalSha(ctx, p, call.keys, call.args...)
 		}
 		return nil
 	})
@@ -218,7 +239,7 @@ func (b *batcher) send(batch []*appendCall, cmds []*redis.Cmd) []*redis.Cmd {
 	if len(again) > 0 {
 		_, _ = b.c.Pipelined(ctx, func(p redis.Pipeliner) error {
 			for _, i := range again {
-				cmds[i] = appendScript.Eval(ctx, p, live[i].keys, live[i].args...)
+				cmds[i] = live[i].scriptOf().Eval(ctx, p, live[i].keys, live[i].args...)
 			}
 			return nil
 		})
@@ -232,6 +253,12 @@ func (b *batcher) send(batch []*appendCall, cmds []*redis.Cmd) []*redis.Cmd {
 			call.done <- err
 			continue
 		}
+		if call.script != nil {
+			call.res = cmds[i] // read by the caller after done
+			cmds[i] = nil
+			call.done <- nil
+			continue
+		}
 		// The reply is "OK" or "DUP" (a retry): both leave the entry in
 		// the log.
 		_, err := cmds[i].Text()
@@ -239,6 +266,14 @@ func (b *batcher) send(batch []*appendCall, cmds []*redis.Cmd) []*redis.Cmd {
 		cmds[i] = nil
 	}
 	return cmds
+}
+
+// scriptOf is the script a call runs.
+func (call *appendCall) scriptOf() *redis.Script {
+	if call.script != nil {
+		return call.script
+	}
+	return appendScript
 }
 
 // batchContext is the context of a batch's pipeline: it ends when the last

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -27,7 +28,23 @@ import (
 type Coord struct {
 	c      redis.UniversalClient
 	prefix string
+	b      *batcher // nil with Config.NoBatch
+
+	// listed remembers, by match, the last version this Coord saved and
+	// whether the open list followed it (see SaveMatch).
+	mu     sync.Mutex
+	listed map[string]listedAt
 }
+
+type listedAt struct {
+	version int64
+	open    bool
+	at      time.Time // when the list last followed a save of the match
+}
+
+// maxListed bounds Coord.listed: past it the map is dropped and starts
+// again (a forgotten match only costs its next save the list update).
+const maxListed = 1 << 17
 
 var _ match.Coord = (*Coord)(nil)
 
@@ -58,14 +75,47 @@ var (
 )
 
 // NewCoord returns the Coord of the deployment whose keys start with
-// cfg.Prefix (DefaultPrefix when empty); only the prefix of cfg counts, the
-// Coord's methods take their TTLs as arguments. The Coord does not close
-// the client.
+// cfg.Prefix (DefaultPrefix when empty). Of the rest of cfg, the batching
+// settings count (MaxBatch, Pipelines, MaxQueue, NoBatch): the Coord's
+// commands go out in shared pipelines as the store's appends do (see
+// batch.go), which on a busy node turns thousands of lone round trips a
+// second (players' current matches, match saves, leases, publishes) into
+// a few hundred pipelines. The Coord's methods take their TTLs as
+// arguments. The Coord does not close the client.
 func NewCoord(c redis.UniversalClient, cfg Config) *Coord {
 	if cfg.Prefix == "" {
 		cfg.Prefix = DefaultPrefix
 	}
-	return &Coord{c: c, prefix: cfg.Prefix}
+	co := &Coord{c: c, prefix: cfg.Prefix, listed: map[string]listedAt{}}
+	if !cfg.NoBatch {
+		co.b = newBatcher(c, cfg)
+	}
+	return co
+}
+
+// run sends cmd, in the next shared pipeline, and returns its error mapped
+// by mapErr (redis.Nil stays redis.Nil); on success the reply is in cmd.
+// Every command sent this way must be safe to resend (see each method).
+func (c *Coord) run(ctx context.Context, cmd redis.Cmder) error {
+	var err error
+	if c.b == nil {
+		err = c.c.Process(ctx, cmd)
+	} else {
+		err = c.b.run(ctx, cmd)
+	}
+	if errors.Is(err, redis.Nil) {
+		return err
+	}
+	return mapErr(err)
+}
+
+// script runs sc in the next shared pipeline, as sc.Run would: the reply
+// and its unmapped error are in the command.
+func (c *Coord) script(ctx context.Context, sc *redis.Script, keys []string, args ...any) *redis.Cmd {
+	if c.b == nil {
+		return sc.Run(ctx, c.c, keys, args...)
+	}
+	return c.b.script(ctx, sc, keys, args...)
 }
 
 func (c *Coord) matchKey(id string) string   { return c.prefix + "{m:" + id + "}:rec" }
@@ -92,10 +142,11 @@ func ms(ttl time.Duration) time.Duration {
 
 // LoadMatch implements match.Coord: one HMGET.
 func (c *Coord) LoadMatch(ctx context.Context, id string) ([]byte, int64, error) {
-	vals, err := c.c.HMGet(ctx, c.matchKey(id), "v", "rec").Result()
-	if err != nil {
-		return nil, 0, mapErr(err)
+	cmd := redis.NewSliceCmd(ctx, "hmget", c.matchKey(id), "v", "rec")
+	if err := c.run(ctx, cmd); err != nil {
+		return nil, 0, err
 	}
+	vals := cmd.Val()
 	v, ok1 := vals[0].(string)
 	rec, ok2 := vals[1].(string)
 	if !ok1 || !ok2 {
@@ -127,22 +178,45 @@ func (c *Coord) LoadMatch(ctx context.Context, id string) ([]byte, int64, error)
 //   - A node that dies between the steps leaves the list as it was until
 //     the match's next save; OpenMatches readers should check the records
 //     they load anyway.
+//
+// Most saves do not change whether the match is open. The second step is
+// left out when this Coord itself saved version prev and the list followed
+// that save (or, by the same rule, the one before it) with the same flag:
+// then no other node saved in between, so the list already says what this
+// save would make it say, and no update of an older save can still arrive
+// newer than the list's last one. Every other save runs it, and so does one
+// at least every ttl/2 of each match, which keeps raising the list's TTL
+// above its records'.
 func (c *Coord) SaveMatch(ctx context.Context, id string, prev int64, rec []byte, open bool, ttl time.Duration) (int64, error) {
 	ttl = ms(ttl)
-	v, err := saveMatchScript.Run(ctx, c.c, []string{c.matchKey(id)}, prev, rec, ttl.Milliseconds()).Int64()
+	v, err := c.script(ctx, saveMatchScript, []string{c.matchKey(id)}, prev, rec, ttl.Milliseconds()).Int64()
 	if redis.HasErrorPrefix(err, "VERSION") {
 		return 0, match.ErrVersionConflict
 	}
 	if err != nil {
 		return 0, mapErr(err)
 	}
-	flag := "0"
-	if open {
-		flag = "1"
+	c.mu.Lock()
+	last, ok := c.listed[id]
+	delete(c.listed, id)
+	c.mu.Unlock()
+	now := time.Now()
+	if !ok || last.version != prev || last.open != open || now.Sub(last.at) >= ttl/2 {
+		last.at = now
+		flag := "0"
+		if open {
+			flag = "1"
+		}
+		if err := c.script(ctx, openListScript, c.openKeys(), id, v, flag, ttl.Milliseconds()).Err(); err != nil {
+			return 0, mapErr(err)
+		}
 	}
-	if err := openListScript.Run(ctx, c.c, c.openKeys(), id, v, flag, ttl.Milliseconds()).Err(); err != nil {
-		return 0, mapErr(err)
+	c.mu.Lock()
+	if len(c.listed) >= maxListed {
+		clear(c.listed)
 	}
+	c.listed[id] = listedAt{v, open, last.at}
+	c.mu.Unlock()
 	return v, nil
 }
 
@@ -213,71 +287,76 @@ func stringsToAny(ss []string) []any {
 // a GET. A code that already maps to matchID reports ok, changing nothing,
 // so a resent claim whose first reply was lost still reports ok.
 func (c *Coord) ClaimCode(ctx context.Context, code, matchID string, ttl time.Duration) (bool, error) {
-	ok, err := c.c.SetNX(ctx, c.codeKey(code), matchID, ms(ttl)).Result()
-	if err != nil {
-		return false, mapErr(err)
-	}
-	if ok {
+	set := redis.NewStatusCmd(ctx, "set", c.codeKey(code), matchID, "px", ms(ttl).Milliseconds(), "nx")
+	err := c.run(ctx, set)
+	if err == nil {
 		return true, nil
 	}
-	cur, err := c.c.Get(ctx, c.codeKey(code)).Result()
+	if !errors.Is(err, redis.Nil) {
+		return false, err
+	}
+	get := redis.NewStringCmd(ctx, "get", c.codeKey(code))
+	err = c.run(ctx, get)
 	if errors.Is(err, redis.Nil) {
 		return false, nil // expired just now: another claimer had it
 	}
 	if err != nil {
-		return false, mapErr(err)
+		return false, err
 	}
-	return cur == matchID, nil
+	return get.Val() == matchID, nil
 }
 
 // CodeMatch implements match.Coord: one GET.
 func (c *Coord) CodeMatch(ctx context.Context, code string) (string, error) {
-	id, err := c.c.Get(ctx, c.codeKey(code)).Result()
+	cmd := redis.NewStringCmd(ctx, "get", c.codeKey(code))
+	err := c.run(ctx, cmd)
 	if errors.Is(err, redis.Nil) {
 		return "", match.ErrNotFound
 	}
 	if err != nil {
-		return "", mapErr(err)
+		return "", err
 	}
-	return id, nil
+	return cmd.Val(), nil
 }
 
 // SetPlayerMatch implements match.Coord: a SET PX, or a DEL to forget.
 func (c *Coord) SetPlayerMatch(ctx context.Context, playerID, matchID string, ttl time.Duration) error {
 	if matchID == "" {
-		return mapErr(c.c.Del(ctx, c.playerKey(playerID)).Err())
+		return c.run(ctx, redis.NewIntCmd(ctx, "del", c.playerKey(playerID)))
 	}
-	return mapErr(c.c.Set(ctx, c.playerKey(playerID), matchID, ms(ttl)).Err())
+	return c.run(ctx, redis.NewStatusCmd(ctx, "set", c.playerKey(playerID), matchID, "px", ms(ttl).Milliseconds()))
 }
 
 // PlayerMatch implements match.Coord: one GET.
 func (c *Coord) PlayerMatch(ctx context.Context, playerID string) (string, error) {
-	id, err := c.c.Get(ctx, c.playerKey(playerID)).Result()
+	cmd := redis.NewStringCmd(ctx, "get", c.playerKey(playerID))
+	err := c.run(ctx, cmd)
 	if errors.Is(err, redis.Nil) {
 		return "", nil
 	}
 	if err != nil {
-		return "", mapErr(err)
+		return "", err
 	}
-	return id, nil
+	return cmd.Val(), nil
 }
 
 // SaveRound implements match.Coord: a SET PX of a key with the round's hash
 // tag, in the slot of the round's logs and standings.
 func (c *Coord) SaveRound(ctx context.Context, roundID string, rec []byte, ttl time.Duration) error {
-	return mapErr(c.c.Set(ctx, c.roundKey(roundID), rec, ms(ttl)).Err())
+	return c.run(ctx, redis.NewStatusCmd(ctx, "set", c.roundKey(roundID), rec, "px", ms(ttl).Milliseconds()))
 }
 
 // LoadRound implements match.Coord: one GET.
 func (c *Coord) LoadRound(ctx context.Context, roundID string) ([]byte, error) {
-	rec, err := c.c.Get(ctx, c.roundKey(roundID)).Bytes()
+	cmd := redis.NewStringCmd(ctx, "get", c.roundKey(roundID))
+	err := c.run(ctx, cmd)
 	if errors.Is(err, redis.Nil) {
 		return nil, match.ErrNotFound
 	}
 	if err != nil {
-		return nil, mapErr(err)
+		return nil, err
 	}
-	return rec, nil
+	return cmd.Bytes()
 }
 
 // Publish implements match.Coord: one PUBLISH on the deployment's events
@@ -285,7 +364,7 @@ func (c *Coord) LoadRound(ctx context.Context, roundID string) ([]byte, error) {
 // a subscriber may get a message twice: messages should be safe to repeat
 // (a snapshot with its version, "the standings changed").
 func (c *Coord) Publish(ctx context.Context, msg []byte) error {
-	return mapErr(c.c.Publish(ctx, c.events(), msg).Err())
+	return c.run(ctx, redis.NewIntCmd(ctx, "publish", c.events(), msg))
 }
 
 // Subscribe implements match.Coord with a go-redis PubSub on the events
@@ -329,7 +408,7 @@ func (c *Coord) Subscribe(ctx context.Context, f func(msg []byte)) error {
 // when the lease is free or the holder's own, else nothing. A resent run
 // renews the holder's lease again, which is harmless.
 func (c *Coord) Lease(ctx context.Context, name, holder string, ttl time.Duration) (bool, error) {
-	n, err := leaseScript.Run(ctx, c.c, []string{c.leaseKey(name)}, holder, ms(ttl).Milliseconds()).Int()
+	n, err := c.script(ctx, leaseScript, []string{c.leaseKey(name)}, holder, ms(ttl).Milliseconds()).Int()
 	if err != nil {
 		return false, mapErr(err)
 	}
@@ -339,7 +418,7 @@ func (c *Coord) Lease(ctx context.Context, name, holder string, ttl time.Duratio
 // ReleaseLease implements match.Coord with one script run (release.lua):
 // DEL if the holder has the lease.
 func (c *Coord) ReleaseLease(ctx context.Context, name, holder string) error {
-	return mapErr(releaseScript.Run(ctx, c.c, []string{c.leaseKey(name)}, holder).Err())
+	return mapErr(c.script(ctx, releaseScript, []string{c.leaseKey(name)}, holder).Err())
 }
 
 // DataEpoch implements match.Coord: a GET, and on a Redis without the

@@ -55,6 +55,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -217,7 +218,7 @@ func (s *Store) Standings(ctx context.Context, roundID string) ([]match.Standing
 	var err error
 	if s.batch != nil {
 		cmd := redis.NewStringSliceCmd(ctx, "hvals", s.roundKey(roundID, "standings"))
-		if err = s.batch.read(ctx, cmd); err == nil {
+		if err = s.batch.run(ctx, cmd); err == nil {
 			raw = cmd.Val()
 		}
 	} else {
@@ -269,6 +270,8 @@ func mapErr(err error) error {
 	switch {
 	case err == nil:
 		return nil
+	case errors.Is(err, match.ErrUnavailable):
+		return err // mapped already (the batcher's own errors)
 	case redis.HasErrorPrefix(err, "STALE"):
 		return match.ErrStaleWriter
 	case redis.HasErrorPrefix(err, "SEQCONFLICT"):
