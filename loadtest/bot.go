@@ -570,6 +570,14 @@ func (b *bot) onError(m *inMsg, req *request) error {
 	case req.kind == "resign" && m.Code == "round_not_running":
 		c.refuse("resign:round_not_running")
 		return nil
+	case req.kind == "resign" && m.Code == "unavailable":
+		// The server could not record it now (at the drain every bot
+		// resigns at once): say it again later, as the lobby's requests
+		// do; resend bounds the tries.
+		c.refuse("resign:unavailable")
+		b.retry = req
+		b.retryAt = time.Now().Add(min(retryBackoff*time.Duration(req.tries), maxRetryBackoff))
+		return nil
 	case lobbyKinds[req.kind] && (m.Code == "match_full" || m.Code == "bad_request" || m.Code == "not_found" || m.Code == "unavailable"):
 		// A quick match filled up between the server's look and its join,
 		// a code expired, a rematch raced: try the lobby again, a bounded

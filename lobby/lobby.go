@@ -445,7 +445,11 @@ func (l *Lobby) onChange(info *match.MatchInfo) {
 
 // enter makes matchID the player's current match, leaving an open one.
 func (l *Lobby) enter(ctx context.Context, playerID, matchID string) error {
-	return l.enterFrom(ctx, playerID, matchID, l.Current(ctx, playerID))
+	cur, err := l.current(ctx, playerID)
+	if err != nil {
+		return err
+	}
+	return l.enterFrom(ctx, playerID, matchID, cur)
 }
 
 // enterFrom is enter for a player whose current match the caller has just
@@ -556,22 +560,62 @@ func (l *Lobby) seat(ctx context.Context, m *match.Match, pl match.Player) error
 
 // unseat takes the player out of m again after a seating that failed half
 // way, even when the request's own context has ended.
+// When that fails too (the store is overloaded or down), it tries again in
+// the background a few times, backing off: a player left seated in a match
+// that is not their current one would be dealt into its rounds while they
+// play elsewhere.
 func (l *Lobby) unseat(ctx context.Context, m *match.Match, playerID string) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), unseatTimeout)
-	defer cancel()
-	if err := m.Leave(ctx, playerID); err != nil && !errors.Is(err, match.ErrNotMember) {
-		l.cfg.Logger.Warn("taking a player out of a match they failed to join failed", "match", m.ID, "player", playerID, "err", err)
+	if l.tryUnseat(ctx, m, playerID) {
+		return
 	}
+	go func() {
+		wait := unseatTimeout
+		for try := 1; try <= unseatRetries; try++ {
+			select {
+			case <-time.After(wait):
+			case <-l.stop:
+				return
+			}
+			if l.tryUnseat(context.Background(), m, playerID) {
+				return
+			}
+			wait *= 2
+		}
+		l.cfg.Logger.Warn("taking a player out of a match they failed to join failed; giving up", "match", m.ID, "player", playerID)
+	}()
 }
 
-const unseatTimeout = 2 * time.Second
+// tryUnseat is one try of unseat: whether the player is out of m.
+func (l *Lobby) tryUnseat(ctx context.Context, m *match.Match, playerID string) bool {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), unseatTimeout)
+	defer cancel()
+	err := m.Leave(ctx, playerID)
+	if err == nil || errors.Is(err, match.ErrNotMember) || errors.Is(err, match.ErrMatchClosed) {
+		return true
+	}
+	l.cfg.Logger.Warn("taking a player out of a match they failed to join failed", "match", m.ID, "player", playerID, "err", err)
+	return false
+}
+
+const (
+	unseatTimeout = 2 * time.Second
+	unseatRetries = 4 // after the first try: at 2, 6, 14 and 30 s
+)
 
 // definitelyNotJoined reports whether a Join's error means that nothing
 // changed: the match refused, or the command never ran.
 func definitelyNotJoined(err error) bool {
-	return errors.Is(err, match.ErrMatchFull) || errors.Is(err, match.ErrNotOpen) ||
-		errors.Is(err, match.ErrBusy) || errors.Is(err, match.ErrMatchClosed) ||
-		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+	switch {
+	case errors.Is(err, match.ErrMatchFull) || errors.Is(err, match.ErrNotOpen) ||
+		errors.Is(err, match.ErrBusy) || errors.Is(err, match.ErrMatchClosed):
+		return true
+	case errors.Is(err, match.ErrUnavailable):
+		// The store failed, perhaps on a timeout (the error then wraps
+		// the context's too): the save may have landed with its reply
+		// lost.
+		return false
+	}
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // checkFree fails when the player is in a match that is being played.
@@ -583,9 +627,9 @@ func (l *Lobby) checkFree(ctx context.Context, playerID string) error {
 // free is checkFree that also returns the player's current match ("" for
 // none), which an open or ended one may be.
 func (l *Lobby) free(ctx context.Context, playerID string) (cur string, err error) {
-	cur = l.Current(ctx, playerID)
-	if cur == "" {
-		return "", nil
+	cur, err = l.current(ctx, playerID)
+	if err != nil || cur == "" {
+		return "", err
 	}
 	m, err := l.Match(ctx, cur)
 	if err != nil {
@@ -742,14 +786,23 @@ func (l *Lobby) openInfo(ctx context.Context, id string) *match.MatchInfo {
 	return info
 }
 
-// Current returns the id of the player's current match, or "".
+// Current returns the id of the player's current match, or "" (also when
+// it cannot be read: for what a player is shown, never for seating them).
 func (l *Lobby) Current(ctx context.Context, playerID string) string {
-	id, err := l.cfg.Coord.PlayerMatch(ctx, playerID)
+	id, err := l.current(ctx, playerID)
 	if err != nil {
 		l.cfg.Logger.Warn("reading a player's match failed", "err", err)
 		return ""
 	}
 	return id
+}
+
+// current returns the id of the player's current match, or "" for none.
+// Seating goes by it: a player whose match cannot be read is refused, not
+// taken for free, or they could be seated in a second match while they
+// play in the first.
+func (l *Lobby) current(ctx context.Context, playerID string) (string, error) {
+	return l.cfg.Coord.PlayerMatch(ctx, playerID)
 }
 
 // LeaveMatch takes the player out of a match.
@@ -762,7 +815,7 @@ func (l *Lobby) LeaveMatch(ctx context.Context, playerID, matchID string) error 
 	if err := m.Leave(ctx, playerID); err != nil {
 		return err
 	}
-	if l.Current(ctx, playerID) == matchID {
+	if cur, err := l.current(ctx, playerID); err == nil && cur == matchID {
 		return l.cfg.Coord.SetPlayerMatch(ctx, playerID, "", 0)
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -286,6 +287,66 @@ func TestQuickMatchRushOneReplica(t *testing.T) {
 		}
 		if started != len(ids) {
 			t.Errorf("%d players dealt a round", started)
+		}
+	})
+}
+
+// blindCoord fails to read players' current matches while blind is set, as
+// an overloaded or unreachable Redis does.
+type blindCoord struct {
+	match.Coord
+	blind atomic.Bool
+}
+
+func (c *blindCoord) PlayerMatch(ctx context.Context, playerID string) (string, error) {
+	if c.blind.Load() {
+		return "", fmt.Errorf("%w: reading failed (test)", match.ErrUnavailable)
+	}
+	return c.Coord.PlayerMatch(ctx, playerID)
+}
+
+// TestSeatingRefusedWhenTheCurrentMatchIsUnknown: a player whose current
+// match cannot be read is refused a seat, not taken for free: otherwise a
+// player in a round being played would be seated in a second match, and
+// dealt into both.
+func TestSeatingRefusedWhenTheCurrentMatchIsUnknown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		co := &blindCoord{Coord: memstore.NewCoord()}
+		l := lobby.New(lobby.Config{
+			Store: memstore.New(), Coord: co, Sink: &sink{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+			Match: match.Config{QuickWait: time.Second, Intermission: time.Second},
+		})
+		defer l.Close()
+		a, b, c := hello(t, l, "alice"), hello(t, l, "bob"), hello(t, l, "carol")
+		ia, err := l.QuickMatch(ctx, a.PlayerID, match.PartialSettings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.QuickMatch(ctx, b.PlayerID, match.PartialSettings{}); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(2 * time.Second) // the quick match's short wait: it starts
+		synctest.Wait()
+		m, _ := l.Match(ctx, ia.ID)
+		if st := m.State(); st == match.StateOpen {
+			t.Fatalf("the quick match did not start")
+		}
+		co.blind.Store(true)
+		if info, err := l.QuickMatch(ctx, a.PlayerID, match.PartialSettings{}); !errors.Is(err, match.ErrUnavailable) {
+			t.Fatalf("quick match while the current match cannot be read = %v, %v; want ErrUnavailable", info, err)
+		}
+		mc, err := l.CreateMatch(ctx, c.PlayerID, match.PartialSettings{})
+		if !errors.Is(err, match.ErrUnavailable) {
+			t.Fatalf("create match while the current match cannot be read = %v, %v; want ErrUnavailable", mc, err)
+		}
+		co.blind.Store(false)
+		mc, err = l.CreateMatch(ctx, c.PlayerID, match.PartialSettings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.JoinMatch(ctx, a.PlayerID, mc.ID, ""); !errors.Is(err, lobby.ErrInAnotherMatch) {
+			t.Fatalf("joining another match while playing: %v, want ErrInAnotherMatch", err)
 		}
 	})
 }
