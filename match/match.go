@@ -59,6 +59,13 @@ type Config struct {
 	// LeaderboardEvery is the coalescing interval of leaderboards: at most
 	// one a round per interval, only when something changed (default 250 ms).
 	LeaderboardEvery time.Duration
+	// LeaderboardMinorEvery is the longest a minor change of the standings
+	// (a move that sends no card to or from a foundation and ends no game:
+	// only a player's moves and points change) waits for its leaderboard
+	// (default 1 s, at least LeaderboardEvery). Changes that can reorder a
+	// race go out within LeaderboardEvery. Under load most moves are minor,
+	// and leaderboards would otherwise be most of what a node writes.
+	LeaderboardMinorEvery time.Duration
 	// Intermission is the pause between a round's end and the next round's
 	// countdown (default 5 s).
 	Intermission time.Duration
@@ -82,6 +89,7 @@ type WinnableDeals interface {
 // Defaults of Config.
 const (
 	DefaultLeaderboardEvery = 250 * time.Millisecond
+	DefaultLeaderboardMinor = time.Second
 	DefaultIntermission     = 5 * time.Second
 	DefaultQuickWait        = 10 * time.Second
 	DefaultInbox            = 256
@@ -137,7 +145,8 @@ type Match struct {
 	leased    bool
 	leaseAt   time.Time
 	lastBoard time.Time
-	boardDue  bool // another node said the standings changed
+	boardDue  bool // the standings changed since the last leaderboard (here or on another node)
+	boardHot  bool // and a change among them was urgent
 	outbox    []outMsg
 	changedSt bool
 	after     []func()  // run once the command's change is saved
@@ -200,6 +209,7 @@ type Envelope struct {
 	Record  json.RawMessage `json:"record,omitempty"`
 	Msgs    []outMsg        `json:"msgs,omitempty"`
 	Board   string          `json:"board,omitempty"` // a round whose standings changed
+	Urgent  bool            `json:"urgent,omitempty"` // with Board: an urgent change (see Round.TakeDirty)
 }
 
 // LocalSink is a Sink that knows which players this node serves. A Sink
@@ -216,6 +226,10 @@ func (c *Config) setDefaults() error {
 	if c.LeaderboardEvery <= 0 {
 		c.LeaderboardEvery = DefaultLeaderboardEvery
 	}
+	if c.LeaderboardMinorEvery <= 0 {
+		c.LeaderboardMinorEvery = DefaultLeaderboardMinor
+	}
+	c.LeaderboardMinorEvery = max(c.LeaderboardMinorEvery, c.LeaderboardEvery)
 	if c.Intermission <= 0 {
 		c.Intermission = DefaultIntermission
 	}
@@ -573,6 +587,7 @@ func (m *Match) Deliver(env Envelope) {
 		if env.Board != "" {
 			if m.round != nil && m.round.ID == env.Board {
 				m.boardDue = true
+				m.boardHot = m.boardHot || env.Urgent
 			}
 			return
 		}
@@ -1025,7 +1040,7 @@ const reconcileEvery = 2 * time.Second
 
 // reconcile reads the record; when another node changed it without this
 // node hearing of it, the node adopts it and catches its players up.
-func (m *Match) reconcile(ctx context.Context) {
+func (m *Match) reconcile() {
 	var local []string
 	for _, id := range m.audience(true) {
 		if m.local(id) {
@@ -1035,6 +1050,8 @@ func (m *Match) reconcile(ctx context.Context) {
 	if len(local) == 0 {
 		return
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
 	rec, ver, err := m.cfg.Coord.LoadMatch(ctx, m.ID)
 	if err != nil || ver <= m.version {
 		return
@@ -1231,9 +1248,7 @@ func (m *Match) onFinished() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 	defer cancel()
-	if m.tellBoard(ctx) {
-		m.boardDue = true // this node's viewers still get the board next tick
-	}
+	m.tellBoard(ctx) // this node's viewers get the board next tick
 	err := m.exec(ctx, func() error {
 		if m.round == nil || m.st.State != StateRunning {
 			return nil
@@ -1257,18 +1272,15 @@ func (m *Match) onTick(now time.Time) {
 	}
 	if now.Sub(m.checkedAt) >= reconcileEvery {
 		m.checkedAt = now
-		ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
-		m.reconcile(ctx)
-		cancel()
+		m.reconcile()
 	}
 	if m.round == nil || m.st.State != StateRunning {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
-	defer cancel()
-	dirty := m.tellBoard(ctx) || m.boardDue
-	m.boardDue = false
-	if !dirty && !(m.rules.Scoring == engine.ScoringStandard && now.Sub(m.lastBoard) >= standardRefresh) {
+	m.tellBoard(nil)
+	due := m.boardHot || m.boardDue && now.Sub(m.lastBoard) >= m.cfg.LeaderboardMinorEvery ||
+		m.rules.Scoring == engine.ScoringStandard && now.Sub(m.lastBoard) >= standardRefresh
+	if !due {
 		return
 	}
 	var to []string
@@ -1278,31 +1290,43 @@ func (m *Match) onTick(now time.Time) {
 		}
 	}
 	if len(to) == 0 {
+		m.boardDue, m.boardHot = false, false
 		return
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
 	b, err := m.leaderboardMsg(ctx, now)
 	if err != nil {
-		m.boardDue = true // try again next tick
-		return
+		return // the flags stay: try again next tick
 	}
+	m.boardDue, m.boardHot = false, false
 	m.lastBoard = now
 	m.deliver([]outMsg{{To: to, Msg: b}})
 }
 
-// tellBoard tells the other nodes when this node's players changed the
-// standings, and reports whether they did.
-func (m *Match) tellBoard(ctx context.Context) bool {
-	if !m.round.TakeDirty() {
-		return false
+// tellBoard takes the round's changes of the standings into boardDue and
+// boardHot, and tells the other nodes of them when someone there watches.
+// ctx bounds the publish; nil makes one only when there is one to make (a
+// context with a deadline costs a timer, on every tick of every match).
+func (m *Match) tellBoard(ctx context.Context) {
+	changed, urgent := m.round.TakeDirty()
+	if !changed {
+		return
 	}
+	m.boardDue = true
+	m.boardHot = m.boardHot || urgent
 	if !m.watchedElsewhere() {
-		return true // nobody on another node to tell
+		return // nobody on another node to tell
 	}
-	env := mustJSON(Envelope{Node: m.cfg.Node, Match: m.ID, Board: m.round.ID})
+	if ctx == nil {
+		c, cancel := context.WithTimeout(context.Background(), opTimeout)
+		defer cancel()
+		ctx = c
+	}
+	env := mustJSON(Envelope{Node: m.cfg.Node, Match: m.ID, Board: m.round.ID, Urgent: urgent})
 	if err := m.cfg.Coord.Publish(ctx, env); err != nil {
 		m.cfg.Logger.Warn("telling the other nodes failed", "err", err)
 	}
-	return true
 }
 
 // startRound deals the next round and starts its countdown.

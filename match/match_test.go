@@ -813,3 +813,56 @@ func TestPublishOnlyWhenWatchedElsewhere(t *testing.T) {
 		}
 	})
 }
+
+// TestLeaderboardPace: a change that can reorder the race (here a game
+// ending) reaches the other players within LeaderboardEvery; a minor one
+// (a draw from the stock: only the mover's move count changes) waits until
+// LeaderboardMinorEvery has passed since the last board, and then goes.
+func TestLeaderboardPace(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		sk := newSink()
+		s := match.DefaultSettings()
+		s.Scoring, s.Passes = "vegas", 1 // no timed refresh of the board
+		m := newMatch(t, s, sk)
+		_ = m.Join(ctx, alice)
+		_ = m.Join(ctx, bob)
+		_ = m.Start(ctx, "a")
+		time.Sleep(time.Duration(s.CountdownS)*time.Second + 2*time.Second)
+		synctest.Wait()
+		r := m.Round()
+		boards := func() int { return len(sk.of("b", "leaderboard")) }
+		step := func(d time.Duration) {
+			time.Sleep(d)
+			synctest.Wait()
+		}
+		if _, err := r.Move(ctx, "a", 1, "D", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		step(match.DefaultLeaderboardEvery + time.Millisecond)
+		n := boards() // the first draw went out: the last board was long ago
+		if n == 0 {
+			t.Fatal("no leaderboard after a draw long after the last one")
+		}
+		if _, err := r.Move(ctx, "a", 2, "D", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		step(2 * match.DefaultLeaderboardEvery)
+		if got := boards(); got != n {
+			t.Fatalf("%d leaderboards within half a second of the last, for a draw; want none", got-n)
+		}
+		if err := r.Resign(ctx, "a", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		step(match.DefaultLeaderboardEvery)
+		if got := boards(); got != n+1 {
+			t.Fatalf("%d leaderboards within %v of a resignation, want 1", got-n, match.DefaultLeaderboardEvery)
+		}
+		last := sk.of("b", "leaderboard")[n]
+		for _, e := range last["entries"].([]any) {
+			if e := e.(map[string]any); e["player_id"] == "a" && (e["moves"] != 2.0 || e["status"] != "resigned") {
+				t.Fatalf("alice in the last board: %v; want 2 moves, resigned", e)
+			}
+		}
+	})
+}

@@ -71,6 +71,7 @@ type Round struct {
 	store    Store
 	state    atomic.Int32
 	dirty    atomic.Bool   // standings changed since the last leaderboard
+	urgent   atomic.Bool   // and a change among them is urgent (see TakeDirty)
 	finished chan struct{} // a player's game ended (capacity 1, never blocks)
 	endMs    atomic.Int64  // the round's clock when it ended; set before the state turns over
 
@@ -129,7 +130,7 @@ func RoundFromRecord(rec RoundRecord, store Store) (*Round, error) {
 		Players: rec.Players, store: store, finished: make(chan struct{}, 1), seats: map[string]*seat{},
 	}
 	r.setPhase(rec.Phase, rec.EndMs)
-	r.dirty.Store(true)
+	r.markDirty(true)
 	return r, nil
 }
 
@@ -165,7 +166,7 @@ func (r *Round) setPhase(phase string, endMs int64) {
 			s.mu.Unlock()
 		}
 		r.mu.Unlock()
-		r.dirty.Store(true)
+		r.markDirty(true)
 	}
 }
 
@@ -399,8 +400,9 @@ func (r *Round) move(ctx context.Context, playerID string, seq int, text string,
 		st = r.standingAfterMove(s, stored.AtMs)
 	}
 	s.log = append(s.log, e)
+	urgent := st.Foundation != s.standing.Foundation || st.Status != s.standing.Status
 	s.standing = st
-	r.dirty.Store(true)
+	r.markDirty(urgent)
 	if st.Status.Over() {
 		r.signalFinished()
 	}
@@ -513,7 +515,7 @@ func (r *Round) resign(ctx context.Context, playerID string, now time.Time, forf
 		return fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
 	s.standing = st
-	r.dirty.Store(true)
+	r.markDirty(true)
 	r.signalFinished()
 	return nil
 }
@@ -542,7 +544,7 @@ func (r *Round) Hint(ctx context.Context, playerID string, now time.Time, hint H
 			return "", "", fmt.Errorf("%w: %v", ErrUnavailable, err)
 		}
 		s.standing = st
-		r.dirty.Store(true)
+		r.markDirty(true)
 	}
 	// While the player follows the line of the last hint, its next move is
 	// the hint: a fresh search from each position could choose another line
@@ -693,8 +695,24 @@ func (r *Round) Leaderboard(ctx context.Context, now time.Time) ([]Entry, error)
 	return Rank(r.Mode, r.Rules, sts, at), nil
 }
 
-// TakeDirty reports whether standings changed since the last call.
-func (r *Round) TakeDirty() bool { return r.dirty.Swap(false) }
+// markDirty records that the standings changed; urgent when the change is
+// one the racers should see at once: a card to or from a foundation, a game
+// ended, a round loaded. Other changes (moves and points) can wait for the
+// slower leaderboard (Config.LeaderboardMinorEvery).
+func (r *Round) markDirty(urgent bool) {
+	if urgent {
+		r.urgent.Store(true)
+	}
+	r.dirty.Store(true)
+}
+
+// TakeDirty reports whether the standings changed since the last call, and
+// whether a change among them was urgent (see markDirty).
+func (r *Round) TakeDirty() (changed, urgent bool) {
+	urgent = r.urgent.Swap(false)
+	changed = r.dirty.Swap(false) || urgent
+	return changed, urgent
+}
 
 // View returns the player's current view and the seq of their last accepted move.
 func (r *Round) View(ctx context.Context, playerID string, now time.Time) (view []byte, lastSeq int, err error) {
