@@ -489,7 +489,7 @@ func (l *Lobby) CreateMatch(ctx context.Context, playerID string, p match.Partia
 	if err := l.enter(ctx, playerID, m.ID); err != nil {
 		return nil, err
 	}
-	if err := m.Join(ctx, pl); err != nil {
+	if err := l.join(ctx, m, pl); err != nil {
 		return nil, err
 	}
 	return m.Info(), nil
@@ -530,7 +530,7 @@ func (l *Lobby) seatInRematch(ctx context.Context, oldID string, m *match.Match,
 	if cur == oldID {
 		cur = ""
 	}
-	if err := m.Join(ctx, pl); err != nil {
+	if err := l.join(ctx, m, pl); err != nil {
 		if !definitelyNotJoined(err) {
 			l.unseat(ctx, m, pl.ID)
 		}
@@ -545,7 +545,7 @@ func (l *Lobby) seatInRematch(ctx context.Context, oldID string, m *match.Match,
 // fails half way, the player is taken out of m again, so that nobody is
 // seated in a match that is not their current one.
 func (l *Lobby) seat(ctx context.Context, m *match.Match, pl match.Player) error {
-	if err := m.Join(ctx, pl); err != nil {
+	if err := l.join(ctx, m, pl); err != nil {
 		if !definitelyNotJoined(err) {
 			l.unseat(ctx, m, pl.ID)
 		}
@@ -556,6 +556,36 @@ func (l *Lobby) seat(ctx context.Context, m *match.Match, pl match.Player) error
 		return err
 	}
 	return nil
+}
+
+// join is m.Join through joinMany.
+func (l *Lobby) join(ctx context.Context, m *match.Match, pl match.Player) error {
+	_, err := l.joinMany(ctx, m, []match.Player{pl})
+	return err
+}
+
+// joinMany is m.JoinMany, asked a second time when the first answer leaves
+// the outcome unknown (a store error: the save may have landed, its reply
+// lost). Joining again is a no-op for a member, even once the match has
+// started, so the second answer tells who is seated. Only an outcome still
+// unknown after that is returned as the first error, for the caller to
+// undo: undoing a join that did land in a match that has started since
+// would forfeit the game of a player who was told they are not in it.
+func (l *Lobby) joinMany(ctx context.Context, m *match.Match, ps []match.Player) (int, error) {
+	n, err := m.JoinMany(ctx, ps)
+	if err == nil || definitelyNotJoined(err) {
+		return n, err
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), unseatTimeout)
+	defer cancel()
+	n2, err2 := m.JoinMany(rctx, ps)
+	switch {
+	case err2 == nil:
+		return n2, nil
+	case errors.Is(err2, match.ErrMatchFull) || errors.Is(err2, match.ErrNotOpen):
+		return 0, err2 // the first of ps is not a member: none is
+	}
+	return 0, err
 }
 
 // unseat takes the player out of m again after a seating that failed half

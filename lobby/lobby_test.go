@@ -350,3 +350,61 @@ func TestSeatingRefusedWhenTheCurrentMatchIsUnknown(t *testing.T) {
 		}
 	})
 }
+
+// lossyCoord saves match records but, while lose is above zero, reports
+// the next saves as failed: their replies were lost.
+type lossyCoord struct {
+	match.Coord
+	lose atomic.Int32
+}
+
+func (c *lossyCoord) SaveMatch(ctx context.Context, id string, prev int64, rec []byte, open bool, ttl time.Duration) (int64, error) {
+	v, err := c.Coord.SaveMatch(ctx, id, prev, rec, open, ttl)
+	if err == nil && c.lose.Add(-1) >= 0 {
+		return 0, fmt.Errorf("%w: the reply was lost (test)", match.ErrUnavailable)
+	}
+	return v, err
+}
+
+// TestJoinWhoseReplyWasLost: a join whose save landed though its reply
+// was lost is found out by asking again, and the player is seated and
+// told so, in a quick match too; it is not undone (which, in a match
+// that started meanwhile, would forfeit the game of a player who was told
+// they are not in it).
+func TestJoinWhoseReplyWasLost(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		co := &lossyCoord{Coord: memstore.NewCoord()}
+		l := lobby.New(lobby.Config{
+			Store: memstore.New(), Coord: co, Sink: &sink{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+			Match: match.Config{QuickWait: time.Second, Intermission: time.Second},
+		})
+		defer l.Close()
+		a, b, c := hello(t, l, "alice"), hello(t, l, "bob"), hello(t, l, "carol")
+		info, err := l.CreateMatch(ctx, a.PlayerID, match.PartialSettings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		co.lose.Store(1)
+		got, err := l.JoinMatch(ctx, b.PlayerID, info.ID, "")
+		if err != nil {
+			t.Fatalf("join whose first reply was lost: %v", err)
+		}
+		if len(got.Players) != 2 {
+			t.Fatalf("after the join: %d players, want 2", len(got.Players))
+		}
+		if cur := l.Current(ctx, b.PlayerID); cur != info.ID {
+			t.Fatalf("bob's current match %q, want %q", cur, info.ID)
+		}
+		q1, err := l.QuickMatch(ctx, c.PlayerID, match.PartialSettings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := hello(t, l, "dave")
+		co.lose.Store(1)
+		q2, err := l.QuickMatch(ctx, d.PlayerID, match.PartialSettings{})
+		if err != nil || q2.ID != q1.ID || len(q2.Players) != 2 {
+			t.Fatalf("quick match whose first reply was lost: %v, %v; want %s with 2 players", q2, err, q1.ID)
+		}
+	})
+}

@@ -309,7 +309,7 @@ func (l *Lobby) seatMany(ctx context.Context, m *match.Match, reqs []*quickReq) 
 	for i, r := range reqs {
 		ps[i] = r.pl
 	}
-	n, err := m.JoinMany(ctx, ps)
+	n, err := l.joinMany(ctx, m, ps)
 	if err != nil {
 		if definitelyNotJoined(err) {
 			return 0, nil
