@@ -459,7 +459,9 @@ func (l *Lobby) enterFrom(ctx context.Context, playerID, matchID, cur string) er
 		if curM, err := l.Match(ctx, cur); err == nil {
 			switch curM.Info().State {
 			case match.StateOpen, match.StateOver:
-				_ = curM.Leave(ctx, playerID)
+				if err := curM.LeaveIdle(ctx, playerID); errors.Is(err, match.ErrNotOpen) {
+					return ErrInAnotherMatch // it started meanwhile: they play there
+				}
 			default:
 				return ErrInAnotherMatch
 			}
@@ -606,13 +608,30 @@ func (l *Lobby) unseat(ctx context.Context, m *match.Match, playerID string) {
 			case <-l.stop:
 				return
 			}
-			if l.tryUnseat(context.Background(), m, playerID) {
+			if l.unseatLater(m, playerID) {
 				return
 			}
 			wait *= 2
 		}
 		l.cfg.Logger.Warn("taking a player out of a match they failed to join failed; giving up", "match", m.ID, "player", playerID)
 	}()
+}
+
+// unseatLater is a try of unseat after the seating ended: under the
+// player's seating lock, and only while m is not their current match (they
+// may have been seated in it since, for good, by a later request).
+func (l *Lobby) unseatLater(m *match.Match, playerID string) bool {
+	defer l.lockPlayer(playerID)()
+	ctx, cancel := context.WithTimeout(context.Background(), unseatTimeout)
+	defer cancel()
+	cur, err := l.current(ctx, playerID)
+	if err != nil {
+		return false
+	}
+	if cur == m.ID {
+		return true
+	}
+	return l.tryUnseat(ctx, m, playerID)
 }
 
 // tryUnseat is one try of unseat: whether the player is out of m.

@@ -865,7 +865,23 @@ func (m *Match) seat(p Player) (added bool, err error) {
 // freed; once rounds are being played, the player resigns the current game
 // and sits out the rest.
 func (m *Match) Leave(ctx context.Context, playerID string) error {
+	return m.leave(ctx, playerID, false)
+}
+
+// LeaveIdle is Leave for a player moving on to another match: it takes
+// them out only while the match is open or over, and otherwise fails with
+// ErrNotOpen, changing nothing. The state is checked on the match's
+// goroutine, so a match that starts just before does not forfeit a game
+// its player is about to play (Info may say open a moment longer).
+func (m *Match) LeaveIdle(ctx context.Context, playerID string) error {
+	return m.leave(ctx, playerID, true)
+}
+
+func (m *Match) leave(ctx context.Context, playerID string, idleOnly bool) error {
 	return m.do(ctx, func() error {
+		if idleOnly && m.st.State != StateOpen && m.st.State != StateOver && m.member(playerID) != nil {
+			return ErrNotOpen
+		}
 		if m.st.Spectators[playerID] {
 			delete(m.st.Spectators, playerID)
 			m.changed()

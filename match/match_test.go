@@ -866,3 +866,42 @@ func TestLeaderboardPace(t *testing.T) {
 		}
 	})
 }
+
+// TestLeaveIdle: a player moving on to another match leaves an open one,
+// but not one that has started: their game there is not forfeited.
+func TestLeaveIdle(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		m := newMatch(t, match.DefaultSettings(), newSink())
+		carol := match.Player{ID: "c", Name: "carol"}
+		for _, p := range []match.Player{alice, bob, carol} {
+			if err := m.Join(ctx, p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := m.LeaveIdle(ctx, "c"); err != nil {
+			t.Fatalf("LeaveIdle of an open match: %v", err)
+		}
+		if err := m.Start(ctx, "a"); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.LeaveIdle(ctx, "b"); !errors.Is(err, match.ErrNotOpen) {
+			t.Fatalf("LeaveIdle of a started match = %v, want ErrNotOpen", err)
+		}
+		time.Sleep(time.Duration(m.Info().Settings.CountdownS)*time.Second + time.Second)
+		synctest.Wait()
+		r := m.Round()
+		if r == nil {
+			t.Fatal("no round")
+		}
+		for _, id := range []string{"a", "b"} {
+			if _, _, err := r.View(ctx, id, time.Now()); err != nil {
+				t.Fatalf("%s's game: %v", id, err)
+			}
+		}
+		if got := len(m.Info().Players); got != 2 {
+			t.Fatalf("%d players, want alice and bob", got)
+		}
+		playSome(t, r, "b", 3) // bob's game goes on: not forfeited
+	})
+}
