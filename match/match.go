@@ -208,7 +208,7 @@ type Envelope struct {
 	Version int64           `json:"version,omitempty"`
 	Record  json.RawMessage `json:"record,omitempty"`
 	Msgs    []outMsg        `json:"msgs,omitempty"`
-	Board   string          `json:"board,omitempty"` // a round whose standings changed
+	Board   string          `json:"board,omitempty"`  // a round whose standings changed
 	Urgent  bool            `json:"urgent,omitempty"` // with Board: an urgent change (see Round.TakeDirty)
 }
 
