@@ -25,6 +25,9 @@ type Coord interface {
 	// LoadMatch returns a match's record and its version (1 or more);
 	// ErrNotFound if there is none.
 	LoadMatch(ctx context.Context, id string) (rec []byte, version int64, err error)
+	// MatchVersion returns the version LoadMatch would, without the record
+	// (a cheap check whether a replica is behind); ErrNotFound if none.
+	MatchVersion(ctx context.Context, id string) (int64, error)
 	// SaveMatch stores a match's record as version prev+1 if its version is
 	// still prev (0: the match must not exist yet), and returns the new
 	// version; ErrVersionConflict otherwise, changing nothing. In the same

@@ -1068,6 +1068,9 @@ func (m *Match) reconcile() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 	defer cancel()
+	if ver, err := m.cfg.Coord.MatchVersion(ctx, m.ID); err != nil || ver <= m.version {
+		return // the record comes only when this replica is behind
+	}
 	rec, ver, err := m.cfg.Coord.LoadMatch(ctx, m.ID)
 	if err != nil || ver <= m.version {
 		return

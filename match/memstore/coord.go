@@ -116,6 +116,17 @@ func (c *Coord) LoadMatch(_ context.Context, id string) ([]byte, int64, error) {
 	return bytes.Clone(m.rec), m.version, nil
 }
 
+// MatchVersion implements match.Coord.
+func (c *Coord) MatchVersion(_ context.Context, id string) (int64, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := c.liveMatch(id, time.Now())
+	if m == nil {
+		return 0, match.ErrNotFound
+	}
+	return m.version, nil
+}
+
 // SaveMatch implements match.Coord. As on Redis, a save of the very record
 // that is already stored as version prev+1 answers prev+1 (a retry of a save
 // whose reply was lost) and changes nothing but the open list.

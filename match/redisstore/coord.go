@@ -159,6 +159,23 @@ func (c *Coord) LoadMatch(ctx context.Context, id string) ([]byte, int64, error)
 	return []byte(rec), version, nil
 }
 
+// MatchVersion implements match.Coord: one HGET.
+func (c *Coord) MatchVersion(ctx context.Context, id string) (int64, error) {
+	cmd := redis.NewStringCmd(ctx, "hget", c.matchKey(id), "v")
+	err := c.run(ctx, cmd)
+	if errors.Is(err, redis.Nil) {
+		return 0, match.ErrNotFound
+	}
+	if err != nil {
+		return 0, err
+	}
+	v, err := strconv.ParseInt(cmd.Val(), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("redisstore: match %s: bad version %q", id, cmd.Val())
+	}
+	return v, nil
+}
+
 // SaveMatch implements match.Coord with two script runs. The first
 // (savematch.lua) is the compare-and-set on the match's own key; after it
 // succeeded, the second (openlist.lua) puts the match on the open list or

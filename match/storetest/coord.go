@@ -87,6 +87,9 @@ func (h *coordHarness) wantMatch(id string, rec string, version int64) {
 	if err != nil || string(got) != rec || v != version {
 		h.t.Fatalf("LoadMatch(%s) = %q, %d, %v; want %q, %d", id, got, v, err, rec, version)
 	}
+	if v, err := h.c.MatchVersion(h.ctx, id); err != nil || v != version {
+		h.t.Fatalf("MatchVersion(%s) = %d, %v; want %d", id, v, err, version)
+	}
 }
 
 func (h *coordHarness) wantOpen(want ...string) {
@@ -119,6 +122,9 @@ func testMatchCAS(t *testing.T, h *coordHarness) {
 	_, _, err := h.c.LoadMatch(h.ctx, "m1")
 	if !errors.Is(err, match.ErrNotFound) {
 		t.Fatalf("LoadMatch of an unknown match: %v, want ErrNotFound", err)
+	}
+	if _, err := h.c.MatchVersion(h.ctx, "m1"); !errors.Is(err, match.ErrNotFound) {
+		t.Fatalf("MatchVersion of an unknown match: %v, want ErrNotFound", err)
 	}
 	if _, err := h.c.SaveMatch(h.ctx, "m1", 1, []byte("x"), false, long); !errors.Is(err, match.ErrVersionConflict) {
 		t.Fatalf("SaveMatch at version 1 of an unknown match: %v, want ErrVersionConflict", err)
@@ -226,7 +232,8 @@ func testMatchExpires(t *testing.T, h *coordHarness) {
 	h.wantMatch("m", "short", 1)
 	h.eventually("the record expires", func() bool {
 		_, _, err := h.c.LoadMatch(h.ctx, "m")
-		return errors.Is(err, match.ErrNotFound)
+		_, verr := h.c.MatchVersion(h.ctx, "m")
+		return errors.Is(err, match.ErrNotFound) && errors.Is(verr, match.ErrNotFound)
 	})
 	// An expired match is no match: it starts again from version 0.
 	h.save("m", 0, "again", false)
