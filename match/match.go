@@ -1484,9 +1484,18 @@ func (m *Match) openRound(ctx context.Context) error {
 
 func (m *Match) leaderboardMsg(ctx context.Context, now time.Time) ([]byte, error) {
 	r := m.round
-	entries, err := r.Leaderboard(ctx, now)
-	if err != nil {
-		return nil, err
+	var entries []Entry
+	ok := false
+	if !m.watchedElsewhere() {
+		// Every player's moves go through this node: its seats hold the
+		// standings, and the store need not be read.
+		entries, ok = r.LocalLeaderboard(now)
+	}
+	if !ok {
+		var err error
+		if entries, err = r.Leaderboard(ctx, now); err != nil {
+			return nil, err
+		}
 	}
 	return encode(leaderboardMsg{Type: "leaderboard", MatchID: m.ID, RoundID: r.ID, Entries: entries}), nil
 }

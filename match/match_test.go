@@ -905,3 +905,52 @@ func TestLeaveIdle(t *testing.T) {
 		playSome(t, r, "b", 3) // bob's game goes on: not forfeited
 	})
 }
+
+// TestLocalLeaderboardMatchesTheStore: the leaderboard made from this
+// node's seats is the one made from the store's standings, through moves,
+// a resignation and the round's end.
+func TestLocalLeaderboardMatchesTheStore(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		s := match.DefaultSettings()
+		s.CountdownS = 0
+		m := newMatch(t, s, newSink())
+		_ = m.Join(ctx, alice)
+		_ = m.Join(ctx, bob)
+		if err := m.Start(ctx, "a"); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		r := m.Round()
+		same := func(when string) {
+			t.Helper()
+			local, ok := r.LocalLeaderboard(time.Now())
+			if !ok {
+				t.Fatalf("%s: no local leaderboard though both players' seats are here", when)
+			}
+			stored, err := r.Leaderboard(ctx, time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, _ := json.Marshal(local)
+			b, _ := json.Marshal(stored)
+			if string(a) != string(b) {
+				t.Fatalf("%s:\nlocal  %s\nstored %s", when, a, b)
+			}
+		}
+		playSome(t, r, "a", 12)
+		playSome(t, r, "b", 5)
+		same("after moves")
+		time.Sleep(3 * time.Second)
+		if err := r.Resign(ctx, "b", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		same("after bob resigned")
+		if err := r.Resign(ctx, "a", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		same("after the round ended")
+	})
+}

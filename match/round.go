@@ -695,6 +695,39 @@ func (r *Round) Leaderboard(ctx context.Context, now time.Time) ([]Entry, error)
 	return Rank(r.Mode, r.Rules, sts, at), nil
 }
 
+// LocalLeaderboard is Leaderboard from this node's seats, without a read of
+// the store, when every player has a live seat here: ok is false otherwise.
+// It is as current as the store only while every player's moves go through
+// this node (the caller knows: Match.watchedElsewhere); a player who took
+// their seat over on another node shows here as they were, until this seat
+// next writes.
+func (r *Round) LocalLeaderboard(now time.Time) (entries []Entry, ok bool) {
+	at := r.elapsedMs(now)
+	if r.Over() {
+		at = r.endMs.Load()
+	}
+	sts := make([]Standing, len(r.Players))
+	r.mu.Lock()
+	for i, p := range r.Players {
+		s := r.seats[p.ID]
+		if s == nil {
+			r.mu.Unlock()
+			return nil, false
+		}
+		s.mu.Lock()
+		st, stale := s.standing, s.stale
+		s.mu.Unlock()
+		if stale {
+			r.mu.Unlock()
+			return nil, false
+		}
+		st.Join = i
+		sts[i] = st
+	}
+	r.mu.Unlock()
+	return Rank(r.Mode, r.Rules, sts, at), true
+}
+
 // markDirty records that the standings changed; urgent when the change is
 // one the racers should see at once: a card to or from a foundation, a game
 // ended, a round loaded. Other changes (moves and points) can wait for the
