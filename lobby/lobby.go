@@ -457,12 +457,10 @@ func (l *Lobby) enter(ctx context.Context, playerID, matchID string) error {
 func (l *Lobby) enterFrom(ctx context.Context, playerID, matchID, cur string) error {
 	if cur != "" && cur != matchID {
 		if curM, err := l.Match(ctx, cur); err == nil {
-			switch curM.Info().State {
-			case match.StateOpen, match.StateOver:
-				if err := curM.LeaveIdle(ctx, playerID); errors.Is(err, match.ErrNotOpen) {
-					return ErrInAnotherMatch // it started meanwhile: they play there
-				}
-			default:
+			// Out of an open or ended one; not out of one they play in
+			// (perhaps started just now); nothing if they are none of its
+			// players.
+			if err := curM.LeaveIdle(ctx, playerID); errors.Is(err, match.ErrNotOpen) {
 				return ErrInAnotherMatch
 			}
 		}
@@ -534,7 +532,7 @@ func (l *Lobby) seatInRematch(ctx context.Context, oldID string, m *match.Match,
 	}
 	if err := l.join(ctx, m, pl); err != nil {
 		if !definitelyNotJoined(err) {
-			l.unseat(ctx, m, pl.ID)
+			l.settle(ctx, m, pl.ID, cur)
 		}
 		return
 	}
@@ -549,7 +547,11 @@ func (l *Lobby) seatInRematch(ctx context.Context, oldID string, m *match.Match,
 func (l *Lobby) seat(ctx context.Context, m *match.Match, pl match.Player) error {
 	if err := l.join(ctx, m, pl); err != nil {
 		if !definitelyNotJoined(err) {
-			l.unseat(ctx, m, pl.ID)
+			if cur, cerr := l.current(ctx, pl.ID); cerr == nil {
+				l.settle(ctx, m, pl.ID, cur)
+			} else {
+				l.unseat(ctx, m, pl.ID)
+			}
 		}
 		return err
 	}
@@ -588,6 +590,23 @@ func (l *Lobby) joinMany(ctx context.Context, m *match.Match, ps []match.Player)
 		return 0, err2 // the first of ps is not a member: none is
 	}
 	return 0, err
+}
+
+// settle handles a join whose outcome stays unknown (see joinMany): the
+// player may be in m or not. It makes m their current match as a join does
+// (leaving cur if it is idle), which holds the lobby's rule that a player's
+// matches are their current one either way: if they are in m, they are
+// found there (and not seated in another match while m plays); if not, free
+// sees that they are none of m's players. Undoing the join instead could
+// forfeit their game, should m have started with them. Only when that fails
+// too is the join undone. The caller still answers the player with the
+// join's error.
+func (l *Lobby) settle(ctx context.Context, m *match.Match, playerID, cur string) {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), unseatTimeout)
+	defer cancel()
+	if err := l.enterFrom(sctx, playerID, m.ID, cur); err != nil {
+		l.unseat(ctx, m, playerID)
+	}
 }
 
 // unseat takes the player out of m again after a seating that failed half
@@ -684,11 +703,19 @@ func (l *Lobby) free(ctx context.Context, playerID string) (cur string, err erro
 	if err != nil {
 		return cur, nil
 	}
-	switch m.Info().State {
+	info := m.Info()
+	switch info.State {
 	case match.StateOpen, match.StateOver:
 		return cur, nil
 	}
-	return cur, ErrInAnotherMatch
+	for _, p := range info.Players {
+		if p.PlayerID == playerID {
+			return cur, ErrInAnotherMatch
+		}
+	}
+	// Not one of its players (a join whose outcome was unknown left the
+	// pointer there, see settle; or they left): free.
+	return cur, nil
 }
 
 // Match returns this node's replica of a match, made from the Coord's

@@ -355,10 +355,22 @@ func TestSeatingRefusedWhenTheCurrentMatchIsUnknown(t *testing.T) {
 // the next saves as failed: their replies were lost.
 type lossyCoord struct {
 	match.Coord
-	lose atomic.Int32
+	lose  atomic.Int32
+	blind atomic.Bool // LoadMatch fails
+	fail  atomic.Bool // SaveMatch fails, saving nothing
+}
+
+func (c *lossyCoord) LoadMatch(ctx context.Context, id string) ([]byte, int64, error) {
+	if c.blind.Load() {
+		return nil, 0, fmt.Errorf("%w: reading failed (test)", match.ErrUnavailable)
+	}
+	return c.Coord.LoadMatch(ctx, id)
 }
 
 func (c *lossyCoord) SaveMatch(ctx context.Context, id string, prev int64, rec []byte, open bool, ttl time.Duration) (int64, error) {
+	if c.fail.Load() {
+		return 0, fmt.Errorf("%w: saving failed (test)", match.ErrUnavailable)
+	}
 	v, err := c.Coord.SaveMatch(ctx, id, prev, rec, open, ttl)
 	if err == nil && c.lose.Add(-1) >= 0 {
 		return 0, fmt.Errorf("%w: the reply was lost (test)", match.ErrUnavailable)
@@ -405,6 +417,65 @@ func TestJoinWhoseReplyWasLost(t *testing.T) {
 		q2, err := l.QuickMatch(ctx, d.PlayerID, match.PartialSettings{})
 		if err != nil || q2.ID != q1.ID || len(q2.Players) != 2 {
 			t.Fatalf("quick match whose first reply was lost: %v, %v; want %s with 2 players", q2, err, q1.ID)
+		}
+	})
+}
+
+// TestJoinOutcomeUnknown: when even the second try cannot tell whether a
+// join landed (its save's reply lost, the record unreadable), the player
+// is answered with the error but their current match points at the match,
+// so that if they are in it they are found there, and free to go elsewhere
+// if they are not.
+func TestJoinOutcomeUnknown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		co := &lossyCoord{Coord: memstore.NewCoord()}
+		l := lobby.New(lobby.Config{
+			Store: memstore.New(), Coord: co, Sink: &sink{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+			Match: match.Config{QuickWait: time.Second, Intermission: time.Second},
+		})
+		defer l.Close()
+		a, b, c := hello(t, l, "alice"), hello(t, l, "bob"), hello(t, l, "carol")
+		info, err := l.CreateMatch(ctx, a.PlayerID, match.PartialSettings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		co.lose.Store(2) // both tries' replies
+		co.blind.Store(true)
+		if _, err := l.JoinMatch(ctx, b.PlayerID, info.ID, ""); !errors.Is(err, match.ErrUnavailable) {
+			t.Fatalf("join whose outcome is unknown: %v, want ErrUnavailable", err)
+		}
+		co.blind.Store(false)
+		if cur := l.Current(ctx, b.PlayerID); cur != info.ID {
+			t.Fatalf("bob's current match %q, want %q: he may be in it", cur, info.ID)
+		}
+		// He is (the save landed): asking again seats him once.
+		got, err := l.JoinMatch(ctx, b.PlayerID, info.ID, "")
+		if err != nil || len(got.Players) != 2 {
+			t.Fatalf("join again: %v, %v; want 2 players", got, err)
+		}
+		// Carol's join is lost the other way: the saves fail for real. Pointed at the match, she is still free
+		// to play elsewhere, since she is not one of its players.
+		co.fail.Store(true)
+		if _, err := l.JoinMatch(ctx, c.PlayerID, info.ID, ""); !errors.Is(err, match.ErrUnavailable) {
+			t.Fatalf("join with the store failing: %v, want ErrUnavailable", err)
+		}
+		co.fail.Store(false)
+		if cur := l.Current(ctx, c.PlayerID); cur != info.ID {
+			t.Fatalf("carol's current match %q, want %q: she may be in it", cur, info.ID)
+		}
+		m, err := l.Match(ctx, info.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Start(ctx, a.PlayerID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.CreateMatch(ctx, c.PlayerID, match.PartialSettings{}); err != nil {
+			t.Fatalf("carol, not in the started match her pointer names: %v", err)
+		}
+		if _, err := l.CreateMatch(ctx, b.PlayerID, match.PartialSettings{}); !errors.Is(err, lobby.ErrInAnotherMatch) {
+			t.Fatalf("bob, playing in the started match: %v, want ErrInAnotherMatch", err)
 		}
 	})
 }

@@ -314,7 +314,7 @@ func (l *Lobby) seatMany(ctx context.Context, m *match.Match, reqs []*quickReq) 
 		if definitelyNotJoined(err) {
 			return 0, nil
 		}
-		l.unseatAll(ctx, m, reqs)
+		l.settleAll(ctx, m, reqs)
 		return 0, err
 	}
 	seated := reqs[:n]
@@ -344,14 +344,14 @@ func (l *Lobby) seatMany(ctx context.Context, m *match.Match, reqs []*quickReq) 
 	return n, nil
 }
 
-// unseatAll takes the requests' players out of m again, all at once.
-func (l *Lobby) unseatAll(ctx context.Context, m *match.Match, reqs []*quickReq) {
+// settleAll settles the requests' players' unknown joins to m, all at once.
+func (l *Lobby) settleAll(ctx context.Context, m *match.Match, reqs []*quickReq) {
 	var wg sync.WaitGroup
 	for _, r := range reqs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			l.unseat(ctx, m, r.pl.ID)
+			l.settle(ctx, m, r.pl.ID, r.cur)
 		}()
 	}
 	wg.Wait()

@@ -879,7 +879,7 @@ func (m *Match) LeaveIdle(ctx context.Context, playerID string) error {
 
 func (m *Match) leave(ctx context.Context, playerID string, idleOnly bool) error {
 	return m.do(ctx, func() error {
-		if idleOnly && m.st.State != StateOpen && m.st.State != StateOver && m.member(playerID) != nil {
+		if mb := m.member(playerID); idleOnly && mb != nil && !mb.Left && m.st.State != StateOpen && m.st.State != StateOver {
 			return ErrNotOpen
 		}
 		if m.st.Spectators[playerID] {
