@@ -455,17 +455,43 @@ func (l *Lobby) enter(ctx context.Context, playerID, matchID string) error {
 // enterFrom is enter for a player whose current match the caller has just
 // read (cur), under the player's seating lock.
 func (l *Lobby) enterFrom(ctx context.Context, playerID, matchID, cur string) error {
-	if cur != "" && cur != matchID {
-		if curM, err := l.Match(ctx, cur); err == nil {
-			// Out of an open or ended one; not out of one they play in
-			// (perhaps started just now); nothing if they are none of its
-			// players.
-			if err := curM.LeaveIdle(ctx, playerID); errors.Is(err, match.ErrNotOpen) {
-				return ErrInAnotherMatch
-			}
-		}
+	if err := l.leaveFor(ctx, playerID, cur, matchID); err != nil {
+		return err
 	}
-	return l.cfg.Coord.SetPlayerMatch(ctx, playerID, matchID, l.cfg.Match.RecordTTL)
+	return l.point(ctx, playerID, matchID)
+}
+
+// leaveFor takes the player out of cur, their current match, before they
+// are seated in matchID: out of an open or ended one; not out of one they
+// play in (ErrInAnotherMatch: it may have started just now); nothing if
+// they are none of its players. Seatings leave first and join after: the
+// match joined may start the moment it is full, and a player it deals in
+// must not be held by another match then.
+func (l *Lobby) leaveFor(ctx context.Context, playerID, cur, matchID string) error {
+	if cur == "" || cur == matchID {
+		return nil
+	}
+	curM, err := l.Match(ctx, cur)
+	if err != nil {
+		return nil // gone
+	}
+	switch err := curM.LeaveIdle(ctx, playerID); {
+	case err == nil, errors.Is(err, match.ErrNotMember), errors.Is(err, match.ErrMatchClosed):
+		return nil
+	case errors.Is(err, match.ErrNotOpen):
+		return ErrInAnotherMatch
+	default:
+		return err // they may still be in it: no seat elsewhere now
+	}
+}
+
+// point makes matchID the player's current match, trying twice.
+func (l *Lobby) point(ctx context.Context, playerID, matchID string) error {
+	err := l.cfg.Coord.SetPlayerMatch(ctx, playerID, matchID, l.cfg.Match.RecordTTL)
+	if err != nil && ctx.Err() == nil {
+		err = l.cfg.Coord.SetPlayerMatch(ctx, playerID, matchID, l.cfg.Match.RecordTTL)
+	}
+	return err
 }
 
 // CreateMatch makes a match with the settings and seats its creator as host.
@@ -530,13 +556,16 @@ func (l *Lobby) seatInRematch(ctx context.Context, oldID string, m *match.Match,
 	if cur == oldID {
 		cur = ""
 	}
+	if err := l.leaveFor(ctx, pl.ID, cur, m.ID); err != nil {
+		return
+	}
 	if err := l.join(ctx, m, pl); err != nil {
 		if !definitelyNotJoined(err) {
-			l.settle(ctx, m, pl.ID, cur)
+			l.settle(ctx, m, pl.ID)
 		}
 		return
 	}
-	if err := l.enterFrom(ctx, pl.ID, m.ID, cur); err != nil {
+	if err := l.point(ctx, pl.ID, m.ID); err != nil {
 		l.unseat(ctx, m, pl.ID)
 	}
 }
@@ -545,17 +574,20 @@ func (l *Lobby) seatInRematch(ctx context.Context, oldID string, m *match.Match,
 // fails half way, the player is taken out of m again, so that nobody is
 // seated in a match that is not their current one.
 func (l *Lobby) seat(ctx context.Context, m *match.Match, pl match.Player) error {
+	cur, err := l.current(ctx, pl.ID)
+	if err != nil {
+		return err
+	}
+	if err := l.leaveFor(ctx, pl.ID, cur, m.ID); err != nil {
+		return err
+	}
 	if err := l.join(ctx, m, pl); err != nil {
 		if !definitelyNotJoined(err) {
-			if cur, cerr := l.current(ctx, pl.ID); cerr == nil {
-				l.settle(ctx, m, pl.ID, cur)
-			} else {
-				l.unseat(ctx, m, pl.ID)
-			}
+			l.settle(ctx, m, pl.ID)
 		}
 		return err
 	}
-	if err := l.enter(ctx, pl.ID, m.ID); err != nil {
+	if err := l.point(ctx, pl.ID, m.ID); err != nil {
 		l.unseat(ctx, m, pl.ID)
 		return err
 	}
@@ -593,18 +625,17 @@ func (l *Lobby) joinMany(ctx context.Context, m *match.Match, ps []match.Player)
 }
 
 // settle handles a join whose outcome stays unknown (see joinMany): the
-// player may be in m or not. It makes m their current match as a join does
-// (leaving cur if it is idle), which holds the lobby's rule that a player's
-// matches are their current one either way: if they are in m, they are
-// found there (and not seated in another match while m plays); if not, free
-// sees that they are none of m's players. Undoing the join instead could
-// forfeit their game, should m have started with them. Only when that fails
-// too is the join undone. The caller still answers the player with the
-// join's error.
-func (l *Lobby) settle(ctx context.Context, m *match.Match, playerID, cur string) {
+// player may be in m or not. It makes m their current match as a join
+// does, which holds the lobby's rule that a player's matches are their
+// current one either way: if they are in m, they are found there (and not
+// seated in another match while m plays); if not, free sees that they are
+// none of m's players. Undoing the join instead could forfeit their game,
+// should m have started with them. Only when that fails too is the join
+// undone. The caller still answers the player with the join's error.
+func (l *Lobby) settle(ctx context.Context, m *match.Match, playerID string) {
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), unseatTimeout)
 	defer cancel()
-	if err := l.enterFrom(sctx, playerID, m.ID, cur); err != nil {
+	if err := l.point(sctx, playerID, m.ID); err != nil {
 		l.unseat(ctx, m, playerID)
 	}
 }

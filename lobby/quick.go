@@ -166,7 +166,7 @@ func (l *Lobby) seatBatch(q *quickQueue, batch []*quickReq) {
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), quickTimeout)
 	defer cancel()
-	rest := batch
+	rest := l.leaveCurrent(ctx, batch)
 	// The open matches, oldest first, read in two steps: the oldest few
 	// (one short round trip, almost always enough), then, only if they
 	// did not take everyone and there are more, up to openListLimit.
@@ -298,12 +298,44 @@ func (l *Lobby) quickInto(ctx context.Context, id string, want match.Settings, r
 	return l.seatMany(ctx, m, reqs)
 }
 
+// leaveCurrent takes the batch's players out of their current matches
+// first (see leaveFor), all at once, and returns those it may seat; the
+// others are answered (ErrInAnotherMatch for one playing in a match that
+// started since they asked).
+func (l *Lobby) leaveCurrent(ctx context.Context, batch []*quickReq) []*quickReq {
+	ok := make([]bool, len(batch))
+	var wg sync.WaitGroup
+	for i, r := range batch {
+		if r.cur == "" {
+			ok[i] = true
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := l.leaveFor(ctx, r.pl.ID, r.cur, ""); err != nil {
+				r.answer(nil, err)
+				return
+			}
+			ok[i] = true
+		}()
+	}
+	wg.Wait()
+	rest := batch[:0:0]
+	for i, r := range batch {
+		if ok[i] {
+			rest = append(rest, r)
+		}
+	}
+	return rest
+}
+
 // seatMany joins as many of the requests' players to m as it has seats, in
 // one change of its record, makes m their current match and answers them:
 // how many it seated (the first n of reqs). A refusal that changed nothing
 // (full, started, busy) is 0 and no error. Any other error may come from a
-// join that landed though its answer was lost: every player of reqs is
-// taken out of m again, and the error returned.
+// join that landed though its answer was lost: every player of reqs gets m
+// as their current match (see settle), and the error is returned.
 func (l *Lobby) seatMany(ctx context.Context, m *match.Match, reqs []*quickReq) (int, error) {
 	ps := make([]match.Player, len(reqs))
 	for i, r := range reqs {
@@ -330,7 +362,7 @@ func (l *Lobby) seatMany(ctx context.Context, m *match.Match, reqs []*quickReq) 
 					r.answer(nil, fmt.Errorf("%w: seating failed", match.ErrUnavailable))
 				}
 			}()
-			if err := l.enterFrom(ctx, r.pl.ID, m.ID, r.cur); err != nil {
+			if err := l.point(ctx, r.pl.ID, m.ID); err != nil {
 				l.unseat(ctx, m, r.pl.ID)
 				r.answer(nil, err)
 			}
@@ -351,7 +383,7 @@ func (l *Lobby) settleAll(ctx context.Context, m *match.Match, reqs []*quickReq)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			l.settle(ctx, m, r.pl.ID, r.cur)
+			l.settle(ctx, m, r.pl.ID)
 		}()
 	}
 	wg.Wait()
