@@ -485,14 +485,29 @@ func (l *Lobby) leaveFor(ctx context.Context, playerID, cur, matchID string) err
 	}
 }
 
-// point makes matchID the player's current match, trying twice.
+// point makes matchID the player's current match. It tries again for a
+// few seconds, past the request's own deadline, on a store that fails: the
+// player is in matchID already, and the only other way out is to undo the
+// join, which forfeits their game should the match have started.
 func (l *Lobby) point(ctx context.Context, playerID, matchID string) error {
-	err := l.cfg.Coord.SetPlayerMatch(ctx, playerID, matchID, l.cfg.Match.RecordTTL)
-	if err != nil && ctx.Err() == nil {
-		err = l.cfg.Coord.SetPlayerMatch(ctx, playerID, matchID, l.cfg.Match.RecordTTL)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pointTimeout)
+	defer cancel()
+	wait := 50 * time.Millisecond
+	for {
+		err := l.cfg.Coord.SetPlayerMatch(ctx, playerID, matchID, l.cfg.Match.RecordTTL)
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-time.After(wait):
+			wait *= 2
+		case <-ctx.Done():
+			return err
+		}
 	}
-	return err
 }
+
+const pointTimeout = 4 * time.Second
 
 // CreateMatch makes a match with the settings and seats its creator as host.
 func (l *Lobby) CreateMatch(ctx context.Context, playerID string, p match.PartialSettings) (*match.MatchInfo, error) {

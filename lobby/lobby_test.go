@@ -479,3 +479,43 @@ func TestJoinOutcomeUnknown(t *testing.T) {
 		}
 	})
 }
+
+// slowPointer fails the next few SetPlayerMatch calls, as a store that is
+// overloaded for a moment.
+type slowPointer struct {
+	match.Coord
+	fails atomic.Int32
+}
+
+func (c *slowPointer) SetPlayerMatch(ctx context.Context, playerID, matchID string, ttl time.Duration) error {
+	if c.fails.Add(-1) >= 0 {
+		return fmt.Errorf("%w: timed out (test)", match.ErrUnavailable)
+	}
+	return c.Coord.SetPlayerMatch(ctx, playerID, matchID, ttl)
+}
+
+// TestPointerRetried: a join that landed is not undone because recording
+// the player's current match failed a few times: that is tried again.
+func TestPointerRetried(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		co := &slowPointer{Coord: memstore.NewCoord()}
+		l := lobby.New(lobby.Config{
+			Store: memstore.New(), Coord: co, Sink: &sink{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+			Match: match.Config{QuickWait: time.Second, Intermission: time.Second},
+		})
+		defer l.Close()
+		a, b := hello(t, l, "alice"), hello(t, l, "bob")
+		if _, err := l.QuickMatch(ctx, a.PlayerID, match.PartialSettings{}); err != nil {
+			t.Fatal(err)
+		}
+		co.fails.Store(3)
+		info, err := l.QuickMatch(ctx, b.PlayerID, match.PartialSettings{})
+		if err != nil || len(info.Players) != 2 {
+			t.Fatalf("quick match with the pointer failing three times: %v, %v", info, err)
+		}
+		if cur := l.Current(ctx, b.PlayerID); cur != info.ID {
+			t.Fatalf("bob's current match %q, want %q", cur, info.ID)
+		}
+	})
+}
