@@ -181,30 +181,51 @@ func (s *Store) SetStanding(ctx context.Context, roundID string, st match.Standi
 		s.roundKey(roundID, "rank"),
 		s.roundKey(roundID, "rankm"),
 	}
-	err = setStandingScript.Run(ctx, s.c, keys, st.PlayerID, stJSON, rankMember(st), s.ttlMs).Err()
+	err = s.script(ctx, setStandingScript, keys, st.PlayerID, stJSON, rankMember(st), s.ttlMs).Err()
 	return mapErr(err)
+}
+
+// run sends cmd in the next shared pipeline (a lone call with NoBatch) and
+// returns its error unmapped; the reply is in cmd. cmd must be safe to
+// resend (see batcher.run).
+func (s *Store) run(ctx context.Context, cmd redis.Cmder) error {
+	if s.batch == nil {
+		return s.c.Process(ctx, cmd)
+	}
+	return s.batch.run(ctx, cmd)
+}
+
+// script runs sc in the next shared pipeline (a lone call with NoBatch),
+// as sc.Run would; sc must be safe to resend.
+func (s *Store) script(ctx context.Context, sc *redis.Script, keys []string, args ...any) *redis.Cmd {
+	if s.batch == nil {
+		return sc.Run(ctx, s.c, keys, args...)
+	}
+	return s.batch.script(ctx, sc, keys, args...)
 }
 
 // Log implements match.Store.
 func (s *Store) Log(ctx context.Context, roundID, playerID string) ([]match.LogEntry, error) {
-	raw, err := s.c.LRange(ctx, s.logKey(roundID, playerID), 0, -1).Result()
-	if err != nil {
+	lr := redis.NewStringSliceCmd(ctx, "lrange", s.logKey(roundID, playerID), 0, -1)
+	if err := s.run(ctx, lr); err != nil {
 		return nil, mapErr(err)
 	}
+	raw := lr.Val()
 	if len(raw) == 0 {
 		// An empty log of a known round, or no round at all: every write
 		// leaves the round's standings or epochs behind.
-		n, err := s.c.Exists(ctx, s.roundKey(roundID, "standings"), s.roundKey(roundID, "epochs")).Result()
-		if err != nil {
+		ex := redis.NewIntCmd(ctx, "exists", s.roundKey(roundID, "standings"), s.roundKey(roundID, "epochs"))
+		if err := s.run(ctx, ex); err != nil {
 			return nil, mapErr(err)
 		}
-		if n == 0 {
+		if ex.Val() == 0 {
 			return nil, match.ErrNotFound
 		}
 		return nil, nil
 	}
 	out := make([]match.LogEntry, len(raw))
 	for i, r := range raw {
+		var err error
 		if out[i], err = decodeEntry(r); err != nil {
 			return nil, fmt.Errorf("redisstore: round %s, player %s, entry %d: %w", roundID, playerID, i+1, err)
 		}

@@ -35,7 +35,7 @@ func (s *Store) closedKey(roundID string) string {
 // caller gets the second epoch, and the first one is never used by anyone,
 // which is harmless.
 func (s *Store) ClaimSeat(ctx context.Context, roundID, playerID string) (uint64, error) {
-	res, err := claimSeatScript.Run(ctx, s.c, []string{s.roundKey(roundID, "epochs")}, playerID, s.ttlMs).Text()
+	res, err := s.script(ctx, claimSeatScript, []string{s.roundKey(roundID, "epochs")}, playerID, s.ttlMs).Text()
 	if redis.HasErrorPrefix(err, "EPOCHS") {
 		return 0, ErrEpochsExhausted
 	}
@@ -54,7 +54,7 @@ func (s *Store) ClaimSeat(ctx context.Context, roundID, playerID string) (uint64
 // idempotent, and it leaves the round's other keys (and SetStanding)
 // alone.
 func (s *Store) CloseRound(ctx context.Context, roundID string) error {
-	return mapErr(s.c.Set(ctx, s.closedKey(roundID), "1", s.ttl()).Err())
+	return mapErr(s.run(ctx, redis.NewStatusCmd(ctx, "set", s.closedKey(roundID), "1", "px", s.ttl().Milliseconds())))
 }
 
 // ttl is the store's TTL as a duration.
