@@ -38,6 +38,10 @@ type search struct {
 	// up at once, all piles alike): a slow reference for tests.
 	ref bool
 
+	// noTwins switches off the twin-stack reduction (tests, measurements):
+	// the plain Zobrist terms, and every part of a run may move.
+	noTwins bool
+
 	// phases, when not nil, replaces schedule (tests).
 	phases *[]phase
 }
@@ -57,6 +61,7 @@ const (
 type frame struct {
 	start, end, next int32
 	histBase         int32
+	ob               oblig // the position's obligation
 }
 
 // An obligation restricts the moves of a position reached by a lazy move:
@@ -70,7 +75,10 @@ type frame struct {
 //     i's top), onto a card z of the same rank and colour. Next, y goes up
 //     or a card goes onto y. (A next move that carries y or z on to another
 //     pile, with or without the moved part, gives a position that moving
-//     those cards first and the part after reaches as well.)
+//     those cards first and the part after reaches as well.) With the
+//     twin-stack reduction the move is made only when y goes up, and y
+//     goes up in the same step, or to meet the position's own obligation,
+//     and then the new position has none: no position keeps this one.
 //   - obEmpty: a whole run with nothing under it, not headed by a king,
 //     left pile i empty. Next, a king goes to an empty pile.
 //   - obOnto: a card came to pile j from the talon (in draw 1 with
@@ -80,6 +88,7 @@ type frame struct {
 type oblig struct {
 	kind uint8
 	i, j uint8
+	c    uint8 // obOnto: the card that came to pile j
 	f2t  bool
 }
 
@@ -94,7 +103,14 @@ func (o oblig) hash() uint64 {
 	if o.kind == obNone {
 		return 0
 	}
-	v := uint64(o.kind) | uint64(o.i)<<8 | uint64(o.j)<<16
+	// obOnto is keyed by the card, not the pile: positions alike up to
+	// piles' places or twin stacks (one key in the table) may hold that
+	// card on different piles, and the obligation means the same card.
+	j := o.j
+	if o.kind == obOnto {
+		j = o.c
+	}
+	v := uint64(o.kind) | uint64(o.i)<<8 | uint64(j)<<16
 	if o.f2t {
 		v |= 1 << 32
 	}
@@ -136,13 +152,20 @@ func (x *search) lazyKind(m move) oblig {
 		}
 	case mTalon:
 		if m.to != toFound && x.draw == 1 && x.recLimit < 0 {
-			return oblig{kind: obOnto, j: m.to}
+			return oblig{kind: obOnto, j: m.to, c: s.t[m.at-1]}
 		}
 	case mFoundDn:
-		return oblig{kind: obOnto, i: m.from, j: m.to, f2t: true}
+		return oblig{kind: obOnto, i: m.from, j: m.to, c: cardOf(int(s.f[m.from]), m.from), f2t: true}
 	}
 	return oblig{}
 }
+
+// twins reports whether the twin-stack reduction is on: positions that
+// differ only by which of two twins (cards of one rank and colour, face up
+// or face down) carries which stack are one, and a part of a run moves off
+// a face-up card only when that card goes up at once (docs/solver.md,
+// "Twin stacks").
+func (x *search) twins() bool { return !x.ref && !x.noTwins }
 
 func (x *search) canRecycle() bool { return x.recLimit < 0 || x.s.rec < x.recLimit }
 
@@ -455,7 +478,16 @@ func (x *search) gen(out []move, ob oblig) []move {
 			case x.next(p.c[at-1]):
 				sc = scorePartialUp
 			default:
-				if onto[p.c[at-1]]&^(1<<u)&avail == 0 && !x.ref {
+				// With the twin reduction a part of a run only moves to
+				// let the card under it go up, or to meet an obligation
+				// (a card brought to pile j must be covered): otherwise
+				// the position it leads to has the key of this one, and
+				// the same obligation, none.
+				if x.twins() {
+					if ob.kind == obNone {
+						continue
+					}
+				} else if onto[p.c[at-1]]&^(1<<u)&avail == 0 && !x.ref {
 					continue
 				}
 				sc = scorePartial
@@ -592,7 +624,7 @@ func (x *search) expand(histBase int, ob oblig) bool {
 	}
 	start := len(x.moves)
 	x.moves = x.gen(x.moves, ob)
-	x.frames = append(x.frames, frame{start: int32(start), end: int32(len(x.moves)), next: int32(start), histBase: int32(histBase)})
+	x.frames = append(x.frames, frame{start: int32(start), end: int32(len(x.moves)), next: int32(start), histBase: int32(histBase), ob: ob})
 	return true
 }
 
@@ -623,6 +655,7 @@ func (x *search) run() {
 		}
 		m := x.moves[f.next]
 		f.next++
+		parentOb := f.ob
 		base := len(x.hist)
 		var ob oblig
 		if !x.ref {
@@ -641,6 +674,27 @@ func (x *search) run() {
 		checkDead := !x.ref && !x.f2t && x.s.home > home
 		if ob.kind == obPartial && x.s.p[m.from].n != m.at {
 			ob = oblig{} // y went up at once: the move was used
+		}
+		if ob.kind == obPartial && x.twins() && parentOb.kind != obNone {
+			// Made to meet the position's obligation: the new position
+			// is the old one but for an exchange of twin stacks, free of
+			// the obligation (y may go up from it, or stay).
+			ob = oblig{}
+		}
+		if ob.kind == obPartial && x.twins() {
+			// With the twin reduction the part of a run moved only so
+			// that y goes up (gen makes no other): y goes up now, in the
+			// same step. The position between has the key of the one
+			// before (y's twin took the stack y carried), so the table
+			// would skip it.
+			x.hist = append(x.hist, x.s.do(move{kind: mPileUp, from: m.from}))
+			x.doAutos()
+			if x.s.home == nCards {
+				x.stop = stopWon
+				return
+			}
+			ob = oblig{}
+			checkDead = !x.f2t
 		}
 		key := x.key()
 		bit, dom := x.wasteBits()

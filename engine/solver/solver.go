@@ -117,6 +117,11 @@ func solveAt(g *engine.Game, b Budget, start time.Time, set func(*search)) Resul
 	}
 	if set != nil {
 		set(x)
+		if !x.twins() {
+			if err := x.load(text, r); err != nil {
+				return Result{Verdict: Unknown}
+			}
+		}
 	}
 	x.tt.reset(maxSlots)
 	phases := schedule
@@ -251,6 +256,10 @@ func (x *search) load(text string, r engine.Rules) error {
 		return err
 	}
 	s.rec = int32(rec)
+	s.zc = &zCardTwin
+	if !x.twins() {
+		s.zc = &zCard
+	}
 	s.rehash()
 	x.draw = uint8(r.Draw)
 	x.recLimit = int32(r.Recycles())

@@ -70,6 +70,9 @@ func cardOf(rank int, suit uint8) uint8 { return suit*13 + uint8(rank-1) }
 // goesOn reports whether c may be built on t in the tableau.
 func goesOn(c, t uint8) bool { return cRank[c]+1 == cRank[t] && cRed[c] != cRed[t] }
 
+// twin returns the card of c's rank and colour of the other suit.
+func twin(c uint8) uint8 { return cardOf(int(cRank[c]), partner(cSuit[c])) }
+
 // partner returns the other suit of the same colour: clubs and spades,
 // diamonds and hearts.
 func partner(s uint8) uint8 { return 3 - s }
@@ -136,6 +139,10 @@ type state struct {
 	f    [4]uint8
 	home int32  // cards on the foundations
 	h    uint64 // incremental hash of tableau and foundations
+	// zc is the table of tableau terms h is made with: zCardTwin, under
+	// which twins carrying each other's stacks hash alike (see zCardTwin),
+	// or zCard (the reference search, and noTwins).
+	zc *[nCards][nCards + 1]uint64
 }
 
 // Zobrist keys. Tableau: every card's term depends on the card right under
@@ -146,11 +153,19 @@ type state struct {
 // not on the tableau or a foundation is in it, in its original order), so
 // only the waste position and the recycles are hashed, at lookup time.
 var (
-	zCard  [nCards][nCards + 1]uint64
-	zDown  [nPiles][maxPile + 1]uint64
-	zFound [4][14]uint64
-	zWaste [talonMax + 2]uint64
-	zRec   [64]uint64
+	zCard [nCards][nCards + 1]uint64
+	// zCardTwin is zCard with the term of a card c on a card u it may be
+	// built on made the same as that of c on u's twin (the card of u's
+	// rank and colour, of the other suit): positions that differ only by
+	// which of two twins carries which stack get the same key, whether
+	// the twins are face up or face down (a twin on a foundation or in
+	// the talon carries nothing, and its own term tells where it is).
+	// Such positions are equally winnable (docs/solver.md, "Twin stacks").
+	zCardTwin [nCards][nCards + 1]uint64
+	zDown     [nPiles][maxPile + 1]uint64
+	zFound    [4][14]uint64
+	zWaste    [talonMax + 2]uint64
+	zRec      [64]uint64
 )
 
 func init() {
@@ -165,6 +180,15 @@ func init() {
 	for c := range zCard {
 		for u := range zCard[c] {
 			zCard[c][u] = next()
+		}
+	}
+	for c := range zCardTwin {
+		for u := range zCardTwin[c] {
+			zCardTwin[c][u] = zCard[c][u]
+			if u < nCards && goesOn(uint8(c), uint8(u)) {
+				tw := twin(uint8(u))
+				zCardTwin[c][u] = zCard[c][min(uint8(u), tw)]
+			}
 		}
 	}
 	for i := range zDown {
@@ -191,7 +215,7 @@ func (s *state) rehash() {
 	for i := range s.p {
 		p := &s.p[i]
 		for j := uint8(0); j < p.n; j++ {
-			h += zCard[p.c[j]][p.under(j)]
+			h += s.zc[p.c[j]][p.under(j)]
 		}
 		h += zDown[i][p.down]
 	}
@@ -235,7 +259,7 @@ func (s *state) foundDown(su uint8) uint8 {
 // push puts card c on pile i.
 func (s *state) push(i int, c uint8) {
 	p := &s.p[i]
-	s.h += zCard[c][p.top()]
+	s.h += s.zc[c][p.top()]
 	p.c[p.n] = c
 	p.n++
 }
@@ -245,7 +269,7 @@ func (s *state) pop(i int) uint8 {
 	p := &s.p[i]
 	p.n--
 	c := p.c[p.n]
-	s.h -= zCard[c][p.top()]
+	s.h -= s.zc[c][p.top()]
 	return c
 }
 
@@ -276,7 +300,7 @@ func (s *state) do(m move) applied {
 	case mPilePile:
 		src, dst := &s.p[m.from], &s.p[m.to]
 		c := src.c[m.at]
-		s.h += zCard[c][dst.top()] - zCard[c][src.under(m.at)]
+		s.h += s.zc[c][dst.top()] - s.zc[c][src.under(m.at)]
 		k := src.n - m.at
 		copy(dst.c[dst.n:dst.n+k], src.c[m.at:src.n])
 		dst.n += k
@@ -320,7 +344,7 @@ func (s *state) undo(a *applied) {
 		copy(src.c[src.n:src.n+a.cnt], dst.c[start:dst.n])
 		src.n += a.cnt
 		dst.n = start
-		s.h += zCard[c][src.under(m.at)] - zCard[c][dst.top()]
+		s.h += s.zc[c][src.under(m.at)] - s.zc[c][dst.top()]
 	case mTalon:
 		if m.to == toFound {
 			s.foundDown(cSuit[a.card])
