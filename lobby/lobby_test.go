@@ -35,9 +35,12 @@ func (s *sink) Send(id string, b []byte) {
 	s.types[id] = append(s.types[id], t)
 }
 
-func newLobby(t *testing.T) *lobby.Lobby {
+func newLobby(t *testing.T) *lobby.Lobby { return newLobbyOn(t, nil) }
+
+// newLobbyOn is newLobby with the Coord co (nil: the lobby's own).
+func newLobbyOn(t *testing.T, co match.Coord) *lobby.Lobby {
 	l := lobby.New(lobby.Config{
-		Store: memstore.New(), Sink: &sink{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Store: memstore.New(), Coord: co, Sink: &sink{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Match: match.Config{QuickWait: time.Second, Intermission: time.Second},
 	})
 	t.Cleanup(l.Close)
@@ -313,11 +316,7 @@ func TestSeatingRefusedWhenTheCurrentMatchIsUnknown(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
 		co := &blindCoord{Coord: memstore.NewCoord()}
-		l := lobby.New(lobby.Config{
-			Store: memstore.New(), Coord: co, Sink: &sink{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-			Match: match.Config{QuickWait: time.Second, Intermission: time.Second},
-		})
-		defer l.Close()
+		l := newLobbyOn(t, co)
 		a, b, c := hello(t, l, "alice"), hello(t, l, "bob"), hello(t, l, "carol")
 		ia, err := l.QuickMatch(ctx, a.PlayerID, match.PartialSettings{})
 		if err != nil {
@@ -387,11 +386,7 @@ func TestJoinWhoseReplyWasLost(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
 		co := &lossyCoord{Coord: memstore.NewCoord()}
-		l := lobby.New(lobby.Config{
-			Store: memstore.New(), Coord: co, Sink: &sink{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-			Match: match.Config{QuickWait: time.Second, Intermission: time.Second},
-		})
-		defer l.Close()
+		l := newLobbyOn(t, co)
 		a, b, c := hello(t, l, "alice"), hello(t, l, "bob"), hello(t, l, "carol")
 		info, err := l.CreateMatch(ctx, a.PlayerID, match.PartialSettings{})
 		if err != nil {
@@ -430,11 +425,7 @@ func TestJoinOutcomeUnknown(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
 		co := &lossyCoord{Coord: memstore.NewCoord()}
-		l := lobby.New(lobby.Config{
-			Store: memstore.New(), Coord: co, Sink: &sink{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-			Match: match.Config{QuickWait: time.Second, Intermission: time.Second},
-		})
-		defer l.Close()
+		l := newLobbyOn(t, co)
 		a, b, c := hello(t, l, "alice"), hello(t, l, "bob"), hello(t, l, "carol")
 		info, err := l.CreateMatch(ctx, a.PlayerID, match.PartialSettings{})
 		if err != nil {
@@ -500,11 +491,7 @@ func TestPointerRetried(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
 		co := &slowPointer{Coord: memstore.NewCoord()}
-		l := lobby.New(lobby.Config{
-			Store: memstore.New(), Coord: co, Sink: &sink{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-			Match: match.Config{QuickWait: time.Second, Intermission: time.Second},
-		})
-		defer l.Close()
+		l := newLobbyOn(t, co)
 		a, b := hello(t, l, "alice"), hello(t, l, "bob")
 		if _, err := l.QuickMatch(ctx, a.PlayerID, match.PartialSettings{}); err != nil {
 			t.Fatal(err)
