@@ -1,7 +1,6 @@
 package solver
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -369,28 +368,11 @@ func twinSwapPair(rng *rand.Rand, r engine.Rules) (p, q string, twinDown bool) {
 		talon = append(talon, x)
 	}
 	w := rng.IntN(len(talon) + 1)
-	var tb strings.Builder
+	names := make([]string, len(talon))
 	for i, x := range talon {
-		if i == w {
-			tb.WriteByte('|')
-		}
-		tb.WriteString(name(x))
+		names[i] = name(x)
 	}
-	if w == len(talon) {
-		tb.WriteByte('|')
-	}
-	var fb strings.Builder
-	for _, n := range found {
-		if n == 0 {
-			fb.WriteByte('-')
-		} else {
-			fb.WriteByte("A23456789TJQK"[n-1])
-		}
-	}
-	rec := 0
-	if r.Passes > 1 {
-		rec = rng.IntN(r.Passes)
-	}
+	tail := tailText(rng, r, names, w, found)
 	perm := rng.Perm(nPiles)
 	build := func(s0, s1 string) string {
 		in := []string{head[0] + s0, head[1] + s1}
@@ -402,7 +384,7 @@ func twinSwapPair(rng *rand.Rand, r engine.Rules) (p, q string, twinDown bool) {
 		for i, k := range perm {
 			piles[i] = in[k]
 		}
-		return fmt.Sprintf("%s %s %s %d 0", strings.Join(piles, "/"), tb.String(), fb.String(), rec)
+		return strings.Join(piles, "/") + " " + tail
 	}
 	return build(stack[0], stack[1]), build(stack[1], stack[0]), twinDown
 }

@@ -407,29 +407,11 @@ func randomPosition(rng *rand.Rand, r engine.Rules) string {
 	if len(talon) > 0 {
 		w = rng.IntN(len(talon) + 1)
 	}
-	var tb strings.Builder
+	names := make([]string, len(talon))
 	for i, c := range talon {
-		if i == w {
-			tb.WriteByte('|')
-		}
-		tb.WriteString(c.String())
+		names[i] = c.String()
 	}
-	if w == len(talon) {
-		tb.WriteByte('|')
-	}
-	var fb strings.Builder
-	for _, n := range found {
-		if n == 0 {
-			fb.WriteByte('-')
-		} else {
-			fb.WriteByte("A23456789TJQK"[n-1])
-		}
-	}
-	rec := 0
-	if r.Passes > 1 {
-		rec = rng.IntN(r.Passes)
-	}
-	return fmt.Sprintf("%s %s %s %d 0", strings.Join(piles[:], "/"), tb.String(), fb.String(), rec)
+	return strings.Join(piles[:], "/") + " " + tailText(rng, r, names, w, found)
 }
 
 // TestAgainstBruteForce checks the solver's verdicts on small random
@@ -608,4 +590,33 @@ func checkSolve(t *testing.T, text string, g *engine.Game, limit int) Verdict {
 		}
 	}
 	return res.Verdict
+}
+
+// tailText is the text of a position after its piles: the talon with the
+// waste ending before w, the foundations, a random count of recycles made
+// (within r's passes) and the moves made (0).
+func tailText(rng *rand.Rand, r engine.Rules, talon []string, w int, found [4]int) string {
+	var tb strings.Builder
+	for i, c := range talon {
+		if i == w {
+			tb.WriteByte('|')
+		}
+		tb.WriteString(c)
+	}
+	if w == len(talon) {
+		tb.WriteByte('|')
+	}
+	var fb strings.Builder
+	for _, n := range found {
+		if n == 0 {
+			fb.WriteByte('-')
+		} else {
+			fb.WriteByte("A23456789TJQK"[n-1])
+		}
+	}
+	rec := 0
+	if r.Passes > 1 {
+		rec = rng.IntN(r.Passes)
+	}
+	return fmt.Sprintf("%s %s %d 0", tb.String(), fb.String(), rec)
 }
