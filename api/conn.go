@@ -64,6 +64,8 @@ type Envelope struct {
 	Type string
 	ID   string
 	Raw  []byte // the whole frame (a JSON object); the handler decodes its own fields
+
+	move *moveMsg // a move's fields, when scanMove read the frame
 }
 
 // Handler receives a connection's messages, one at a time, on its read goroutine.
@@ -484,28 +486,60 @@ func (c *Conn) dispatch(env *Envelope) {
 // most 64 characters) it returns a nil Envelope, the id if one could be
 // read, and what is wrong.
 func decodeEnvelope(data []byte) (env *Envelope, re, problem string) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(data, &fields); err != nil || fields == nil {
+	if f, ok := scanMove(data); ok {
+		env := &Envelope{Type: f.typ, ID: f.id, Raw: data}
+		if f.typ == "move" {
+			env.move = &f.msg
+		}
+		return env, "", ""
+	}
+	return decodeEnvelopeJSON(data)
+}
+
+// decodeEnvelopeJSON is decodeEnvelope through encoding/json, for every
+// frame scanMove leaves.
+func decodeEnvelopeJSON(data []byte) (env *Envelope, re, problem string) {
+	// Two fields of a struct rather than a map of every field: a move
+	// decodes in a third of the time. Keys match as encoding/json matches
+	// struct fields, ignoring ASCII case, as every handler's own decoding
+	// of the other fields already does.
+	var head struct {
+		Type json.RawMessage `json:"type"`
+		ID   json.RawMessage `json:"id"`
+	}
+	if !isObject(data) || json.Unmarshal(data, &head) != nil {
 		return nil, "", "a message must be a JSON object"
 	}
 	var id string
-	if raw, ok := fields["id"]; ok {
-		if err := json.Unmarshal(raw, &id); err != nil {
+	if head.ID != nil {
+		if err := json.Unmarshal(head.ID, &id); err != nil {
 			return nil, "", "id must be a string"
 		}
 		if len(id) > maxIDLen {
 			return nil, "", fmt.Sprintf("id longer than %d characters", maxIDLen)
 		}
 	}
-	raw, ok := fields["type"]
-	if !ok {
+	if head.Type == nil {
 		return nil, id, `missing "type"`
 	}
 	var typ string
-	if err := json.Unmarshal(raw, &typ); err != nil || typ == "" {
+	if err := json.Unmarshal(head.Type, &typ); err != nil || typ == "" {
 		return nil, id, `"type" must be a non-empty string`
 	}
 	return &Envelope{Type: typ, ID: id, Raw: data}, "", ""
+}
+
+// isObject reports whether the JSON text data starts as an object (its
+// validity is for the decoder to check).
+func isObject(data []byte) bool {
+	for _, c := range data {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		return c == '{'
+	}
+	return false
 }
 
 // writeLoop is the connection's writer, the only one of data frames while

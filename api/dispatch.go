@@ -163,6 +163,7 @@ type (
 		Re      string             `json:"re,omitempty"`
 		Matches []*match.MatchInfo `json:"matches"`
 	}
+	// moveOKMsg is what appendMoveOK writes (by hand, for speed).
 	moveOKMsg struct {
 		Type      string          `json:"type"`
 		Re        string          `json:"re,omitempty"`
@@ -393,7 +394,9 @@ func (s *Service) move(ctx context.Context, c *Conn, env *Envelope, pid string) 
 		}
 		c.SendJSON(msg)
 	}
-	if err := decode(env, &m); err != nil {
+	if env.move != nil {
+		m = *env.move
+	} else if err := decode(env, &m); err != nil {
 		result = CodeBadRequest
 		s.sendError(c, env.ID, err)
 		return
@@ -406,8 +409,7 @@ func (s *Service) move(ctx context.Context, c *Conn, env *Envelope, pid string) 
 	// move_ok is queued while the seat is locked, so it goes out before the
 	// round's results when this move was among the last.
 	res, err := r.MoveAck(ctx, pid, m.Seq, m.Move, time.Now(), func(res match.MoveResult) {
-		c.SendJSON(moveOKMsg{Type: "move_ok", Re: env.ID, RoundID: m.RoundID, Seq: res.Seq, View: res.View,
-			Events: res.Events.Names(), Duplicate: res.Duplicate})
+		c.Send(appendMoveOK(make([]byte, 0, len(res.View)+128), env.ID, m.RoundID, res.Seq, res.View, res.Events, res.Duplicate))
 	})
 	if err != nil {
 		reject(err)
