@@ -766,6 +766,40 @@ func (m *Match) audience(spectators bool) []string {
 	return to
 }
 
+// servesLocally reports whether a member or spectator of the match
+// connects through this node. It runs on every match's tick, so it makes
+// no list.
+func (m *Match) servesLocally() bool {
+	for _, mb := range m.st.Members {
+		if !mb.Left && m.local(mb.ID) {
+			return true
+		}
+	}
+	for id := range m.st.Spectators {
+		if m.local(id) {
+			return true
+		}
+	}
+	return false
+}
+
+// localAudience returns the members and spectators that connect through
+// this node, spectators in no particular order.
+func (m *Match) localAudience() []string {
+	var to []string
+	for _, mb := range m.st.Members {
+		if !mb.Left && m.local(mb.ID) {
+			to = append(to, mb.ID)
+		}
+	}
+	for id := range m.st.Spectators {
+		if m.local(id) {
+			to = append(to, id)
+		}
+	}
+	return to
+}
+
 // seen records that the player connects through this node; it reports
 // whether that is news.
 func (m *Match) seen(id string) bool {
@@ -1057,13 +1091,7 @@ const reconcileEvery = 2 * time.Second
 // reconcile reads the record; when another node changed it without this
 // node hearing of it, the node adopts it and catches its players up.
 func (m *Match) reconcile() {
-	var local []string
-	for _, id := range m.audience(true) {
-		if m.local(id) {
-			local = append(local, id)
-		}
-	}
-	if len(local) == 0 {
+	if !m.servesLocally() {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
@@ -1081,7 +1109,7 @@ func (m *Match) reconcile() {
 	}
 	m.cfg.Logger.Info("caught up with a change this node did not hear of", "version", ver)
 	m.outbox = m.outbox[:0]
-	for _, id := range local {
+	for _, id := range m.localAudience() {
 		if err := m.catchUp(ctx, id); err != nil {
 			m.cfg.Logger.Warn("catching a player up failed", "player", id, "err", err)
 		}
@@ -1302,12 +1330,7 @@ func (m *Match) onTick(now time.Time) {
 	if !due {
 		return
 	}
-	var to []string
-	for _, id := range m.audience(true) {
-		if m.local(id) {
-			to = append(to, id)
-		}
-	}
+	to := m.localAudience()
 	if len(to) == 0 {
 		m.boardDue, m.boardHot = false, false
 		return
