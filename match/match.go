@@ -644,10 +644,15 @@ func (m *Match) local(id string) bool {
 
 func (m *Match) loop() {
 	defer close(m.done)
-	tick := time.NewTicker(m.cfg.LeaderboardEvery)
+	every := m.tickEvery()
+	tick := time.NewTicker(every)
 	defer tick.Stop()
 	defer m.timer.Stop()
 	for {
+		if d := m.tickEvery(); d != every {
+			every = d
+			tick.Reset(d)
+		}
 		var finished <-chan struct{}
 		if m.round != nil && m.st.State == StateRunning {
 			finished = m.round.Finished()
@@ -666,6 +671,27 @@ func (m *Match) loop() {
 			return
 		}
 	}
+}
+
+// idleTick is how often a match without a running round ticks, at most:
+// for the reconcile and its clock's lease, not for leaderboards.
+const idleTick = reconcileEvery / 2
+
+// tickEvery is the period of the match's ticks: LeaderboardEvery while a
+// round runs; otherwise half the interval of the reconcile and of the
+// clock's lease renewal (when the match has a clock), so neither slips by
+// a whole period when a tick comes late. Ticks of every match every 250 ms,
+// running or not, took about a quarter of the server's CPU at 10,000
+// players (the loop's select, the timers and onTick).
+func (m *Match) tickEvery() time.Duration {
+	if m.round != nil && m.st.State == StateRunning {
+		return m.cfg.LeaderboardEvery
+	}
+	d := idleTick
+	if m.st.TimerFor != "" {
+		d = min(d, m.cfg.LeaseTTL/6) // a renewal is due every LeaseTTL/3
+	}
+	return max(d, time.Millisecond)
 }
 
 // safely runs f, turning a panic into a log line so one bad command cannot
