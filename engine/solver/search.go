@@ -84,7 +84,16 @@ type frame struct {
 //   - obOnto: a card came to pile j from the talon (in draw 1 with
 //     unlimited passes, where every talon card can be reached at any time)
 //     or from a foundation. Next, a card goes onto it; after a foundation
-//     card, the next card of its suit may come down first.
+//     card, any lazy move may come first (isLazy).
+//
+// One move can use two lazy moves: a card X brought down from its
+// foundation onto a card W uses the move that brought down the card above
+// X (X was under it) and the move that brought W (from a foundation or
+// the talon, or without twin stacks a part of a run moved off W). Only
+// one of the two can come right before it. So a card brought down from a
+// foundation may be followed by any lazy move: a winning line then puts
+// the lazy moves X's move uses, and those they use in turn, in an order
+// that the obligations allow (docs/solver.md, "Lazy moves").
 type oblig struct {
 	kind uint8
 	i, j uint8
@@ -132,9 +141,25 @@ func (x *search) allows(o oblig, m move) bool {
 		if m.kind == mPileUp || (m.kind == mTalon && m.to == toFound) {
 			return false
 		}
-		return m.to == o.j || (o.f2t && m.kind == mFoundDn && m.from == o.i)
+		return m.to == o.j || o.f2t && x.isLazy(m)
 	}
 	return true
+}
+
+// isLazy reports whether m, a move of the position, is itself a lazy
+// move: one after which the position has an obligation. A part of a run
+// moved off a face-up card is one only without the twin-stack reduction
+// (with it, the new position keeps no obligation).
+func (x *search) isLazy(m move) bool {
+	switch m.kind {
+	case mFoundDn:
+		return true
+	case mTalon:
+		return m.to != toFound && x.draw == 1 && x.recLimit < 0
+	case mPilePile:
+		return m.at == 0 || m.at > x.s.p[m.from].down && !x.twins()
+	}
+	return false
 }
 
 // lazyKind classifies m before it is played: the obligation the position it
