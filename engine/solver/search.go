@@ -44,6 +44,11 @@ type search struct {
 
 	// phases, when not nil, replaces schedule (tests).
 	phases *[]phase
+
+	// fullGen makes gen build every move and filter them by the
+	// obligation, without skipping the parts the obligation rules out
+	// (tests: the lists must come out the same).
+	fullGen bool
 }
 
 type stopReason uint8
@@ -457,11 +462,23 @@ func (x *search) gen(out []move, ob oblig) []move {
 	avail := tabUp | talonSet | foundTops
 	kingReady := (kingHeads | (talonSet|foundTops)&kingSet) != 0
 
+	// With an obligation, gen skips the parts whose moves the obligation
+	// never allows (allows, below, still has the last word, so the list is
+	// the same as that of every move filtered). After a card came to a pile
+	// (obOnto) no card goes up, and a king-headed run that uncovers a card
+	// is no lazy move; after a pile was emptied (obEmpty) only moves to an
+	// empty pile are allowed, and no tableau-to-tableau move goes to one.
+	onlyPile := -1 // obOnto without a lazy move allowed: moves to this pile only
+	skipUp := ob.kind == obOnto && !x.fullGen
+	skipTab := ob.kind == obEmpty && !x.fullGen
+	if ob.kind == obOnto && !ob.f2t && !x.fullGen {
+		onlyPile = int(ob.j)
+	}
 	// Tableau to foundation, and king-headed runs to an empty pile when
 	// they uncover a card (all empty piles are alike).
 	for i := range s.p {
 		p := &s.p[i]
-		if p.n == 0 {
+		if p.n == 0 || skipUp {
 			continue
 		}
 		if x.next(p.c[p.n-1]) {
@@ -480,7 +497,7 @@ func (x *search) gen(out []move, ob oblig) []move {
 	// face up elsewhere (with the cards above them).
 	for j := range s.p {
 		q := &s.p[j]
-		if q.n == 0 {
+		if q.n == 0 || skipTab || onlyPile >= 0 && j != onlyPile {
 			continue
 		}
 		for _, u := range below[q.c[q.n-1]] {
