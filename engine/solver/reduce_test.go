@@ -183,11 +183,7 @@ func TestTwinStacksAgainstBruteForce(t *testing.T) {
 		r.Undo = engine.UndoOff
 		t.Run(variantName(r), func(t *testing.T) {
 			t.Parallel()
-			seed := uint64(r.Draw)*100 + uint64(r.Passes)*10 + 3
-			if r.FoundationToTableau {
-				seed++
-			}
-			rng := rand.New(rand.NewPCG(seed, 23))
+			rng := variantRNG(r, 3, 23)
 			var found, win, lose, confirmed int
 			for tries := 0; found < want && tries < 200*want; tries++ {
 				text := randomPosition(rng, r)
@@ -396,11 +392,7 @@ func TestTwinSwapKeepsWinnability(t *testing.T) {
 		r.Undo = engine.UndoOff
 		t.Run(variantName(r), func(t *testing.T) {
 			t.Parallel()
-			seed := uint64(r.Draw)*100 + uint64(r.Passes)*10 + 7
-			if r.FoundationToTableau {
-				seed++
-			}
-			rng := rand.New(rand.NewPCG(seed, 31))
+			rng := variantRNG(r, 7, 31)
 			var found, compared, win, downCase int
 			for tries := 0; found < want && tries < 50*want; tries++ {
 				p, q, down := twinSwapPair(rng, r)
@@ -548,21 +540,12 @@ func TestSmallPositionsAgainstReference(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("KLONDIKE_REF_SEED")); err == nil {
 		stream = uint64(n)
 	}
-	if testing.Short() {
-		positions = 60
-	}
-	if raceOn {
-		positions = 6
-	}
+	positions = testSize(positions, 60, 6)
 	for _, r := range variants() {
 		r.Undo = engine.UndoOff
 		t.Run(variantName(r), func(t *testing.T) {
 			t.Parallel()
-			seed := uint64(r.Draw)*100 + uint64(r.Passes)*10 + 9
-			if r.FoundationToTableau {
-				seed++
-			}
-			rng := rand.New(rand.NewPCG(seed, stream))
+			rng := variantRNG(r, 9, stream)
 			var decided, lose int
 			for range positions {
 				text := randomPosition(rng, r)

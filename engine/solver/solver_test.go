@@ -13,6 +13,29 @@ import (
 )
 
 // variants are every rule combination the solver supports.
+// testSize is a test's size: full, or short with -short, or race under
+// the race detector.
+func testSize(full, short, race int) int {
+	switch {
+	case raceOn:
+		return race
+	case testing.Short():
+		return short
+	}
+	return full
+}
+
+// variantRNG is a test's random source for one variant: each test picks
+// its salt and stream, and the variant's rules pick the seed, so that the
+// variants of one test see different positions.
+func variantRNG(r engine.Rules, salt, stream uint64) *rand.Rand {
+	seed := uint64(r.Draw)*100 + uint64(r.Passes)*10 + salt
+	if r.FoundationToTableau {
+		seed++
+	}
+	return rand.New(rand.NewPCG(seed, stream))
+}
+
 func variants() []engine.Rules {
 	var out []engine.Rules
 	for _, draw := range []int{1, 3} {
@@ -440,11 +463,7 @@ func TestAgainstBruteForce(t *testing.T) {
 		r.Undo = engine.UndoOff
 		t.Run(variantName(r), func(t *testing.T) {
 			t.Parallel()
-			seed := uint64(r.Draw)*100 + uint64(r.Passes)*10
-			if r.FoundationToTableau {
-				seed++
-			}
-			rng := rand.New(rand.NewPCG(seed, 7))
+			rng := variantRNG(r, 0, 7)
 			var win, lose, confirmed int
 			for range positions {
 				text := randomPosition(rng, r)
@@ -509,22 +528,12 @@ func randomWalk(rng *rand.Rand, d engine.Deal, r engine.Rules, n int) *engine.Ga
 // on positions part way through random games: where both decide, they must
 // agree, and every win must replay.
 func TestAgainstReference(t *testing.T) {
-	positions := 40
-	if testing.Short() {
-		positions = 10
-	}
-	if raceOn {
-		positions = 2
-	}
+	positions := testSize(40, 10, 2)
 	for _, r := range variants() {
 		r.Undo = engine.UndoOff
 		t.Run(variantName(r), func(t *testing.T) {
 			t.Parallel()
-			seed := uint64(r.Draw)*100 + uint64(r.Passes)*10 + 5
-			if r.FoundationToTableau {
-				seed++
-			}
-			rng := rand.New(rand.NewPCG(seed, 11))
+			rng := variantRNG(r, 5, 11)
 			var agree, lose, undecided int
 			for i := range positions {
 				d := engine.NumberedDeal(uint64(1000 + i))
