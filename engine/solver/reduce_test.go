@@ -73,13 +73,7 @@ func lastTalonSafe(g *engine.Game) bool {
 // winnable verdict must replay, and an unwinnable one must be confirmed by
 // the exhaustive search over the engine's own moves.
 func TestLastTalonCardAgainstBruteForce(t *testing.T) {
-	want, limit := 60, 50_000
-	if testing.Short() {
-		want, limit = 20, 10_000
-	}
-	if raceOn {
-		want, limit = 4, 2_000
-	}
+	want, limit := testSize(60, 20, 4), testSize(50_000, 10_000, 2_000)
 	for _, passes := range []int{0, 3} {
 		for _, f2t := range []bool{true, false} {
 			r := engine.DefaultRules()
@@ -172,13 +166,7 @@ func twinsApply(g *engine.Game) bool {
 // unwinnable verdict must not be contradicted by the exhaustive search
 // over the engine's moves, nor by the solver without the reduction.
 func TestTwinStacksAgainstBruteForce(t *testing.T) {
-	want, limit := 60, 50_000
-	if testing.Short() {
-		want, limit = 20, 10_000
-	}
-	if raceOn {
-		want, limit = 4, 2_000
-	}
+	want, limit := testSize(60, 20, 4), testSize(50_000, 10_000, 2_000)
 	for _, r := range variants() {
 		r.Undo = engine.UndoOff
 		t.Run(variantName(r), func(t *testing.T) {
@@ -382,12 +370,7 @@ func TestTwinSwapKeepsWinnability(t *testing.T) {
 	if os.Getenv("KLONDIKE_TWIN_LONG") != "" {
 		want, limit = 80, 200_000
 	}
-	if testing.Short() {
-		want, limit = 8, 10_000
-	}
-	if raceOn {
-		want, limit = 3, 2_000
-	}
+	want, limit = testSize(want, 8, 3), testSize(limit, 10_000, 2_000)
 	for _, r := range variants() {
 		r.Undo = engine.UndoOff
 		t.Run(variantName(r), func(t *testing.T) {

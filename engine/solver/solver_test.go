@@ -445,13 +445,7 @@ func randomPosition(rng *rand.Rand, r engine.Rules) string {
 // makes even small positions large), but a win it finds before is still a
 // counterexample; the log says how many verdicts it confirmed fully.
 func TestAgainstBruteForce(t *testing.T) {
-	positions, limit := 150, 50_000
-	if testing.Short() {
-		positions, limit = 40, 10_000
-	}
-	if raceOn {
-		positions, limit = 8, 2_000
-	}
+	positions, limit := testSize(150, 40, 8), testSize(50_000, 10_000, 2_000)
 	var mu sync.Mutex
 	var totalConfirmed int
 	t.Cleanup(func() {
