@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"log/slog"
 	"maps"
 	"slices"
@@ -818,39 +819,36 @@ func (m *Match) audience(spectators bool) []string {
 	return to
 }
 
+// localIDs yields the members and spectators that connect through this
+// node, spectators in no particular order.
+func (m *Match) localIDs() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for _, mb := range m.st.Members {
+			if !mb.Left && m.local(mb.ID) && !yield(mb.ID) {
+				return
+			}
+		}
+		for id := range m.st.Spectators {
+			if m.local(id) && !yield(id) {
+				return
+			}
+		}
+	}
+}
+
 // servesLocally reports whether a member or spectator of the match
 // connects through this node. It runs on every match's tick, so it makes
 // no list.
 func (m *Match) servesLocally() bool {
-	for _, mb := range m.st.Members {
-		if !mb.Left && m.local(mb.ID) {
-			return true
-		}
-	}
-	for id := range m.st.Spectators {
-		if m.local(id) {
-			return true
-		}
+	for range m.localIDs() {
+		return true
 	}
 	return false
 }
 
 // localAudience returns the members and spectators that connect through
-// this node, spectators in no particular order.
-func (m *Match) localAudience() []string {
-	var to []string
-	for _, mb := range m.st.Members {
-		if !mb.Left && m.local(mb.ID) {
-			to = append(to, mb.ID)
-		}
-	}
-	for id := range m.st.Spectators {
-		if m.local(id) {
-			to = append(to, id)
-		}
-	}
-	return to
-}
+// this node.
+func (m *Match) localAudience() []string { return slices.Collect(m.localIDs()) }
 
 // seen records that the player connects through this node; it reports
 // whether that is news.
