@@ -3,6 +3,8 @@ package dealpool
 import (
 	"context"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 
@@ -11,14 +13,14 @@ import (
 )
 
 // counter returns a seed source that counts from first, and a function
-// that reports how many seeds it gave.
+// that reports how many seeds it gave. The count may be read while a
+// worker draws.
 func counter(first uint64) (seeds func() uint64, calls func() int) {
-	n := 0
+	var n atomic.Int64
 	return func() uint64 {
-			n++
-			return first + uint64(n-1)
+			return first + uint64(n.Add(1)-1)
 		}, func() int {
-			return n
+			return int(n.Load())
 		}
 }
 
@@ -80,11 +82,19 @@ func TestFillTakeRefill(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		seeds, calls := counter(1)
 		a, b := rulesOf(3, 0, true), rulesOf(1, 3, false)
+		// Every Take wakes the worker, which runs beside the test: gate
+		// holds its solves while the test empties a store.
+		var gate sync.Mutex
+		solve := fakeSolve(layouts(1, 200))
 		p := New(t.Context(), Config{
 			Rules: []engine.Rules{a, b},
 			Size:  3,
 			Seeds: seeds,
-			Solve: fakeSolve(layouts(1, 200)),
+			Solve: func(d engine.Deal, r engine.Rules, b solver.Budget) solver.Result {
+				gate.Lock()
+				defer gate.Unlock()
+				return solve(d, r, b)
+			},
 		})
 		defer p.Close()
 		synctest.Wait() // every store full, the worker asleep
@@ -96,10 +106,12 @@ func TestFillTakeRefill(t *testing.T) {
 		// One worker fills the shortest store first, a then b in turn:
 		// winnable seeds 3, 6, 9, … alternate between them.
 		var got []uint64
+		gate.Lock()
 		for range 3 {
 			s, ok := p.Take(a)
 			if !ok {
-				t.Fatal("Take(a) found nothing in a full store")
+				t.Error("Take(a) found nothing in a full store")
+				break // the gate must open for Close to return
 			}
 			got = append(got, s)
 		}
@@ -110,6 +122,7 @@ func TestFillTakeRefill(t *testing.T) {
 			t.Error("Take(a) succeeded on an emptied store")
 		}
 		before := calls()
+		gate.Unlock()
 		synctest.Wait()
 		if n := p.Len(a); n != 3 {
 			t.Errorf("after refill Len(a) = %d, want 3", n)
