@@ -42,8 +42,12 @@ type search struct {
 	// the plain Zobrist terms, and every part of a run may move.
 	noTwins bool
 
-	// phases, when not nil, replaces schedule (tests).
+	// phases, when not nil, replaces schedule (tests); it also leaves out
+	// the relaxed search (see relax), so that the search alone is tested.
 	phases *[]phase
+
+	// noRelax leaves out the relaxed search (tests, measurements).
+	noRelax bool
 
 	// fullGen makes gen build every move and filter them by the
 	// obligation, without skipping the parts the obligation rules out

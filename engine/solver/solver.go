@@ -123,6 +123,16 @@ func solveAt(g *engine.Game, b Budget, start time.Time, set func(*search)) Resul
 			}
 		}
 	}
+	var usedNodes int64
+	var usedTime time.Duration
+	if !x.ref && !x.noRelax && x.phases == nil {
+		rel, ok := relax(sim, text, r, b, start)
+		if ok {
+			return rel
+		}
+		usedNodes, usedTime = rel.Nodes, time.Since(start)
+	}
+	x.nodes = usedNodes
 	x.tt.reset(maxSlots)
 	phases := schedule
 	if x.phases != nil {
@@ -131,8 +141,6 @@ func solveAt(g *engine.Game, b Budget, start time.Time, set func(*search)) Resul
 	if x.ref {
 		phases = nil
 	}
-	var usedNodes int64
-	var usedTime time.Duration
 	exhausted := false
 	for _, ph := range phases {
 		// A restart on part of the budget: a win it finds is a win; if it
@@ -194,6 +202,62 @@ func solveAt(g *engine.Game, b Budget, start time.Time, set func(*search)) Resul
 		res.Verdict = Unwinnable
 	}
 	return res
+}
+
+// relaxShare is the thousandths of a solve's budget that the relaxed search
+// may take (see relax).
+const relaxShare = 150
+
+// relax tries the deal in the easiest variant first: draw 1 with unlimited
+// passes, whose moves include those of every other variant with the same
+// foundation-to-tableau rule (a talon card that draw 3 or a limited pass
+// can reach, draw 1 with unlimited passes can reach at any time, and the
+// rest of the game is the same; docs/solver.md, "The relaxed search"). If
+// that game cannot be won, neither can this one; if it is won in draw 1 by
+// a line that also keeps to this game's passes, this game is won by it.
+// relax reports true with the verdict when one of these decides the game;
+// otherwise it returns the nodes it used (Result.Nodes) for the caller to
+// count against the budget. It takes relaxShare of the budget, and runs
+// only when the budget is bounded and the game is not itself draw 1 with
+// unlimited passes.
+func relax(sim *engine.Game, text string, r engine.Rules, b Budget, start time.Time) (Result, bool) {
+	if r.Draw == 1 && r.Passes == 0 || b.Nodes <= 0 && b.Time <= 0 {
+		return Result{}, false
+	}
+	rr := r
+	rr.Draw, rr.Passes = 1, 0
+	g, err := engine.ParseGame(text, rr)
+	if err != nil {
+		return Result{}, false
+	}
+	rb := Budget{Nodes: b.Nodes * relaxShare / 1000, Time: b.Time * relaxShare / 1000}
+	if b.Nodes > 0 && rb.Nodes == 0 {
+		return Result{}, false // too small a budget to share
+	}
+	res := solveAt(g, rb, start, nil)
+	switch res.Verdict {
+	case Unwinnable:
+		return Result{Verdict: Unwinnable, Nodes: res.Nodes}, true
+	case Winnable:
+		if r.Draw == 1 && wins(sim, res.Moves) {
+			return Result{Verdict: Winnable, Moves: res.Moves, Nodes: res.Nodes}, true
+		}
+	}
+	return Result{Nodes: res.Nodes}, false
+}
+
+// wins reports whether line, played on a copy of g, wins it under g's rules.
+func wins(g *engine.Game, line []engine.Move) bool {
+	c, err := engine.ParseGame(g.String(), g.Rules())
+	if err != nil {
+		return false
+	}
+	for _, m := range line {
+		if _, err := c.Apply(m); err != nil {
+			return false
+		}
+	}
+	return c.Status() == engine.Won
 }
 
 // load sets the position from the engine's text form and the rules.
