@@ -206,7 +206,7 @@ func solveAt(g *engine.Game, b Budget, start time.Time, set func(*search)) Resul
 
 // relaxShare is the thousandths of a solve's budget that the relaxed search
 // may take (see relax).
-const relaxShare = 150
+const relaxShare = 300
 
 // relax tries the deal in the easiest variant first: draw 1 with unlimited
 // passes, whose moves include those of every other variant with the same
