@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"fmt"
 	"testing"
 
 	"klondike/engine"
@@ -72,5 +73,60 @@ func TestRelaxedWinKeepsPasses(t *testing.T) {
 	}
 	if wins(g, res.Moves) {
 		t.Errorf("wins(one pass, a line with %d recycles) = true", recycles)
+	}
+}
+
+// TestWasteLeavers: in the last pass the waste can only be played from the
+// top down, so a waste card that can never leave dooms the game. Here 5♠
+// lies on 3♠ in the waste with every red six gone up for good (no worrying
+// back): 5♠ can neither go up (3♠ is under it) nor onto a six, and 3♠
+// cannot come out from under it. With a recycle left the game is won
+// in draw 1 (recycle, then draw 3♠ first); in draw 3 a draw always brings
+// 3♠, 5♠ and J♠ together, so it is lost all the same, but the dead-end test
+// sees it only in the last pass.
+func TestWasteLeavers(t *testing.T) {
+	const text = "|4S/|6S/|7S/|8S/|9S/|TS/|KS 3S5S|JSQS KKK2 %d 0"
+	for _, c := range []struct {
+		draw, passes, rec int
+		dead, win         bool
+	}{
+		{1, 1, 0, true, false},
+		{3, 1, 0, true, false},
+		{1, 3, 2, true, false},
+		{1, 3, 1, false, true},
+		{3, 3, 0, false, false},
+		{1, 0, 5, false, true},
+	} {
+		r := engine.DefaultRules()
+		r.Draw, r.Passes, r.FoundationToTableau = c.draw, c.passes, false
+		pos := fmt.Sprintf(text, c.rec)
+		x := &search{}
+		if err := x.load(pos, r); err != nil {
+			t.Fatal(err)
+		}
+		if got := x.deadlocked(); got != c.dead {
+			t.Errorf("draw %d, %d passes, %d recycles made: deadlocked = %v, want %v", c.draw, c.passes, c.rec, got, c.dead)
+		}
+		g, err := engine.ParseGame(pos, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := Winnable
+		if !c.win {
+			want = Unwinnable
+		}
+		if v := checkSolve(t, pos, g, 10_000); v != want && !(want == Unwinnable && v == confirmedUnwinnable) {
+			t.Errorf("draw %d, %d passes, %d recycles made: %v, want %v", c.draw, c.passes, c.rec, v, want)
+		}
+	}
+	// With worrying back the red sixes can come down to take 5♠: no dead end.
+	r := engine.DefaultRules()
+	r.Draw, r.Passes = 1, 1
+	x := &search{}
+	if err := x.load(fmt.Sprintf(text, 0), r); err != nil {
+		t.Fatal(err)
+	}
+	if x.deadlocked() {
+		t.Error("deadlocked with worrying back")
 	}
 }

@@ -718,6 +718,10 @@ func (x *search) run() {
 		// comes back down is always at hand; so a position turns
 		// deadlocked only when a card it could be built on goes up for good.
 		checkDead := !x.ref && !x.f2t && x.s.home > home
+		// In the last pass, draws make new leavers of the waste.
+		if !x.ref && m.kind == mTalon && x.lastPass() && (m.rec || m.at > x.hist[base].oldW) {
+			checkDead = true
+		}
 		if ob.kind == obPartial && x.s.p[m.from].n != m.at {
 			ob = oblig{} // y went up at once: the move was used
 		}
@@ -781,12 +785,19 @@ func (x *search) run() {
 // under A is). Letting leavers leave until none can leaves only those that
 // can never leave in the real game either; each must still reach a
 // foundation, so the position is lost.
+//
+// In the last pass (no recycle left) the waste is such a pile too: every
+// waste card is a leaver, and it can leave only after the cards above it;
+// the stock stays at hand. Unlike a pile's leaver, a card still in the
+// waste takes no card onto it, so a waste card is reachable only once it
+// has left (see "The dead-end test" in docs/solver.md).
 func (x *search) deadlocked() bool {
 	s := &x.s
-	// pileOf[c] is 1 + the pile of tableau card c, at[c] its index; top[i]
-	// is the index of pile i's topmost leaver that has not left, or −1.
+	// pileOf[c] is 1 + the pile of tableau card c (nPiles+1: the waste),
+	// at[c] its index; top[i] is the index of pile i's topmost leaver that
+	// has not left, or −1; top[nPiles] is the waste's.
 	var pileOf, at [nCards]int8
-	var top [nPiles]int8
+	var top [nPiles + 1]int8
 	any := false
 	for i := range s.p {
 		p := &s.p[i]
@@ -802,17 +813,36 @@ func (x *search) deadlocked() bool {
 		top[i] = int8(p.down)
 		any = true
 	}
+	top[nPiles] = -1
+	if x.lastPass() && s.w > 0 {
+		for k := int8(0); k < int8(s.w); k++ {
+			c := s.t[k]
+			pileOf[c] = nPiles + 1
+			at[c] = k
+		}
+		top[nPiles] = int8(s.w) - 1
+		any = true
+	}
 	if !any {
 		return false
 	}
 	reachable := func(c uint8) bool {
 		pi := pileOf[c]
+		if pi == nPiles+1 {
+			return at[c] > top[nPiles]
+		}
 		return pi == 0 || at[c] >= top[pi-1]
+	}
+	card := func(i int) uint8 {
+		if i == nPiles {
+			return s.t[top[i]]
+		}
+		return s.p[i].c[top[i]]
 	}
 	for changed := true; changed; {
 		changed = false
-		for i := range s.p {
-			for top[i] >= 0 && x.canLeave(s.p[i].c[top[i]], reachable) {
+		for i := range top {
+			for top[i] >= 0 && x.canLeave(card(i), reachable) {
 				top[i]--
 				changed = true
 			}
@@ -824,6 +854,12 @@ func (x *search) deadlocked() bool {
 		}
 	}
 	return false
+}
+
+// lastPass reports whether no recycle is left: the waste can then only be
+// played from the top down.
+func (x *search) lastPass() bool {
+	return x.recLimit >= 0 && x.s.rec >= x.recLimit
 }
 
 // canLeave is deadlocked's test for a leaver a whose leavers above have left.
