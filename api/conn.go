@@ -65,10 +65,36 @@ type Envelope struct {
 	ID   string
 	Raw  []byte // the whole frame (a JSON object); the handler decodes its own fields
 
-	move *moveMsg // a move's fields, when scanMove read the frame
+	move *moveMsg // a move's fields, when scanMove read the frame: &moveBuf
+	// moveBuf holds them, so that the Envelope and the fields are one
+	// allocation.
+	moveBuf moveMsg
+	// cmd is the storage of the context of the message's handling (see
+	// commandContext).
+	cmd     cmdContext
+	cmdUsed bool
 }
 
-// Handler receives a connection's messages, one at a time, on its read goroutine.
+// commandContext returns the context of the message's handling: parent
+// with the deadline d, as context.WithDeadline(parent, d) but lazily (see
+// cmdContext). The caller must call its cancel when the handling is over.
+// The first one is kept in the Envelope itself, so that a message is one
+// allocation; another (a message handled twice) gets its own, since the
+// first may be held on to after it ended (an abandoned match command
+// checks its context's Err when its turn comes).
+func (env *Envelope) commandContext(parent context.Context, d time.Time) *cmdContext {
+	c := &env.cmd
+	if env.cmdUsed {
+		c = new(cmdContext)
+	}
+	env.cmdUsed = true
+	c.start(parent, d)
+	return c
+}
+
+// Handler receives a connection's messages, one at a time, on its read
+// goroutine. The Envelope's Raw bytes are valid only during the call: the
+// connection reads its next message into them.
 type Handler interface {
 	HandleMessage(ctx context.Context, c *Conn, env *Envelope)
 	Closed(c *Conn) // once, after the connection ended
@@ -402,42 +428,100 @@ func (c *Conn) readPump() {
 	c.extendReadDeadline()
 	c.ws.SetPongHandler(func(string) error { c.extendReadDeadline(); return nil })
 	for {
-		mt, data, err := c.ws.ReadMessage()
+		mt, data, buf, err := c.readMessage()
 		if err != nil {
 			c.readError(err)
 			return
 		}
-		if c.ctx.Err() != nil {
-			continue // ending: drop what comes until the peer's close frame
+		c.handleFrame(mt, data)
+		putFrameBuf(buf)
+	}
+}
+
+// handleFrame rate-limits, checks and decodes one frame, and hands its
+// message to the Handler.
+func (c *Conn) handleFrame(mt int, data []byte) {
+	s := c.srv
+	if c.ctx.Err() != nil {
+		return // ending: drop what comes until the peer's close frame
+	}
+	c.extendReadDeadline()
+	s.m.MessagesIn.Inc()
+	switch c.bucket.take(s.now()) {
+	case rateLimited:
+		c.countRateLimited()
+		// Name the dropped message, so the client knows what to resend.
+		env, re, _ := decodeEnvelope(data)
+		if env != nil {
+			re = env.ID
 		}
-		c.extendReadDeadline()
-		s.m.MessagesIn.Inc()
-		switch c.bucket.take(s.now()) {
-		case rateLimited:
-			c.countRateLimited()
-			// Name the dropped message, so the client knows what to resend.
-			env, re, _ := decodeEnvelope(data)
-			if env != nil {
-				re = env.ID
+		c.SendError(re, wireRateLimited, "too many messages; slow down")
+		return
+	case rateFlood:
+		c.countRateLimited()
+		c.Logger().Warn("message flood, disconnecting")
+		c.Close(websocket.ClosePolicyViolation, ReasonRateLimit)
+		return
+	}
+	if mt != websocket.TextMessage {
+		c.SendError("", wireBadRequest, "binary frames are not supported; send JSON text")
+		return
+	}
+	env, re, msg := decodeEnvelope(data)
+	if env == nil {
+		c.SendError(re, wireBadRequest, msg)
+		return
+	}
+	c.dispatch(env)
+}
+
+// readMessage is the websocket.Conn's ReadMessage, with the message read
+// into a buffer of frameBufs (ReadMessage's io.ReadAll makes a new one of
+// at least 512 bytes for every message): the caller gives buf back with
+// putFrameBuf once the message is handled. The message's bytes are only
+// read while it is handled (Envelope.Raw: its fields are decoded into
+// strings of their own), so the buffer can serve the next message.
+func (c *Conn) readMessage() (mt int, data []byte, buf *[]byte, err error) {
+	mt, r, err := c.ws.NextReader()
+	if err != nil {
+		return mt, nil, nil, err
+	}
+	buf = frameBufs.Get().(*[]byte)
+	data, err = readAll(r, (*buf)[:0])
+	*buf = data[:0]
+	if err != nil {
+		putFrameBuf(buf)
+		return mt, nil, nil, err
+	}
+	return mt, data, buf, nil
+}
+
+// frameBufs are readMessage's buffers; one that grew beyond maxFrameBuf
+// (a read limit raised that far) is let go.
+var frameBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+const maxFrameBuf = 64 << 10
+
+func putFrameBuf(buf *[]byte) {
+	if cap(*buf) <= maxFrameBuf {
+		frameBufs.Put(buf)
+	}
+}
+
+// readAll is io.ReadAll appending to b.
+func readAll(r io.Reader, b []byte) ([]byte, error) {
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
 			}
-			c.SendError(re, wireRateLimited, "too many messages; slow down")
-			continue
-		case rateFlood:
-			c.countRateLimited()
-			c.Logger().Warn("message flood, disconnecting")
-			c.Close(websocket.ClosePolicyViolation, ReasonRateLimit)
-			continue
+			return b, err
 		}
-		if mt != websocket.TextMessage {
-			c.SendError("", wireBadRequest, "binary frames are not supported; send JSON text")
-			continue
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // room to read more
 		}
-		env, re, msg := decodeEnvelope(data)
-		if env == nil {
-			c.SendError(re, wireBadRequest, msg)
-			continue
-		}
-		c.dispatch(env)
 	}
 }
 
@@ -489,7 +573,8 @@ func decodeEnvelope(data []byte) (env *Envelope, re, problem string) {
 	if f, ok := scanMove(data); ok {
 		env := &Envelope{Type: f.typ, ID: f.id, Raw: data}
 		if f.typ == "move" {
-			env.move = &f.msg
+			env.moveBuf = f.msg
+			env.move = &env.moveBuf
 		}
 		return env, "", ""
 	}

@@ -197,9 +197,11 @@ type (
 )
 
 // HandleMessage implements Handler.
-func (s *Service) HandleMessage(ctx context.Context, c *Conn, env *Envelope) {
-	ctx, cancel := context.WithTimeout(ctx, commandTimeout)
-	defer cancel()
+func (s *Service) HandleMessage(parent context.Context, c *Conn, env *Envelope) {
+	// context.WithTimeout(parent, commandTimeout), made only if needed.
+	cc := env.commandContext(parent, time.Now().Add(commandTimeout))
+	defer cc.cancel()
+	var ctx context.Context = cc
 	if env.Type == "hello" {
 		s.hello(ctx, c, env)
 		return
@@ -396,10 +398,14 @@ func (s *Service) move(ctx context.Context, c *Conn, env *Envelope, pid string) 
 	}
 	if env.move != nil {
 		m = *env.move
-	} else if err := decode(env, &m); err != nil {
-		result = CodeBadRequest
-		s.sendError(c, env.ID, err)
-		return
+	} else {
+		var dm moveMsg // apart from m, which then need not live on the heap
+		if err := decode(env, &dm); err != nil {
+			result = CodeBadRequest
+			s.sendError(c, env.ID, err)
+			return
+		}
+		m = dm
 	}
 	r, err := s.Lobby.Round(ctx, m.RoundID)
 	if err != nil {
@@ -408,8 +414,8 @@ func (s *Service) move(ctx context.Context, c *Conn, env *Envelope, pid string) 
 	}
 	// move_ok is queued while the seat is locked, so it goes out before the
 	// round's results when this move was among the last.
-	res, err := r.MoveAck(ctx, pid, m.Seq, m.Move, time.Now(), func(res match.MoveResult) {
-		c.Send(appendMoveOK(make([]byte, 0, len(res.View)+128), env.ID, m.RoundID, res.Seq, res.View, res.Events, res.Duplicate))
+	res, err := r.MoveReply(ctx, pid, m.Seq, m.Move, time.Now(), func(res match.MoveResult) {
+		c.Send(moveOK(env.ID, m.RoundID, res))
 	})
 	if err != nil {
 		reject(err)

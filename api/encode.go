@@ -3,8 +3,10 @@ package api
 import (
 	"encoding/json"
 	"strconv"
+	"sync"
 
 	"klondike/engine"
+	"klondike/match"
 )
 
 // The answer to every move is built here by hand: encoding/json would spend
@@ -16,6 +18,37 @@ import (
 // round_id, seq, view (written as it is: it must be compact JSON), events,
 // and duplicate when true.
 func appendMoveOK(b []byte, re, roundID string, seq int, view []byte, ev engine.Events, duplicate bool) []byte {
+	b = appendMoveOKHead(b, re, roundID, seq)
+	b = append(b, view...)
+	return appendMoveOKTail(b, ev, duplicate)
+}
+
+// moveOK returns the move_ok message that answers a move (appendMoveOK's
+// bytes), with the view written from res (see match.MoveResult.AppendView):
+// written into a scratch buffer, then copied out at its size, it is one
+// allocation of just its length.
+func moveOK(re, roundID string, res match.MoveResult) []byte {
+	bp := msgBufs.Get().(*[]byte)
+	b := appendMoveOKHead((*bp)[:0], re, roundID, res.Seq)
+	b = res.AppendView(b)
+	b = appendMoveOKTail(b, res.Events, res.Duplicate)
+	msg := append(make([]byte, 0, len(b)), b...)
+	if cap(b) <= maxMsgBuf {
+		*bp = b[:0]
+		msgBufs.Put(bp)
+	}
+	return msg
+}
+
+// msgBufs are moveOK's scratch buffers; one that grew beyond maxMsgBuf is
+// let go.
+var msgBufs = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}
+
+const maxMsgBuf = 16 << 10
+
+// appendMoveOKHead appends move_ok up to its view: what appendMoveOK
+// writes before the view.
+func appendMoveOKHead(b []byte, re, roundID string, seq int) []byte {
 	b = append(b, `{"type":"move_ok"`...)
 	if re != "" {
 		b = append(b, `,"re":`...)
@@ -25,14 +58,23 @@ func appendMoveOK(b []byte, re, roundID string, seq int, view []byte, ev engine.
 	b = appendJSONString(b, roundID)
 	b = append(b, `,"seq":`...)
 	b = strconv.AppendInt(b, int64(seq), 10)
-	b = append(b, `,"view":`...)
-	b = append(b, view...)
+	return append(b, `,"view":`...)
+}
+
+// appendMoveOKTail appends the rest of move_ok after its view: what
+// appendMoveOK writes after the view.
+func appendMoveOKTail(b []byte, ev engine.Events, duplicate bool) []byte {
 	b = append(b, `,"events":[`...)
-	for i, name := range ev.Names() {
-		if i > 0 {
+	first := true
+	for i := range eventNames {
+		if ev&(1<<i) == 0 || eventNames[i] == "" {
+			continue // not set, or not an event Names knows
+		}
+		if !first {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, name)
+		first = false
+		b = appendJSONString(b, eventNames[i])
 	}
 	b = append(b, ']')
 	if duplicate {
@@ -40,6 +82,18 @@ func appendMoveOK(b []byte, re, roundID string, seq int, view []byte, ev engine.
 	}
 	return append(b, '}')
 }
+
+// eventNames names each bit of engine.Events, as Events.Names does (which
+// lists the names of the bits set, from the lowest): without the slice
+// Names makes for every move.
+var eventNames = func() (t [16]string) {
+	for i := range t {
+		if names := (engine.Events(1) << i).Names(); len(names) == 1 {
+			t[i] = names[0]
+		}
+	}
+	return t
+}()
 
 // appendJSONString appends s as a JSON string, as encoding/json writes it.
 // Printable ASCII without quotes, backslashes or the characters
@@ -71,6 +125,9 @@ type scanned struct {
 // then takes the general path (decodeEnvelope's encoding/json, then the
 // handler's); FuzzScanMove holds it to what that path reads.
 func scanMove(data []byte) (f scanned, ok bool) {
+	// The strings' places in data, made strings at the end: all of them
+	// slices of one copy of the frame, one allocation instead of four.
+	var typ, id, roundID, move span
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return f, false
@@ -81,7 +138,7 @@ func scanMove(data []byte) (f scanned, ok bool) {
 		return f, false // no type: the general path says so
 	}
 	for {
-		key, j, ok := plainString(data, i)
+		ks, j, ok := plainSpan(data, i)
 		if !ok {
 			return f, false
 		}
@@ -91,31 +148,42 @@ func scanMove(data []byte) (f scanned, ok bool) {
 		}
 		i = skipSpace(data, i+1)
 		var bit uint8
-		switch key {
-		case "type", "id", "round_id", "move":
-			v, j, ok := plainString(data, i)
-			if !ok {
-				return f, false
-			}
-			switch key {
-			case "type":
-				f.typ, bit = v, 1
-			case "id":
-				f.id, bit = v, 2
-			case "round_id":
-				f.msg.RoundID, bit = v, 4
-			default:
-				f.msg.Move, bit = v, 8
-			}
-			i = j
+		switch string(data[ks.start:ks.end]) { // compared, not copied
+		case "type":
+			bit = 1
+		case "id":
+			bit = 2
+		case "round_id":
+			bit = 4
+		case "move":
+			bit = 8
 		case "seq":
+			bit = 16
+		default:
+			return f, false
+		}
+		if bit == 16 {
 			n, j, ok := plainInt(data, i)
 			if !ok {
 				return f, false
 			}
-			f.msg.Seq, bit, i = n, 16, j
-		default:
-			return f, false
+			f.msg.Seq, i = n, j
+		} else {
+			v, j, ok := plainSpan(data, i)
+			if !ok {
+				return f, false
+			}
+			switch bit {
+			case 1:
+				typ = v
+			case 2:
+				id = v
+			case 4:
+				roundID = v
+			default:
+				move = v
+			}
+			i = j
 		}
 		if seen&bit != 0 {
 			return f, false
@@ -133,11 +201,21 @@ func scanMove(data []byte) (f scanned, ok bool) {
 		}
 		i = skipSpace(data, i+1)
 	}
-	if skipSpace(data, i+1) != len(data) || f.typ == "" || len(f.id) > maxIDLen {
+	if skipSpace(data, i+1) != len(data) || typ.len() == 0 || id.len() > maxIDLen {
 		return f, false
 	}
+	str := string(data)
+	f.typ, f.id, f.msg.RoundID, f.msg.Move = typ.of(str), id.of(str), roundID.of(str), move.of(str)
 	return f, true
 }
+
+// A span is the place of a string's text in a frame: data[start:end].
+type span struct{ start, end int }
+
+func (s span) len() int { return s.end - s.start }
+
+// of returns the span's text in str, a copy of the frame.
+func (s span) of(str string) string { return str[s.start:s.end] }
 
 func skipSpace(data []byte, i int) int {
 	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
@@ -146,21 +224,21 @@ func skipSpace(data []byte, i int) int {
 	return i
 }
 
-// plainString reads a string of printable ASCII without escapes at
-// data[i:], and returns it and the index after it.
-func plainString(data []byte, i int) (string, int, bool) {
+// plainSpan reads a string of printable ASCII without escapes at data[i:],
+// and returns the place of its text and the index after it.
+func plainSpan(data []byte, i int) (span, int, bool) {
 	if i >= len(data) || data[i] != '"' {
-		return "", i, false
+		return span{}, i, false
 	}
 	for j := i + 1; j < len(data); j++ {
 		switch c := data[j]; {
 		case c == '"':
-			return string(data[i+1 : j]), j + 1, true
+			return span{i + 1, j}, j + 1, true
 		case c < 0x20 || c > 0x7e || c == '\\':
-			return "", i, false
+			return span{}, i, false
 		}
 	}
-	return "", i, false
+	return span{}, i, false
 }
 
 // plainInt reads an integer of at most 18 digits, without fraction or

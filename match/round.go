@@ -300,7 +300,21 @@ type MoveResult struct {
 	Seq       int
 	Duplicate bool          // the seq was already applied: nothing changed
 	Events    engine.Events // what the move did (none for a duplicate)
-	View      []byte        // the player's view after the move, as JSON
+	View      []byte        // the player's view after the move, as JSON (nil from MoveReply)
+
+	// From MoveReply, during ack only: the game the view is written from,
+	// still under the seat's lock, and the round's clock of the move.
+	game *engine.Game
+	at   int64
+}
+
+// AppendView appends the player's view after the move, as JSON, to b: View,
+// or, in the ack of MoveReply, the view written straight from the game.
+func (res MoveResult) AppendView(b []byte) []byte {
+	if res.game != nil {
+		return res.game.AppendViewJSON(b, res.at)
+	}
+	return append(b, res.View...)
 }
 
 // Move plays the player's move number seq, given in the notation. A seq
@@ -310,7 +324,7 @@ type MoveResult struct {
 // nothing. The move is acknowledged only after the store took it; if the
 // store fails, the game is rolled back and the error matches ErrUnavailable.
 func (r *Round) Move(ctx context.Context, playerID string, seq int, text string, now time.Time) (MoveResult, error) {
-	return r.MoveAck(ctx, playerID, seq, text, now, nil)
+	return r.moveAck(ctx, playerID, seq, text, now, nil, false)
 }
 
 // MoveAck is Move that calls ack with the result of an accepted move (or a
@@ -318,22 +332,64 @@ func (r *Round) Move(ctx context.Context, playerID string, seq int, text string,
 // takes every local seat's lock before its results go out, so a reply
 // queued in ack reaches the player before the round's results.
 func (r *Round) MoveAck(ctx context.Context, playerID string, seq int, text string, now time.Time, ack func(MoveResult)) (MoveResult, error) {
-	res, err := r.move(ctx, playerID, seq, text, now, ack)
-	var ooo *OutOfOrderError
-	if errors.Is(err, ErrStaleWriter) || errors.As(err, &ooo) && seq >= ooo.Expected {
-		// The player's log moved on without this seat: they played on
-		// another node, or a newer seat there took the log over. Replay
-		// the log again and answer from it.
-		r.Reseat(playerID)
-		res, err = r.move(ctx, playerID, seq, text, now, ack)
-	}
-	if errors.Is(err, ErrStaleWriter) {
-		err = fmt.Errorf("%w: %v", ErrUnavailable, err)
+	return r.moveAck(ctx, playerID, seq, text, now, ack, false)
+}
+
+// MoveReply is MoveAck for a caller that needs the view only to write it
+// into its reply, in ack: the MoveResult passed to ack and the one
+// returned have no View, and in ack (only) res.AppendView writes the view
+// straight from the game, saving a copy of it.
+func (r *Round) MoveReply(ctx context.Context, playerID string, seq int, text string, now time.Time, ack func(MoveResult)) (MoveResult, error) {
+	return r.moveAck(ctx, playerID, seq, text, now, ack, true)
+}
+
+// moveAck is MoveAck, or MoveReply with lazyView.
+func (r *Round) moveAck(ctx context.Context, playerID string, seq int, text string, now time.Time, ack func(MoveResult), lazyView bool) (MoveResult, error) {
+	res, err := r.move(ctx, playerID, seq, text, now, ack, lazyView)
+	if err != nil {
+		var ooo *OutOfOrderError
+		if errors.Is(err, ErrStaleWriter) || errors.As(err, &ooo) && seq >= ooo.Expected {
+			// The player's log moved on without this seat: they played on
+			// another node, or a newer seat there took the log over. Replay
+			// the log again and answer from it.
+			r.Reseat(playerID)
+			res, err = r.move(ctx, playerID, seq, text, now, ack, lazyView)
+		}
+		if errors.Is(err, ErrStaleWriter) {
+			err = fmt.Errorf("%w: %v", ErrUnavailable, err)
+		}
 	}
 	return res, err
 }
 
-func (r *Round) move(ctx context.Context, playerID string, seq int, text string, now time.Time, ack func(MoveResult)) (MoveResult, error) {
+// viewBufs are scratch buffers a view is written into before it is copied
+// out at its size: written into a buffer of its own, it would grow it
+// several times.
+var viewBufs = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// reply makes the answer to an accepted move (or a duplicate), with the
+// view after it, and gives it to ack, while the seat is locked (s.mu held).
+func reply(s *seat, res MoveResult, at int64, ack func(MoveResult), lazyView bool) MoveResult {
+	if lazyView {
+		if ack != nil {
+			lazy := res
+			lazy.game, lazy.at = s.game, at
+			ack(lazy)
+		}
+		return res
+	}
+	bp := viewBufs.Get().(*[]byte)
+	v := s.game.AppendViewJSON((*bp)[:0], at)
+	res.View = append(make([]byte, 0, len(v)), v...)
+	*bp = v[:0]
+	viewBufs.Put(bp)
+	if ack != nil {
+		ack(res)
+	}
+	return res
+}
+
+func (r *Round) move(ctx context.Context, playerID string, seq int, text string, now time.Time, ack func(MoveResult), lazyView bool) (MoveResult, error) {
 	s, err := r.seat(ctx, playerID)
 	if err != nil {
 		return MoveResult{}, err
@@ -351,14 +407,10 @@ func (r *Round) move(ctx context.Context, playerID string, seq int, text string,
 	case seq < next:
 		// A retry: the same move at the same seq gets the same answer. A
 		// different move at a used seq is a client out of step.
-		if m, err := engine.ParseMove(text); err != nil || m.String() != s.log[seq-1].Move {
+		if m, err := engine.ParseMove(text); err != nil || moveText(m) != s.log[seq-1].Move {
 			return MoveResult{}, &OutOfOrderError{Expected: next}
 		}
-		res := MoveResult{Seq: seq, Duplicate: true, View: s.game.AppendViewJSON(nil, at)}
-		if ack != nil {
-			ack(res)
-		}
-		return res, nil
+		return reply(s, MoveResult{Seq: seq, Duplicate: true}, at, ack, lazyView), nil
 	case seq > next:
 		return MoveResult{}, &OutOfOrderError{Expected: next}
 	case !r.Running(now):
@@ -374,7 +426,7 @@ func (r *Round) move(ctx context.Context, playerID string, seq int, text string,
 		return MoveResult{}, err
 	}
 	st := r.standingAfterMove(s, at)
-	e := LogEntry{Seq: seq, Move: m.String(), AtMs: at}
+	e := LogEntry{Seq: seq, Move: moveText(m), AtMs: at}
 	err = r.store.Append(ctx, r.ID, s.epoch, e, st)
 	if errors.Is(err, ErrSeqGap) && r.repair(ctx, s, playerID) == nil {
 		err = r.store.Append(ctx, r.ID, s.epoch, e, st)
@@ -406,11 +458,36 @@ func (r *Round) move(ctx context.Context, playerID string, seq int, text string,
 	if st.Status.Over() {
 		r.signalFinished()
 	}
-	res := MoveResult{Seq: seq, Events: ev, View: s.game.AppendViewJSON(nil, at)}
-	if ack != nil {
-		ack(res)
+	return reply(s, MoveResult{Seq: seq, Events: ev}, at, ack, lazyView), nil
+}
+
+// moveTexts holds the canonical notation of every well-formed move without
+// a run length (Tn:k-Tm), by moveTextIndex: the moves of almost every log
+// entry, which then need no string of their own.
+var moveTexts = func() (t [(int(engine.Undo) + 1) * 64]string) {
+	for k := range int(engine.Undo) + 1 {
+		for from := range 8 {
+			for to := range 8 {
+				m := engine.Move{Kind: engine.MoveKind(k), From: uint8(from), To: uint8(to)}
+				if b := m.AppendText(nil); len(b) > 0 {
+					t[moveTextIndex(m)] = string(b)
+				}
+			}
+		}
 	}
-	return res, nil
+	return t
+}()
+
+func moveTextIndex(m engine.Move) int { return int(m.Kind)<<6 | int(m.From)<<3 | int(m.To) }
+
+// moveText is m.String(), without allocating for the moves in moveTexts.
+func moveText(m engine.Move) string {
+	if m.Count == 0 && m.Kind <= engine.Undo && m.From < 8 && m.To < 8 {
+		if t := moveTexts[moveTextIndex(m)]; t != "" {
+			return t
+		}
+	}
+	return m.String()
 }
 
 // repair writes back the tail of a seat's log that the store lost: a Redis

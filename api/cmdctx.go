@@ -1,0 +1,118 @@
+package api
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// cmdContext is the context of one message's handling: its parent with a
+// deadline, ended when the handler returns, as context.WithDeadline makes
+// it, but made lazily. WithDeadline makes at once a timer, its function,
+// the context and its cancel function, and registers it with its parent:
+// four allocations a message, and most moves never need them (on the
+// memory store nothing waits on the context). Here the real context is
+// made at the first call of Done, by WithDeadline; until then Deadline,
+// Err and Value answer from the parent, the deadline and the clock.
+//
+// It lives in the message's Envelope (see Envelope.commandContext), so
+// that it costs no allocation of its own.
+type cmdContext struct {
+	parent   context.Context
+	deadline time.Time // the earlier of the parent's deadline and its own
+
+	mu         sync.Mutex
+	real       context.Context // WithDeadline(parent, deadline), from the first Done
+	cancelReal context.CancelFunc
+	err        error // once cancelled: the error it ended with, for good
+}
+
+var _ context.Context = (*cmdContext)(nil)
+
+// start makes c parent with the deadline d: WithDeadline(parent, d), lazily.
+// The caller must call c.cancel when the handling is over.
+func (c *cmdContext) start(parent context.Context, d time.Time) {
+	if pd, ok := parent.Deadline(); ok && pd.Before(d) {
+		d = pd // as WithDeadline: the parent's deadline comes first
+	}
+	c.parent, c.deadline = parent, d
+}
+
+// Deadline implements context.Context.
+func (c *cmdContext) Deadline() (time.Time, bool) { return c.deadline, true }
+
+// Done implements context.Context; it makes the real context.
+func (c *cmdContext) Done() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.real == nil {
+		c.real, c.cancelReal = context.WithDeadline(c.parent, c.deadline)
+		if c.err != nil { // asked for after the end: a closed channel
+			c.cancelReal()
+		}
+	}
+	return c.real.Done()
+}
+
+// Err implements context.Context.
+func (c *cmdContext) Err() error {
+	c.mu.Lock()
+	real, err := c.real, c.err
+	c.mu.Unlock()
+	switch {
+	case err != nil:
+		return err
+	case real != nil:
+		return real.Err()
+	}
+	return c.liveErr()
+}
+
+// liveErr is the error of a context that has not been cancelled: the
+// parent's, or DeadlineExceeded from the deadline on.
+func (c *cmdContext) liveErr() error {
+	if err := c.parent.Err(); err != nil {
+		return err
+	}
+	if !time.Now().Before(c.deadline) {
+		return context.DeadlineExceeded
+	}
+	return nil
+}
+
+// Value implements context.Context. Once the real context is made it
+// answers, so that contexts derived from c find it as their parent (the
+// context package asks Value for the cancelCtx whose Done channel c gave).
+func (c *cmdContext) Value(key any) any {
+	c.mu.Lock()
+	real := c.real
+	c.mu.Unlock()
+	if real != nil {
+		return real.Value(key)
+	}
+	return c.parent.Value(key)
+}
+
+// cancel ends the context, as WithDeadline's cancel function does: Err
+// keeps the error it ended with (the parent's, DeadlineExceeded if the
+// deadline had passed, else Canceled).
+func (c *cmdContext) cancel() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err != nil {
+		return
+	}
+	if c.real != nil {
+		c.cancelReal()
+		c.err = c.real.Err()
+		return
+	}
+	if c.err = c.liveErr(); c.err == nil {
+		c.err = context.Canceled
+	}
+}
+
+// String names the context, as the context package's do.
+func (c *cmdContext) String() string {
+	return "api.cmdContext(" + c.deadline.String() + ")"
+}

@@ -1,0 +1,158 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+	"time"
+
+	"klondike/engine"
+	"klondike/match"
+)
+
+// benchAPIGameMoves is the longest game BenchmarkMovePathAPI plays before
+// it deals a new one.
+const benchAPIGameMoves = 300
+
+// apiBenchGame is one solo round of BenchmarkMovePathAPI: its player's
+// connection (without a socket: its writer never runs, the benchmark takes
+// what is queued) and the frames of the moves the player will send, chosen
+// beforehand by the engine's legal move generator on a copy of the game.
+type apiBenchGame struct {
+	c      *Conn
+	frames [][]byte
+}
+
+// newAPIBenchGame says hello as a new player, creates a match of one on a
+// fixed deal, starts it, waits for the round to run and scripts its moves.
+func newAPIBenchGame(tb testing.TB, srv *Server, n int, rng *rand.Rand) apiBenchGame {
+	tb.Helper()
+	ctx := context.Background()
+	ses, _, err := srv.Lobby.Hello(ctx, "p"+strconv.Itoa(n), "")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	seed, zero, limit := strconv.Itoa(n+1), 0, match.MaxTimeLimitS
+	info, err := srv.Lobby.CreateMatch(ctx, ses.PlayerID, match.PartialSettings{Seed: &seed, CountdownS: &zero, TimeLimitS: &limit})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	mt, err := srv.Lobby.Match(ctx, info.ID)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := mt.Start(ctx, ses.PlayerID); err != nil {
+		tb.Fatal(err)
+	}
+	var r *match.Round
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		if r = mt.Round(); r != nil && r.Running(time.Now()) {
+			break
+		}
+		if r != nil && r.Over() { // a deal stuck from the start
+			return newAPIBenchGame(tb, srv, n+1000, rng)
+		}
+		if time.Now().After(deadline) {
+			tb.Fatal("the round did not start")
+		}
+	}
+	g, err := engine.NewGame(r.Deal, r.Rules)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cctx, cancel := context.WithCancel(context.Background())
+	c := &Conn{srv: srv.WS, ip: "127.0.0.1", send: newSendQueue(1 << 20), ctx: cctx, cancel: cancel, playerID: ses.PlayerID}
+	c.send.running = true // no writer: the benchmark takes the queue
+	var legal []engine.Move
+	var frames [][]byte
+	for len(frames) < benchAPIGameMoves {
+		legal = g.LegalMoves(legal[:0])
+		if len(legal) > 0 && legal[len(legal)-1].Kind == engine.Undo {
+			legal = legal[:len(legal)-1]
+		}
+		if len(legal) == 0 {
+			break
+		}
+		mv := legal[rng.IntN(len(legal))]
+		if _, err := g.Apply(mv); err != nil {
+			tb.Fatal(err)
+		}
+		seq := strconv.Itoa(len(frames) + 1)
+		frames = append(frames, []byte(`{"type":"move","id":"m`+seq+`","round_id":"`+r.ID+`","seq":`+seq+`,"move":"`+mv.String()+`"}`))
+	}
+	if len(frames) == 0 { // a deal stuck from the start, its round about to end
+		cancel()
+		return newAPIBenchGame(tb, srv, n+1000, rng)
+	}
+	return apiBenchGame{c: c, frames: frames}
+}
+
+// BenchmarkMovePathAPI is one accepted move through the api as a
+// connection's read goroutine handles it, without the socket: the frame
+// decoded, the message dispatched to the Service (its metrics, the lobby's
+// lookup of the round, Round.MoveAck on the memory store behind the
+// store's metrics), and move_ok encoded and queued on the connection.
+func BenchmarkMovePathAPI(b *testing.B) {
+	srv := NewServer(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	defer srv.Close()
+	rng := rand.New(rand.NewPCG(1, 2))
+	n := 0
+	cur := newAPIBenchGame(b, srv, n, rng)
+	next := 0
+	okPrefix := []byte(`{"type":"move_ok"`)
+	var msgs [][]byte
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if next == len(cur.frames) {
+			b.StopTimer()
+			cur.c.cancel()
+			n++
+			cur, next = newAPIBenchGame(b, srv, n, rng), 0
+			b.StartTimer()
+		}
+		frame := cur.frames[next]
+		env, _, problem := decodeEnvelope(frame)
+		if env == nil {
+			b.Fatal(problem)
+		}
+		cur.c.dispatch(env)
+		// As the writer takes them, giving the queue its last batch back.
+		msgs, _, _, _ = cur.c.send.next(msgs)
+		if len(msgs) != 1 || !bytes.HasPrefix(msgs[0], okPrefix) {
+			b.Fatalf("move %d: %s", next+1, msgs)
+		}
+		next++
+	}
+	b.StopTimer()
+	cur.c.cancel()
+}
+
+// TestMoveOKFromResult holds moveOK, which writes the view from a
+// match.MoveResult into a pooled buffer, to appendMoveOK: the same bytes,
+// and a message of its own each time.
+func TestMoveOKFromResult(t *testing.T) {
+	view := testView(t)
+	var first []byte
+	for _, re := range []string{"", "m1", `a"b`} {
+		for _, ev := range []engine.Events{0, engine.Drew, engine.ToFoundation | engine.Revealed | engine.GameWon, ^engine.Events(0)} {
+			for _, dup := range []bool{false, true} {
+				res := match.MoveResult{Seq: 7, Duplicate: dup, Events: ev, View: view}
+				got := moveOK(re, "r1", res)
+				if want := appendMoveOK(nil, re, "r1", 7, view, ev, dup); !bytes.Equal(got, want) {
+					t.Fatalf("moveOK:\n%s\nwant\n%s", got, want)
+				}
+				if first == nil {
+					first = got
+				}
+			}
+		}
+	}
+	if want := appendMoveOK(nil, "", "r1", 7, view, 0, false); !bytes.Equal(first, want) {
+		t.Fatalf("a later moveOK changed an earlier message:\n%s", first)
+	}
+}
