@@ -958,3 +958,48 @@ func TestLocalLeaderboardMatchesTheStore(t *testing.T) {
 		same("after the round ended")
 	})
 }
+
+// TestRunningRoundSleeps: a running round without moves wakes its match
+// only for the clock's lease and the reconcile, not every LeaderboardEvery
+// (four times a second, in every running match, to find nothing new); a
+// move still brings a leaderboard within LeaderboardEvery when urgent.
+func TestRunningRoundSleeps(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		sk := newSink()
+		s := match.DefaultSettings()
+		s.Scoring, s.Passes = "vegas", 1 // no timed refresh of the board
+		m := newMatch(t, s, sk)
+		_ = m.Join(ctx, alice)
+		_ = m.Join(ctx, bob)
+		_ = m.Start(ctx, "a")
+		time.Sleep(time.Duration(s.CountdownS)*time.Second + 2*time.Second)
+		synctest.Wait()
+		r := m.Round()
+		if r == nil || !r.Running(time.Now()) {
+			t.Fatal("the round is not running")
+		}
+		const quiet = 10 * time.Second
+		before := m.Wakes()
+		boards := len(sk.of("b", "leaderboard"))
+		time.Sleep(quiet)
+		synctest.Wait()
+		woke := m.Wakes() - before
+		// Ticks every LeaseTTL/6 (833 ms) for the lease: 12 in 10 s.
+		if max := int64(quiet / (match.DefaultLeaseTTL / 6)); woke > max+1 {
+			t.Errorf("the match woke %d times in %v without a move, want at most %d", woke, quiet, max+1)
+		}
+		if got := len(sk.of("b", "leaderboard")); got != boards {
+			t.Errorf("%d leaderboards without a move", got-boards)
+		}
+		// Resigning is urgent: its board comes within LeaderboardEvery.
+		if err := r.Resign(ctx, "a", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(match.DefaultLeaderboardEvery)
+		synctest.Wait()
+		if got := len(sk.of("b", "leaderboard")); got != boards+1 {
+			t.Errorf("%d leaderboards within %v of a resignation, want 1", got-boards, match.DefaultLeaderboardEvery)
+		}
+	})
+}
