@@ -67,23 +67,7 @@ func newAPIBenchGame(tb testing.TB, srv *Server, n int, rng *rand.Rand) apiBench
 	cctx, cancel := context.WithCancel(context.Background())
 	c := &Conn{srv: srv.WS, ip: "127.0.0.1", send: newSendQueue(1 << 20), ctx: cctx, cancel: cancel, playerID: ses.PlayerID}
 	c.send.running = true // no writer: the benchmark takes the queue
-	var legal []engine.Move
-	var frames [][]byte
-	for len(frames) < benchAPIGameMoves {
-		legal = g.LegalMoves(legal[:0])
-		if len(legal) > 0 && legal[len(legal)-1].Kind == engine.Undo {
-			legal = legal[:len(legal)-1]
-		}
-		if len(legal) == 0 {
-			break
-		}
-		mv := legal[rng.IntN(len(legal))]
-		if _, err := g.Apply(mv); err != nil {
-			tb.Fatal(err)
-		}
-		seq := strconv.Itoa(len(frames) + 1)
-		frames = append(frames, []byte(`{"type":"move","id":"m`+seq+`","round_id":"`+r.ID+`","seq":`+seq+`,"move":"`+mv.String()+`"}`))
-	}
+	frames := moveFrames(tb, g, r.ID, rng)
 	if len(frames) == 0 { // a deal stuck from the start, its round about to end
 		cancel()
 		return newAPIBenchGame(tb, srv, n+1000, rng)
@@ -155,4 +139,27 @@ func TestMoveOKFromResult(t *testing.T) {
 	if want := appendMoveOK(nil, "", "r1", 7, view, 0, false); !bytes.Equal(first, want) {
 		t.Fatalf("a later moveOK changed an earlier message:\n%s", first)
 	}
+}
+
+// moveFrames scripts a game of at most benchAPIGameMoves random legal moves
+// (no undo) from g, which it plays, as the move frames of round roundID.
+func moveFrames(tb testing.TB, g *engine.Game, roundID string, rng *rand.Rand) [][]byte {
+	var legal []engine.Move
+	var frames [][]byte
+	for len(frames) < benchAPIGameMoves {
+		legal = g.LegalMoves(legal[:0])
+		if len(legal) > 0 && legal[len(legal)-1].Kind == engine.Undo {
+			legal = legal[:len(legal)-1]
+		}
+		if len(legal) == 0 {
+			break
+		}
+		mv := legal[rng.IntN(len(legal))]
+		if _, err := g.Apply(mv); err != nil {
+			tb.Fatal(err)
+		}
+		seq := strconv.Itoa(len(frames) + 1)
+		frames = append(frames, []byte(`{"type":"move","id":"m`+seq+`","round_id":"`+roundID+`","seq":`+seq+`,"move":"`+mv.String()+`"}`))
+	}
+	return frames
 }

@@ -80,23 +80,7 @@ func newSocketBenchGame(tb testing.TB, srv *Server, url string, n int, rng *rand
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var legal []engine.Move
-	var frames [][]byte
-	for len(frames) < benchAPIGameMoves {
-		legal = g.LegalMoves(legal[:0])
-		if len(legal) > 0 && legal[len(legal)-1].Kind == engine.Undo {
-			legal = legal[:len(legal)-1]
-		}
-		if len(legal) == 0 {
-			break
-		}
-		mv := legal[rng.IntN(len(legal))]
-		if _, err := g.Apply(mv); err != nil {
-			tb.Fatal(err)
-		}
-		seq := strconv.Itoa(len(frames) + 1)
-		frames = append(frames, []byte(`{"type":"move","id":"m`+seq+`","round_id":"`+r.ID+`","seq":`+seq+`,"move":"`+mv.String()+`"}`))
-	}
+	frames := moveFrames(tb, g, r.ID, rng)
 	if len(frames) == 0 { // a deal stuck from the start
 		ws.Close()
 		return newSocketBenchGame(tb, srv, url, n+1000, rng)
