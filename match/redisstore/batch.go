@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -60,18 +61,33 @@ const (
 	callAbandoned
 )
 
-// appendCall is one Append waiting in the batcher; or, when cmd is set, a
-// command (see batcher.run); or, when script is set, another script's run
-// (see batcher.script). All ride in the same pipelines.
+// appendCall is one Append waiting in the batcher, its command in a (see
+// appendargs.go; such calls are pooled); or, when cmd is set, a command
+// (see batcher.run); or, when script is set, another script's run (see
+// batcher.script). All ride in the same pipelines.
 type appendCall struct {
 	ctx    context.Context
 	keys   []string
 	args   []any
+	a      *appendArgs   // an Append's command (pooled)
 	cmd    redis.Cmder   // a command: sent as it is, its reply left in it
 	script *redis.Script // a script other than append.lua: its reply goes to res
 	res    *redis.Cmd
-	state  atomic.Int32
-	done   chan error // capacity 1: the flusher never waits on it
+	// ctx's deadline, read by the caller when it queues the call: the
+	// flusher never touches ctx, which may be reused once its caller
+	// gave up (the api's command contexts live in pooled messages).
+	deadline    time.Time
+	hasDeadline bool
+	state       atomic.Int32
+	done        chan error // capacity 1: the flusher never waits on it
+}
+
+// flushBufs are a flusher's reusable buffers, kept by the batcher between
+// flushers.
+type flushBufs struct {
+	batch []*appendCall
+	cmds  []*redis.Cmd
+	pipe  redis.Pipeliner // empty between batches: Exec leaves it so
 }
 
 // batcher sends queued appends in pipelines, at most pipelines at a time,
@@ -86,9 +102,12 @@ type batcher struct {
 
 	mu      sync.Mutex
 	queue   []*appendCall
-	running int  // flushers
-	closed  bool // Close was called
+	spare   []*flushBufs // of flushers that ended
+	running int          // flushers
+	closed  bool         // Close was called
 	wg      sync.WaitGroup
+
+	flushFn func() // b.flush, made once: "go b.flush()" allocates a closure each time
 }
 
 func newBatcher(c redis.UniversalClient, cfg Config) *batcher {
@@ -102,16 +121,24 @@ func newBatcher(c redis.UniversalClient, cfg Config) *batcher {
 	if b.maxQueue <= 0 {
 		b.maxQueue = DefaultMaxQueue
 	}
+	b.flushFn = b.flush
 	return b
 }
 
-// do runs append.lua with keys and args in the next pipeline and returns
-// its reply's error, mapped by mapErr. When ctx ends first, do returns at
-// once with an error matching match.ErrUnavailable and ctx's error; if the
-// append had not gone out yet it never will, and if it had, it may still
-// land (as a lone call abandoned mid-flight may).
-func (b *batcher) do(ctx context.Context, keys []string, args []any) error {
-	return b.enqueue(&appendCall{ctx: ctx, keys: keys, args: args})
+// doAppend runs the call's append.lua command (filled by appendArgs.fill)
+// in the next pipeline and returns its reply's error, mapped by mapErr.
+// When ctx ends first, doAppend returns at once with an error matching
+// match.ErrUnavailable and ctx's error; if the append had not gone out yet
+// it never will, and if it had, it may still land (as a lone call abandoned
+// mid-flight may). The call goes back to the pool when it is the caller's
+// again (see appendargs.go).
+func (b *batcher) doAppend(ctx context.Context, call *appendCall) error {
+	call.ctx = ctx
+	mine, err := b.enqueue(call)
+	if mine {
+		putAppendCall(call)
+	}
+	return err
 }
 
 // run sends cmd in the next pipeline and returns its error mapped by mapErr
@@ -123,7 +150,8 @@ func (b *batcher) do(ctx context.Context, keys []string, args []any) error {
 // whose subscribers take a repeat), as it must be for a lone call, which
 // go-redis resends too.
 func (b *batcher) run(ctx context.Context, cmd redis.Cmder) error {
-	return b.enqueue(&appendCall{ctx: ctx, cmd: cmd})
+	_, err := b.enqueue(&appendCall{ctx: ctx, cmd: cmd})
+	return err
 }
 
 // script runs sc with keys and args in the next pipeline (EVALSHA, and
@@ -132,7 +160,7 @@ func (b *batcher) run(ctx context.Context, cmd redis.Cmder) error {
 // script must be safe to resend, as for run.
 func (b *batcher) script(ctx context.Context, sc *redis.Script, keys []string, args ...any) *redis.Cmd {
 	call := &appendCall{ctx: ctx, keys: keys, args: args, script: sc}
-	if err := b.enqueue(call); err != nil {
+	if _, err := b.enqueue(call); err != nil {
 		// Not sent (closed, full), or the caller gave up on it: call.res
 		// is not ours to read.
 		cmd := redis.NewCmd(ctx)
@@ -142,37 +170,43 @@ func (b *batcher) script(ctx context.Context, sc *redis.Script, keys []string, a
 	return call.res
 }
 
-func (b *batcher) enqueue(call *appendCall) error {
+// enqueue queues the call and waits for its answer or its context's end.
+// mine reports whether the call is the caller's again: it was never
+// queued, or it was answered; not when the caller gave up on it.
+func (b *batcher) enqueue(call *appendCall) (mine bool, err error) {
 	ctx := call.ctx
 	if err := ctx.Err(); err != nil {
-		return mapErr(err)
+		return true, mapErr(err)
 	}
-	call.done = make(chan error, 1)
+	if call.done == nil {
+		call.done = make(chan error, 1)
+	}
+	call.deadline, call.hasDeadline = ctx.Deadline()
 	b.mu.Lock()
 	switch {
 	case b.closed:
 		b.mu.Unlock()
-		return ErrClosed
+		return true, ErrClosed
 	case len(b.queue) >= b.maxQueue:
 		b.mu.Unlock()
-		return errQueueFull
+		return true, errQueueFull
 	}
 	b.queue = append(b.queue, call)
 	if b.running < b.pipelines {
 		b.running++
 		b.wg.Add(1)
-		go b.flush()
+		go b.flushFn()
 	}
 	b.mu.Unlock()
 
 	select {
 	case err := <-call.done:
-		return err
+		return true, err
 	case <-ctx.Done():
-		// Taken back before it went out, the append is never sent; sent,
-		// its reply is dropped.
+		// Taken back before it went out, the append is never sent (and the
+		// flusher drops it); sent, its reply is dropped.
 		call.state.CompareAndSwap(callQueued, callAbandoned)
-		return mapErr(ctx.Err())
+		return false, mapErr(ctx.Err())
 	}
 }
 
@@ -180,54 +214,70 @@ func (b *batcher) enqueue(call *appendCall) error {
 // empty.
 func (b *batcher) flush() {
 	defer b.wg.Done()
-	batch := make([]*appendCall, 0, b.maxBatch)
-	var cmds []*redis.Cmd
+	var fb *flushBufs
 	for {
 		b.mu.Lock()
+		if fb == nil {
+			if k := len(b.spare); k > 0 {
+				fb = b.spare[k-1]
+				b.spare[k-1] = nil
+				b.spare = b.spare[:k-1]
+			} else {
+				fb = &flushBufs{batch: make([]*appendCall, 0, b.maxBatch), pipe: b.c.Pipeline()}
+			}
+		}
 		n := min(len(b.queue), b.maxBatch)
 		if n == 0 {
 			b.running--
+			b.spare = append(b.spare, fb)
 			b.mu.Unlock()
 			return
 		}
-		batch = append(batch[:0], b.queue[:n]...)
+		fb.batch = append(fb.batch[:0], b.queue[:n]...)
 		rest := copy(b.queue, b.queue[n:])
 		clear(b.queue[rest:])
 		b.queue = b.queue[:rest]
 		b.mu.Unlock()
-		cmds = b.send(batch, cmds)
-		clear(batch)
+		b.send(fb)
+		clear(fb.batch)
 	}
 }
 
-// send runs one batch and answers each of its callers. It returns cmds for
-// reuse.
-func (b *batcher) send(batch []*appendCall, cmds []*redis.Cmd) []*redis.Cmd {
+// send runs fb's batch and answers each of its callers.
+func (b *batcher) send(fb *flushBufs) {
 	// Drop the calls whose callers gave up; the others are sent now.
-	live := batch[:0]
-	for _, call := range batch {
+	live := fb.batch[:0]
+	for _, call := range fb.batch {
 		if call.state.CompareAndSwap(callQueued, callSent) {
 			live = append(live, call)
+		} else if call.a != nil {
+			putAppendCall(call) // abandoned, and never sent: ours
 		}
 	}
 	if len(live) == 0 {
-		return cmds
+		return
 	}
 	ctx, cancel := batchContext(live)
 	defer cancel()
-	cmds = append(cmds[:0], make([]*redis.Cmd, len(live))...)
+	cmds := slices.Grow(fb.cmds[:0], len(live))[:len(live)]
+	clear(cmds)
+	fb.cmds = cmds
 	// The pipeline's own error is the first command's that failed; each
-	// command holds its own.
-	_, _ = b.c.Pipelined(ctx, func(p redis.Pipeliner) error {
-		for i, call := range live {
-			if call.cmd != nil {
-				_ = p.Process(ctx, call.cmd)
-				continue
-			}
+	// command holds its own. (p.Exec is what Pipelined runs after its
+	// function; it leaves p empty for the next batch.)
+	p := fb.pipe
+	for i, call := range live {
+		switch {
+		case call.cmd != nil:
+			_ = p.Process(ctx, call.cmd)
+		case call.a != nil:
+			cmds[i] = call.a.command(ctx)
+			_ = p.Process(ctx, cmds[i])
+		default:
 			cmds[i] = call.scriptOf().EvalSha(ctx, p, call.keys, call.args...)
 		}
-		return nil
-	})
+	}
+	_, _ = p.Exec(ctx)
 	// A Redis that lost its script cache (a restart, SCRIPT FLUSH) answers
 	// NOSCRIPT without running anything: those go again with the source.
 	var again []int
@@ -237,12 +287,16 @@ func (b *batcher) send(batch []*appendCall, cmds []*redis.Cmd) []*redis.Cmd {
 		}
 	}
 	if len(again) > 0 {
-		_, _ = b.c.Pipelined(ctx, func(p redis.Pipeliner) error {
-			for _, i := range again {
-				cmds[i] = live[i].scriptOf().Eval(ctx, p, live[i].keys, live[i].args...)
+		for _, i := range again {
+			if a := live[i].a; a != nil {
+				a.argv[0], a.argv[1] = "eval", appendSrcArg
+				cmds[i] = a.command(ctx)
+				_ = p.Process(ctx, cmds[i])
+				continue
 			}
-			return nil
-		})
+			cmds[i] = live[i].scriptOf().Eval(ctx, p, live[i].keys, live[i].args...)
+		}
+		_, _ = p.Exec(ctx)
 	}
 	for i, call := range live {
 		if call.cmd != nil {
@@ -262,10 +316,9 @@ func (b *batcher) send(batch []*appendCall, cmds []*redis.Cmd) []*redis.Cmd {
 		// The reply is "OK" or "DUP" (a retry): both leave the entry in
 		// the log.
 		_, err := cmds[i].Text()
-		call.done <- mapErr(err)
 		cmds[i] = nil
+		call.done <- mapErr(err) // the call is the caller's from here
 	}
-	return cmds
 }
 
 // scriptOf is the script a call runs.
@@ -284,12 +337,11 @@ func (call *appendCall) scriptOf() *redis.Script {
 func batchContext(calls []*appendCall) (context.Context, context.CancelFunc) {
 	var latest time.Time
 	for _, call := range calls {
-		d, ok := call.ctx.Deadline()
-		if !ok {
+		if !call.hasDeadline {
 			return context.Background(), func() {}
 		}
-		if d.After(latest) {
-			latest = d
+		if call.deadline.After(latest) {
+			latest = call.deadline
 		}
 	}
 	return context.WithDeadline(context.Background(), latest)

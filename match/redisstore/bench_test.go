@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"klondike/match"
 	"klondike/match/redisstore"
@@ -17,7 +18,10 @@ import (
 
 // benchAppend appends one player's moves, one round trip each.
 func benchAppend(b *testing.B, s match.Store) {
-	ctx := context.Background()
+	benchAppendCtx(b, s, context.Background())
+}
+
+func benchAppendCtx(b *testing.B, s match.Store, ctx context.Context) {
 	seq := 0
 	for b.Loop() {
 		seq++
@@ -55,6 +59,15 @@ func benchStore(b *testing.B, srv *redistest.Server) match.Store {
 // BenchmarkAppend measures one Append round trip to a loopback redis-server.
 func BenchmarkAppend(b *testing.B) {
 	benchAppend(b, benchStore(b, redistest.Start(b)))
+}
+
+// BenchmarkAppendDeadline is BenchmarkAppend with a deadline on the
+// context, as the server's moves have (each batch then makes a context
+// with the latest of its callers' deadlines).
+func BenchmarkAppendDeadline(b *testing.B) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	benchAppendCtx(b, benchStore(b, redistest.Start(b)), ctx)
 }
 
 // BenchmarkAppendParallel measures Appends of parallel players.

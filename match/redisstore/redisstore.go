@@ -102,7 +102,9 @@ type Store struct {
 	c      redis.UniversalClient
 	prefix string
 	ttlMs  string
+	ttlArg any      // ttlMs, boxed once
 	batch  *batcher // nil with Config.NoBatch
+	kc     keyCache // Append's keys (keycache.go)
 }
 
 var _ match.Store = (*Store)(nil)
@@ -130,6 +132,7 @@ func New(c redis.UniversalClient, cfg Config) *Store {
 	}
 	ms := max(cfg.TTL.Milliseconds(), 1)
 	s := &Store{c: c, prefix: cfg.Prefix, ttlMs: strconv.FormatInt(ms, 10)}
+	s.ttlArg = s.ttlMs
 	if !cfg.NoBatch {
 		s.batch = newBatcher(c, cfg)
 	}
@@ -148,7 +151,26 @@ func (s *Store) logKey(roundID, playerID string) string {
 // Append implements match.Store with one script run: see append.lua. The
 // run goes to Redis in a pipeline with other players' appends (group
 // commit, see batch.go) and Append returns when its own reply has come.
+//
+// The command is built without the allocations of a plain script call (see
+// appendargs.go): cached keys, arguments written into a pooled buffer. Its
+// bytes on the wire are those of appendScript.EvalSha(keys, args...) with
+// the keys and args of appendAlone.
 func (s *Store) Append(ctx context.Context, roundID string, epoch uint64, e match.LogEntry, st match.Standing) error {
+	if s.batch == nil {
+		return s.appendAlone(ctx, roundID, epoch, e, st)
+	}
+	call := getAppendCall()
+	if err := call.a.fill(s, roundID, epoch, e, st); err != nil {
+		putAppendCall(call)
+		return err
+	}
+	return s.batch.doAppend(ctx, call)
+}
+
+// appendAlone is Append with Config.NoBatch: one script call, a round trip
+// of its own, as the store did before group commit.
+func (s *Store) appendAlone(ctx context.Context, roundID string, epoch uint64, e match.LogEntry, st match.Standing) error {
 	stJSON, err := encodeStanding(st)
 	if err != nil {
 		return err
@@ -162,9 +184,6 @@ func (s *Store) Append(ctx context.Context, roundID string, epoch uint64, e matc
 		s.closedKey(roundID),
 	}
 	args := []any{st.PlayerID, strconv.FormatUint(epoch, 10), e.Seq, encodeEntry(e), stJSON, rankMember(st), s.ttlMs}
-	if s.batch != nil {
-		return s.batch.do(ctx, keys, args)
-	}
 	_, err = appendScript.Run(ctx, s.c, keys, args...).Text()
 	// The reply is "OK" or "DUP" (a retry): both leave the entry in the log.
 	return mapErr(err)
@@ -314,12 +333,16 @@ func rankMember(st match.Standing) string {
 // encodeEntry writes "seq|at_ms|move": the move last, so it may hold any
 // byte. Equal entries encode equal, which the script's retry check needs.
 func encodeEntry(e match.LogEntry) string {
-	b := make([]byte, 0, 24+len(e.Move))
+	return string(appendEntry(make([]byte, 0, 24+len(e.Move)), e))
+}
+
+// appendEntry appends encodeEntry(e) to b.
+func appendEntry(b []byte, e match.LogEntry) []byte {
 	b = strconv.AppendInt(b, int64(e.Seq), 10)
 	b = append(b, '|')
 	b = strconv.AppendInt(b, e.AtMs, 10)
 	b = append(b, '|')
-	return string(append(b, e.Move...))
+	return append(b, e.Move...)
 }
 
 func decodeEntry(s string) (match.LogEntry, error) {

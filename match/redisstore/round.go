@@ -54,6 +54,7 @@ func (s *Store) ClaimSeat(ctx context.Context, roundID, playerID string) (uint64
 // idempotent, and it leaves the round's other keys (and SetStanding)
 // alone.
 func (s *Store) CloseRound(ctx context.Context, roundID string) error {
+	s.kc.forget(roundID) // no more appends, but a late retry, which rebuilds its keys
 	return mapErr(s.run(ctx, redis.NewStatusCmd(ctx, "set", s.closedKey(roundID), "1", "px", s.ttl().Milliseconds())))
 }
 
