@@ -1431,12 +1431,8 @@ func (m *Match) sendBoard(now time.Time) {
 		return
 	}
 	m.tellBoard(nil)
-	// Urgent changes wait LeaderboardEvery after the last board too: the
-	// slow tick also calls here, and must not send one sooner.
-	since := now.Sub(m.lastBoard)
-	due := m.boardHot && since >= m.cfg.LeaderboardEvery ||
-		m.boardDue && since >= m.cfg.LeaderboardMinorEvery ||
-		m.rules.Scoring == engine.ScoringStandard && since >= standardRefresh
+	due := m.boardHot || m.boardDue && now.Sub(m.lastBoard) >= m.cfg.LeaderboardMinorEvery ||
+		m.rules.Scoring == engine.ScoringStandard && now.Sub(m.lastBoard) >= standardRefresh
 	if !due {
 		m.armBoard(now)
 		return
