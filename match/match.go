@@ -146,11 +146,8 @@ type Match struct {
 	leased    bool
 	leaseAt   time.Time
 	lastBoard time.Time
-	boardDue  bool        // the standings changed since the last leaderboard (here or on another node)
-	boardHot  bool        // and a change among them was urgent
-	board     *time.Timer // the next leaderboard's time (armBoard), when boardAt is set
-	boardAt   time.Time
-	wakes     atomic.Int64 // times the loop woke (tests)
+	boardDue  bool // the standings changed since the last leaderboard (here or on another node)
+	boardHot  bool // and a change among them was urgent
 	outbox    []outMsg
 	changedSt bool
 	after     []func()  // run once the command's change is saved
@@ -276,10 +273,9 @@ func newReplica(id string, cfg Config) *Match {
 	m := &Match{
 		ID: id, cfg: cfg,
 		inbox: make(chan func(), cfg.Inbox), stop: make(chan struct{}), done: make(chan struct{}),
-		timer: time.NewTimer(time.Hour), board: time.NewTimer(time.Hour),
+		timer: time.NewTimer(time.Hour),
 	}
 	m.timer.Stop()
-	m.board.Stop()
 	m.cfg.Logger = cfg.Logger.With("match", id)
 	return m
 }
@@ -598,7 +594,6 @@ func (m *Match) Deliver(env Envelope) {
 			if m.round != nil && m.round.ID == env.Board {
 				m.boardDue = true
 				m.boardHot = m.boardHot || env.Urgent
-				m.armBoard(time.Now())
 			}
 			return
 		}
@@ -659,7 +654,6 @@ func (m *Match) loop() {
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	defer m.timer.Stop()
-	defer m.board.Stop()
 	defer func() {
 		if m.tickCtxCancel != nil {
 			m.tickCtxCancel()
@@ -670,9 +664,9 @@ func (m *Match) loop() {
 			every = d
 			tick.Reset(d)
 		}
-		var finished, changed <-chan struct{}
+		var finished <-chan struct{}
 		if m.round != nil && m.st.State == StateRunning {
-			finished, changed = m.round.Finished(), m.round.Changed()
+			finished = m.round.Finished()
 		}
 		select {
 		case f := <-m.inbox:
@@ -681,18 +675,12 @@ func (m *Match) loop() {
 			m.safely(m.onTimer)
 		case <-finished:
 			m.safely(m.onFinished)
-		case <-changed:
-			m.safely(func() { m.onChanged(time.Now()) })
-		case now := <-m.board.C:
-			m.boardAt = time.Time{}
-			m.safely(func() { m.sendBoard(now) })
 		case now := <-tick.C:
 			m.safely(func() { m.onTick(now) })
 		case <-m.stop:
 			m.releaseLease()
 			return
 		}
-		m.wakes.Add(1)
 	}
 }
 
@@ -700,15 +688,16 @@ func (m *Match) loop() {
 // for the reconcile and its clock's lease, not for leaderboards.
 const idleTick = reconcileEvery / 2
 
-// tickEvery is the period of the match's ticks: half the interval of the
-// reconcile and of the clock's lease renewal (when the match has a clock),
-// so neither slips by a whole period when a tick comes late. Leaderboards
-// have their own timer (armBoard), set when the standings change. Ticks of
-// every match every 250 ms took about a quarter of the server's CPU at
-// 10,000 players (the loop's select, the timers and onTick); ticking every
-// LeaderboardEvery while a round ran still woke a match four times a
-// second, mostly to find nothing new.
+// tickEvery is the period of the match's ticks: LeaderboardEvery while a
+// round runs; otherwise half the interval of the reconcile and of the
+// clock's lease renewal (when the match has a clock), so neither slips by
+// a whole period when a tick comes late. Ticks of every match every 250 ms,
+// running or not, took about a quarter of the server's CPU at 10,000
+// players (the loop's select, the timers and onTick).
 func (m *Match) tickEvery() time.Duration {
+	if m.round != nil && m.st.State == StateRunning {
+		return m.cfg.LeaderboardEvery
+	}
 	d := idleTick
 	if m.st.TimerFor != "" {
 		d = min(d, m.cfg.LeaseTTL/6) // a renewal is due every LeaseTTL/3
@@ -1355,8 +1344,7 @@ func (m *Match) onFinished() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 	defer cancel()
-	m.tellBoard(ctx) // this node's viewers get the board when it is due
-	m.armBoard(time.Now())
+	m.tellBoard(ctx) // this node's viewers get the board next tick
 	err := m.exec(ctx, func() error {
 		if m.round == nil || m.st.State != StateRunning {
 			return nil
@@ -1382,51 +1370,6 @@ func (m *Match) onTick(now time.Time) {
 		m.checkedAt = now
 		m.reconcile(now)
 	}
-	m.sendBoard(now) // the standard scoring's refresh; and whatever was missed
-}
-
-// onChanged times the next leaderboard when the round's standings change
-// (Round.Changed). It leaves the changes in the round for sendBoard to
-// take, so that the moves until then make no further signal; but when
-// another node's viewers wait on them it takes them now and tells that
-// node within LeaderboardEvery, as a tick did before.
-func (m *Match) onChanged(now time.Time) {
-	if m.round == nil || m.st.State != StateRunning {
-		return
-	}
-	if m.watchedElsewhere() {
-		m.tellBoard(nil)
-	} else if changed, urgent := m.round.Dirty(); changed {
-		m.boardDue = true
-		m.boardHot = m.boardHot || urgent
-	}
-	m.armBoard(now)
-}
-
-// armBoard sets the board timer for the next leaderboard the flags call
-// for: LeaderboardEvery after the last one for an urgent change,
-// LeaderboardMinorEvery after it for others (at once if that is past); a
-// timer set sooner stays.
-func (m *Match) armBoard(now time.Time) {
-	if m.round == nil || m.st.State != StateRunning || !m.boardDue && !m.boardHot {
-		return
-	}
-	wait := m.cfg.LeaderboardMinorEvery
-	if m.boardHot {
-		wait = m.cfg.LeaderboardEvery
-	}
-	at := m.lastBoard.Add(wait)
-	if !m.boardAt.IsZero() && !m.boardAt.After(at) {
-		return
-	}
-	m.boardAt = at
-	m.board.Reset(max(at.Sub(now), 0))
-}
-
-// sendBoard sends the leaderboard to this node's viewers when it changed
-// and is due, or when the standard scoring's time penalty has grown; if
-// the store fails it tries again LeaderboardEvery later.
-func (m *Match) sendBoard(now time.Time) {
 	if m.round == nil || m.st.State != StateRunning {
 		return
 	}
@@ -1434,7 +1377,6 @@ func (m *Match) sendBoard(now time.Time) {
 	due := m.boardHot || m.boardDue && now.Sub(m.lastBoard) >= m.cfg.LeaderboardMinorEvery ||
 		m.rules.Scoring == engine.ScoringStandard && now.Sub(m.lastBoard) >= standardRefresh
 	if !due {
-		m.armBoard(now)
 		return
 	}
 	to := m.localAudience()
@@ -1444,12 +1386,7 @@ func (m *Match) sendBoard(now time.Time) {
 	}
 	b, err := m.leaderboardMsg(m.tickCtx(now), now)
 	if err != nil {
-		// The flags stay: try again in LeaderboardEvery.
-		if m.boardAt.IsZero() || m.boardAt.After(now.Add(m.cfg.LeaderboardEvery)) {
-			m.boardAt = now.Add(m.cfg.LeaderboardEvery)
-			m.board.Reset(m.cfg.LeaderboardEvery)
-		}
-		return
+		return // the flags stay: try again next tick
 	}
 	m.boardDue, m.boardHot = false, false
 	m.lastBoard = now

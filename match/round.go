@@ -73,7 +73,6 @@ type Round struct {
 	dirty    atomic.Bool   // standings changed since the last leaderboard
 	urgent   atomic.Bool   // and a change among them is urgent (see TakeDirty)
 	finished chan struct{} // a player's game ended (capacity 1, never blocks)
-	changed  chan struct{} // the standings turned dirty or urgent (capacity 1, never blocks)
 	endMs    atomic.Int64  // the round's clock when it ended; set before the state turns over
 
 	mu    sync.Mutex // guards seats
@@ -128,7 +127,7 @@ func RoundFromRecord(rec RoundRecord, store Store) (*Round, error) {
 	r := &Round{
 		ID: rec.ID, MatchID: rec.MatchID, Number: rec.Number, Rules: rec.Rules, Mode: rec.Mode,
 		Deal: engine.NumberedDeal(rec.Fair.Seed), Fair: rec.Fair, StartsAt: rec.StartsAt, EndsAt: rec.EndsAt,
-		Players: rec.Players, store: store, finished: make(chan struct{}, 1), changed: make(chan struct{}, 1), seats: map[string]*seat{},
+		Players: rec.Players, store: store, finished: make(chan struct{}, 1), seats: map[string]*seat{},
 	}
 	r.setPhase(rec.Phase, rec.EndMs)
 	r.markDirty(true)
@@ -810,23 +809,11 @@ func (r *Round) LocalLeaderboard(now time.Time) (entries []Entry, ok bool) {
 // one the racers should see at once: a card to or from a foundation, a game
 // ended, a round loaded. Other changes (moves and points) can wait for the
 // slower leaderboard (Config.LeaderboardMinorEvery).
-//
-// The first change after TakeDirty, and the first urgent one, signal
-// Changed; later ones only add to what the next TakeDirty reports.
 func (r *Round) markDirty(urgent bool) {
-	news := false
-	if urgent && !r.urgent.Load() {
-		news = !r.urgent.Swap(true)
+	if urgent {
+		r.urgent.Store(true)
 	}
-	if !r.dirty.Load() {
-		news = !r.dirty.Swap(true) || news
-	}
-	if news {
-		select {
-		case r.changed <- struct{}{}:
-		default: // a signal is pending already
-		}
-	}
+	r.dirty.Store(true)
 }
 
 // TakeDirty reports whether the standings changed since the last call, and
@@ -836,18 +823,6 @@ func (r *Round) TakeDirty() (changed, urgent bool) {
 	changed = r.dirty.Swap(false) || urgent
 	return changed, urgent
 }
-
-// Dirty is TakeDirty without taking: it leaves the changes to report.
-func (r *Round) Dirty() (changed, urgent bool) {
-	urgent = r.urgent.Load()
-	return r.dirty.Load() || urgent, urgent
-}
-
-// Changed receives when the standings change after TakeDirty emptied them,
-// or when an urgent change comes after a minor one: the match then times
-// its next leaderboard. Changes that come while a signal is pending make no
-// second one.
-func (r *Round) Changed() <-chan struct{} { return r.changed }
 
 // View returns the player's current view and the seq of their last accepted move.
 func (r *Round) View(ctx context.Context, playerID string, now time.Time) (view []byte, lastSeq int, err error) {
