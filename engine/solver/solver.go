@@ -248,10 +248,7 @@ func relax(sim *engine.Game, text string, r engine.Rules, b Budget, start time.T
 
 // wins reports whether line, played on a copy of g, wins it under g's rules.
 func wins(g *engine.Game, line []engine.Move) bool {
-	c, err := engine.ParseGame(g.String(), g.Rules())
-	if err != nil {
-		return false
-	}
+	c := g.Clone()
 	for _, m := range line {
 		if _, err := c.Apply(m); err != nil {
 			return false
