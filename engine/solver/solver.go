@@ -126,7 +126,7 @@ func solveAt(g *engine.Game, b Budget, start time.Time, set func(*search)) Resul
 	var usedNodes int64
 	var usedTime time.Duration
 	if !x.ref && !x.noRelax && x.phases == nil {
-		rel, ok := relax(sim, text, r, b, start)
+		rel, ok := relax(sim, text, r, b, start, set)
 		if ok {
 			return rel
 		}
@@ -219,8 +219,9 @@ const relaxShare = 300
 // otherwise it returns the nodes it used (Result.Nodes) for the caller to
 // count against the budget. It takes relaxShare of the budget, and runs
 // only when the budget is bounded and the game is not itself draw 1 with
-// unlimited passes.
-func relax(sim *engine.Game, text string, r engine.Rules, b Budget, start time.Time) (Result, bool) {
+// unlimited passes. set, the tests' options, applies to it too (a solve
+// without twin stacks is one throughout).
+func relax(sim *engine.Game, text string, r engine.Rules, b Budget, start time.Time, set func(*search)) (Result, bool) {
 	if r.Draw == 1 && r.Passes == 0 || b.Nodes <= 0 && b.Time <= 0 {
 		return Result{}, false
 	}
@@ -234,7 +235,7 @@ func relax(sim *engine.Game, text string, r engine.Rules, b Budget, start time.T
 	if b.Nodes > 0 && rb.Nodes == 0 {
 		return Result{}, false // too small a budget to share
 	}
-	res := solveAt(g, rb, start, nil)
+	res := solveAt(g, rb, start, set)
 	switch res.Verdict {
 	case Unwinnable:
 		return Result{Verdict: Unwinnable, Nodes: res.Nodes}, true
