@@ -115,6 +115,9 @@ type Conn struct {
 	bucket *tokenBucket // read goroutine only
 
 	rateLimited bool // read goroutine only: counted once in Metrics.RateLimited
+	// read goroutine only: a Reply made this goroutine the writer, which
+	// it runs when HandleMessage returns
+	writeAfterDispatch bool
 
 	mu         sync.Mutex
 	playerID   string
@@ -137,12 +140,31 @@ type errorMsg struct {
 // a slow consumer (CloseSlowConsumer). The caller must not modify msg
 // afterwards.
 func (c *Conn) Send(msg []byte) bool {
+	return c.enqueue(msg, false)
+}
+
+// Reply is Send for a Handler's answer to the message it is handling: it
+// must be called on the goroutine that runs HandleMessage for c, before
+// HandleMessage returns. When no writer runs, none is started: the
+// connection's read goroutine writes the reply itself once HandleMessage
+// returns (see writeReplies), which spares a move's answer the start of a
+// goroutine and the hand-over to it. Messages that others send meanwhile
+// go out with it.
+func (c *Conn) Reply(msg []byte) bool {
+	return c.enqueue(msg, true)
+}
+
+func (c *Conn) enqueue(msg []byte, reply bool) bool {
 	if c.ctx.Err() != nil {
 		return false
 	}
 	ok, start := c.send.push(msg)
 	if start {
-		go c.writeLoop()
+		if reply {
+			c.writeAfterDispatch = true
+		} else {
+			go c.writeLoop()
+		}
 	}
 	if ok {
 		return true
@@ -556,6 +578,7 @@ func (c *Conn) countRateLimited() {
 // dispatch hands one message to the Handler. A panic there closes this
 // connection only, with 1011.
 func (c *Conn) dispatch(env *Envelope) {
+	defer c.writeReplies()
 	defer func() {
 		if r := recover(); r != nil {
 			c.Logger().Error("panic handling a message", "type", env.Type, "panic", r, "stack", string(debug.Stack()))
@@ -631,12 +654,37 @@ func isObject(data []byte) bool {
 // it runs: it writes the queued messages and a due ping until there is
 // nothing left, then returns. When the connection is ending it writes the
 // close frame (see writeClose) and ends the writing for good. It runs on a
-// goroutine of its own started by Send or end, or on the ping timer's;
-// sendQueue makes sure that at most one runs at a time.
-func (c *Conn) writeLoop() {
+// goroutine of its own started by Send or end, on the ping timer's, or on
+// the read goroutine after a Reply (see writeReplies); sendQueue makes sure
+// that at most one runs at a time.
+func (c *Conn) writeLoop() { c.write(-1) }
+
+// replyTurns bounds the read goroutine's turns as the writer: the reply,
+// and what came meanwhile; a longer stream goes on on a writer goroutine of
+// its own, so that the reader is back to reading soon.
+const replyTurns = 3
+
+// writeReplies runs the writer on the read goroutine, for at most
+// replyTurns turns, when a Reply during the dispatch made it the writer.
+// Its writes are bounded by WriteWait, as any writer's.
+func (c *Conn) writeReplies() {
+	if c.writeAfterDispatch {
+		c.writeAfterDispatch = false
+		c.write(replyTurns)
+	}
+}
+
+// write is the writer's loop: a turn takes every waiting message and
+// writes it. After turns turns (none if negative) the writer hands over to
+// a goroutine of its own, still the writer.
+func (c *Conn) write(turns int) {
 	s := c.srv
 	var batch [][]byte
-	for {
+	for ; ; turns-- {
+		if turns == 0 {
+			go c.writeLoop()
+			return
+		}
 		msgs, ping, ending, idle := c.send.next(batch)
 		if idle {
 			return

@@ -46,6 +46,19 @@ func (h *fakeHandler) HandleMessage(ctx context.Context, c *Conn, env *Envelope)
 		c.SendJSON(map[string]string{"type": "welcome", "re": env.ID})
 	case "panic":
 		panic("handler bug")
+	case "reply":
+		// The answer by Reply, then messages of another goroutine queued
+		// while this dispatch still runs: the reader writes them all
+		// once it returns, the answer first.
+		c.Reply([]byte(`{"type":"reply","re":"` + env.ID + `"}`))
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for i := range replyOthers {
+				c.Send(fmt.Appendf(nil, `{"type":"other","i":%d}`, i))
+			}
+		}()
+		<-done
 	default:
 		c.SendJSON(map[string]string{"type": "echo", "re": env.ID, "of": env.Type})
 	}
@@ -214,6 +227,41 @@ func TestEchoAndClientClose(t *testing.T) {
 	}
 	if got[0].Send([]byte(`{}`)) {
 		t.Fatal("Send on an ended connection succeeded")
+	}
+}
+
+// replyOthers is how many messages the fake handler's "reply" has another
+// goroutine send during the dispatch.
+const replyOthers = 40
+
+// TestReplyWrittenByReader: a Handler's Reply, which the read goroutine
+// writes itself after the dispatch, goes out before what others sent
+// during the dispatch, all of it in order, and the connection reads on.
+func TestReplyWrittenByReader(t *testing.T) {
+	s := newTestServer(t, Limits{})
+	c := s.hello(t, "p1")
+	for round := range 20 {
+		id := fmt.Sprint(round)
+		send(t, c, `{"type":"reply","id":"`+id+`"}`)
+		if m := recv(t, c); m["type"] != "reply" || m["re"] != id {
+			t.Fatalf("round %d: first message %v, want the reply", round, m)
+		}
+		for i := range replyOthers {
+			if m := recv(t, c); m["type"] != "other" || m["i"] != float64(i) {
+				t.Fatalf("round %d: got %v, want other message %d", round, m, i)
+			}
+		}
+		send(t, c, `{"type":"anything","id":"e`+id+`"}`)
+		if m := recv(t, c); m["type"] != "echo" || m["re"] != "e"+id {
+			t.Fatalf("round %d: got %v, want the echo", round, m)
+		}
+	}
+	// A Reply on an ended connection is refused, as Send is.
+	conn := s.h.conn("p1")
+	c.Close()
+	s.waitClosed(t, 1)
+	if conn.Reply([]byte(`{}`)) {
+		t.Fatal("Reply on an ended connection succeeded")
 	}
 }
 

@@ -415,7 +415,7 @@ func (s *Service) move(ctx context.Context, c *Conn, env *Envelope, pid string) 
 	// move_ok is queued while the seat is locked, so it goes out before the
 	// round's results when this move was among the last.
 	res, err := r.MoveReply(ctx, pid, m.Seq, m.Move, time.Now(), func(res match.MoveResult) {
-		c.Send(moveOK(env.ID, m.RoundID, res))
+		c.Reply(moveOK(env.ID, m.RoundID, res))
 	})
 	if err != nil {
 		reject(err)
