@@ -28,6 +28,8 @@ type pipeHook struct {
 	evals   int
 	gate    chan struct{} // nil: never hold
 	entered chan struct{} // closed when the first pipeline is held
+	// the same for the second pipeline, when gate2 is set
+	gate2, entered2 chan struct{}
 }
 
 func newPipeHook(hold bool) *pipeHook {
@@ -54,11 +56,15 @@ func (h *pipeHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Pro
 		}
 		h.mu.Lock()
 		h.sizes = append(h.sizes, len(cmds))
-		first := len(h.sizes) == 1
+		n := len(h.sizes)
 		h.mu.Unlock()
-		if first && h.gate != nil {
+		if n == 1 && h.gate != nil {
 			close(h.entered)
 			<-h.gate
+		}
+		if n == 2 && h.gate2 != nil {
+			close(h.entered2)
+			<-h.gate2
 		}
 		return next(ctx, cmds)
 	}
@@ -298,6 +304,59 @@ func TestBatchContextCancel(t *testing.T) {
 	// A context already done never queues.
 	if err := f.s.Append(ctx, "r", 1, batchEntry(2, "DR"), batchStanding("a", 2)); !errors.Is(err, match.ErrUnavailable) || !errors.Is(err, context.Canceled) {
 		t.Errorf("Append with a done context = %v, want ErrUnavailable and context.Canceled", err)
+	}
+}
+
+// TestBatchCallerHandsOver: an Append that finds a pipeline free sends
+// the batch itself, and once its own answer is in it leaves what queued
+// meanwhile to a flusher goroutine: its caller is not kept to send the
+// others' batches.
+func TestBatchCallerHandsOver(t *testing.T) {
+	t.Parallel()
+	f := newBatchFixture(t, Config{Pipelines: 1}, true)
+	f.hook.gate2, f.hook.entered2 = make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	release2 := func() { once.Do(func() { close(f.hook.gate2) }) }
+	t.Cleanup(release2) // before the store's Close, which waits for the pipelines
+	t.Cleanup(f.release)
+	bg := context.Background()
+	first := make(chan error, 1)
+	go func() { first <- f.s.Append(bg, "r", 1, batchEntry(1, "DR"), batchStanding("a", 1)) }()
+	<-f.hook.entered
+	later := make(chan error, 2)
+	for _, p := range []string{"b", "c"} {
+		go func() { later <- f.s.Append(bg, "r", 1, batchEntry(1, "DR"), batchStanding(p, 1)) }()
+	}
+	f.waitQueued(t, 2)
+	f.release()
+	select {
+	case <-f.hook.entered2:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the appends queued behind the first pipeline were not sent")
+	}
+	// The second pipeline is held: the first caller has its answer all
+	// the same.
+	select {
+	case err := <-first:
+		if err != nil {
+			t.Errorf("first Append: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the first Append waits for a pipeline of the others' appends")
+	}
+	select {
+	case err := <-later:
+		t.Fatalf("an Append of the held pipeline answered (%v)", err)
+	default:
+	}
+	release2()
+	for range 2 {
+		if err := <-later; err != nil {
+			t.Errorf("later Append: %v", err)
+		}
+	}
+	if sizes := f.hook.pipelines(); len(sizes) != 2 || sizes[0] != 1 || sizes[1] != 2 {
+		t.Errorf("pipelines of %v commands, want [1 2]", sizes)
 	}
 }
 
