@@ -26,7 +26,8 @@ import (
 //
 // The writer exists only while there is something to write: Send starts it
 // when the queue goes non-empty and none runs, the ping timer (a
-// time.AfterFunc) runs it on its own goroutine when a ping is due, and it
+// time.AfterFunc) runs it on its own goroutine when a ping is due, a Reply
+// leaves it to the read goroutine after the handler returns, and it
 // returns as soon as the queue is empty. An idle connection is one parked
 // goroutine (the reader), a timer and its buffers: a second goroutine's stack
 // for every connection, idle or not, was most of its memory.
