@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"math/bits"
 	"time"
 )
 
@@ -48,6 +49,9 @@ type search struct {
 
 	// noRelax leaves out the relaxed search (tests, measurements).
 	noRelax bool
+
+	// tp caches the lists of talonPositions.
+	tp tpCache
 
 	// fullGen makes gen build every move and filter them by the
 	// obligation, without skipping the parts the obligation rules out
@@ -204,7 +208,7 @@ func (x *search) twins() bool { return !x.ref && !x.noTwins }
 func (x *search) canRecycle() bool { return x.recLimit < 0 || x.s.rec < x.recLimit }
 
 // next reports whether c is the next card of its foundation.
-func (x *search) next(c uint8) bool { return int8(x.s.f[cSuit[c]])+1 == cRank[c] }
+func (x *search) next(c uint8) bool { return x.s.nxt&(1<<c) != 0 }
 
 // safe reports whether c, the next card of its foundation, may go up at once
 // without losing a win. The rules are Solvitaire's (Blake & Gent): aces and
@@ -276,11 +280,26 @@ func (x *search) wasteBits() (bit, dom uint32) {
 	if w == n {
 		return 1 << w, allWaste
 	}
+	if d <= 3 {
+		return 1 << w, wasteDom[d][w]
+	}
 	for p := int(w); p >= 0; p -= int(d) {
 		dom |= 1 << p
 	}
 	return 1 << w, dom
 }
+
+// wasteDom[d][w] is the set of waste sizes w, w − d, w − 2d, … down to 0.
+var wasteDom = func() (t [4][talonMax + 1]uint32) {
+	for d := 1; d <= 3; d++ {
+		for w := range talonMax + 1 {
+			for p := w; p >= 0; p -= d {
+				t[d][w] |= 1 << p
+			}
+		}
+	}
+	return t
+}()
 
 // dominated reports whether a position at least as good as the current one
 // (which has obligation ob, and whose waste size is dominated by the waste
@@ -320,10 +339,18 @@ func (x *search) dominated(ob oblig, dom uint32) bool {
 // or in draw 3 the last talon card when taking it loses no other one.
 func (x *search) autoMove() (move, bool) {
 	s := &x.s
-	for i := range s.p {
-		if c := s.p[i].top(); c != noCard && x.next(c) && x.safe(c) {
-			return move{kind: mPileUp, from: uint8(i)}, true
+	// The first pile (by index) whose top is the next card of its
+	// foundation and safe: the candidates are the next cards that top a
+	// pile (at most four).
+	best := -1
+	for cand := s.nxt & s.tops; cand != 0; cand &= cand - 1 {
+		c := uint8(bits.TrailingZeros64(cand))
+		if i := int(s.loc[c]); (best < 0 || i < best) && x.safe(c) {
+			best = i
 		}
+	}
+	if best >= 0 {
+		return move{kind: mPileUp, from: uint8(best)}, true
 	}
 	if x.stream && s.w > 0 && x.next(s.t[s.w-1]) {
 		return move{kind: mTalon, at: s.w, to: toFound}, true
@@ -345,6 +372,9 @@ func (x *search) autoMove() (move, bool) {
 		return move{}, false
 	}
 	if x.recLimit < 0 {
+		if s.nxt&^s.tab == 0 { // else no talon card is the next of its foundation
+			return move{}, false
+		}
 		for i := uint8(0); i < s.tn; i++ {
 			if c := s.t[i]; x.next(c) && x.safe(c) {
 				return move{kind: mTalon, at: i + 1, rec: i+1 < s.w, to: toFound}, true
@@ -370,7 +400,47 @@ type talonPos struct {
 // with the fewest recycles: the current one, those of the rest of this
 // pass, then those of a new pass if a recycle is allowed (later passes
 // repeat it).
-func (x *search) talonPositions(buf *[2 * talonMax]talonPos) []talonPos {
+//
+// The list depends only on the talon's size, the waste size, the draw and
+// whether a recycle is allowed, so each is built once per search and kept
+// in x.tp.
+func (x *search) talonPositions() []talonPos {
+	s := &x.s
+	rec := 0
+	if x.canRecycle() {
+		rec = 1
+	}
+	if x.tp.draw != x.draw {
+		x.tp.spans = [talonMax + 1][talonMax + 1][2]tpSpan{}
+		x.tp.list = x.tp.list[:0]
+		x.tp.draw = x.draw
+	}
+	sp := &x.tp.spans[s.tn][s.w][rec]
+	if !sp.set {
+		var buf [2 * talonMax]talonPos
+		l := x.talonPositionsOf(&buf)
+		*sp = tpSpan{off: uint16(len(x.tp.list)), n: uint8(len(l)), set: true}
+		x.tp.list = append(x.tp.list, l...)
+	}
+	return x.tp.list[sp.off : sp.off+uint16(sp.n)]
+}
+
+// tpCache keeps the lists of talonPositions, by talon size, waste size and
+// whether a recycle is allowed, for one draw: x.tp.list[off:off+n].
+type tpCache struct {
+	draw  uint8
+	spans [talonMax + 1][talonMax + 1][2]tpSpan
+	list  []talonPos
+}
+
+type tpSpan struct {
+	off uint16
+	n   uint8
+	set bool
+}
+
+// talonPositionsOf builds talonPositions' list for the current position.
+func (x *search) talonPositionsOf(buf *[2 * talonMax]talonPos) []talonPos {
 	s := &x.s
 	n, w, d := s.tn, s.w, x.draw
 	out := buf[:0]
@@ -427,10 +497,10 @@ func (x *search) gen(out []move, ob oblig) []move {
 	// Where cards can be taken from right now: face-up on the tableau,
 	// reachable in the talon, on top of a foundation. A lazy move is made
 	// only if a card can use it at once.
-	var tabUp, kingHeads, talonSet, foundTops uint64
-	// upPile[c] is 1 + the pile where c is face up (0: not face up there),
-	// upAt[c] its index in it; topPile[c] is 1 + the pile c tops.
-	var upPile, upAt, topPile [nCards + 1]uint8
+	// The face-up cards are s.up, their places s.loc and s.pos, and
+	// s.topOf tells the pile a card tops.
+	var kingHeads, talonSet, foundTops uint64
+	tabUp, tops := s.up, s.tops
 	for i := range s.p {
 		p := &s.p[i]
 		if p.n == 0 {
@@ -439,19 +509,11 @@ func (x *search) gen(out []move, ob oblig) []move {
 			}
 			continue
 		}
-		for k := p.down; k < p.n; k++ {
-			c := p.c[k]
-			tabUp |= 1 << c
-			upPile[c] = uint8(i + 1)
-			upAt[c] = k
-		}
-		topPile[p.c[p.n-1]] = uint8(i + 1)
 		if p.down > 0 && cRank[p.c[p.down]] == king {
 			kingHeads |= 1 << p.c[p.down]
 		}
 	}
-	var buf [2 * talonMax]talonPos
-	tps := x.talonPositions(&buf)
+	tps := x.talonPositions()
 	for _, tp := range tps {
 		talonSet |= 1 << s.t[tp.at-1]
 	}
@@ -479,10 +541,15 @@ func (x *search) gen(out []move, ob oblig) []move {
 		onlyPile = int(ob.j)
 	}
 	// Tableau to foundation, and king-headed runs to an empty pile when
-	// they uncover a card (all empty piles are alike).
+	// they uncover a card (all empty piles are alike). None when no pile's
+	// top is the next card of its foundation and no king-headed run can
+	// go to an empty pile.
 	for i := range s.p {
+		if skipUp || s.nxt&tops == 0 && (empty < 0 || kingHeads == 0) {
+			break
+		}
 		p := &s.p[i]
-		if p.n == 0 || skipUp {
+		if p.n == 0 {
 			continue
 		}
 		if x.next(p.c[p.n-1]) {
@@ -501,17 +568,16 @@ func (x *search) gen(out []move, ob oblig) []move {
 	// face up elsewhere (with the cards above them).
 	for j := range s.p {
 		q := &s.p[j]
-		if q.n == 0 || skipTab || onlyPile >= 0 && j != onlyPile {
+		if q.n == 0 || skipTab || onlyPile >= 0 && j != onlyPile || onto[q.c[q.n-1]]&tabUp == 0 {
 			continue
 		}
 		for _, u := range below[q.c[q.n-1]] {
-			pi := upPile[u]
-			if pi == 0 || int(pi-1) == j {
+			if tabUp&(1<<u) == 0 || int(s.loc[u]) == j {
 				continue
 			}
-			i := int(pi - 1)
+			i := int(s.loc[u])
 			p := &s.p[i]
-			at := upAt[u]
+			at := s.pos[u]
 			var sc int16
 			switch {
 			case at == p.down && p.down > 0:
@@ -561,9 +627,12 @@ func (x *search) gen(out []move, ob oblig) []move {
 			}
 			continue
 		}
+		if aboveSet[c]&tops == 0 {
+			continue
+		}
 		for _, t := range above[c] {
-			if j := topPile[t]; j != 0 {
-				out = append(out, move{kind: mTalon, at: tp.at, rec: tp.rec, to: j - 1, score: scoreTalonPile - pen})
+			if j := s.topOf(t); j >= 0 {
+				out = append(out, move{kind: mTalon, at: tp.at, rec: tp.rec, to: uint8(j), score: scoreTalonPile - pen})
 			}
 		}
 	}
@@ -584,9 +653,12 @@ func (x *search) gen(out []move, ob oblig) []move {
 				}
 				continue
 			}
+			if aboveSet[c]&tops == 0 {
+				continue
+			}
 			for _, t := range above[c] {
-				if j := topPile[t]; j != 0 {
-					out = append(out, move{kind: mFoundDn, from: su, to: j - 1, score: scoreFoundDown})
+				if j := s.topOf(t); j >= 0 {
+					out = append(out, move{kind: mFoundDn, from: su, to: uint8(j), score: scoreFoundDown})
 				}
 			}
 		}
@@ -625,13 +697,10 @@ func (x *search) gen(out []move, ob oblig) []move {
 
 // safeDown reports whether c, the top of its foundation, would be sent
 // straight back up if it came down: then bringing it down never helps.
-func (x *search) safeDown(c uint8) bool {
-	su := cSuit[c]
-	x.s.f[su]--
-	ok := x.safe(c)
-	x.s.f[su]++
-	return ok
-}
+//
+// safe reads only the foundations of the other three suits, so it gives the
+// same answer with c up or down: safeDown is safe.
+func (x *search) safeDown(c uint8) bool { return x.safe(c) }
 
 // doAutos plays safe foundation moves until there are none.
 func (x *search) doAutos() {
@@ -793,32 +862,27 @@ func (x *search) run() {
 // has left (see "The dead-end test" in docs/solver.md).
 func (x *search) deadlocked() bool {
 	s := &x.s
-	// pileOf[c] is 1 + the pile of tableau card c (nPiles+1: the waste),
-	// at[c] its index; top[i] is the index of pile i's topmost leaver that
-	// has not left, or −1; top[nPiles] is the waste's.
-	var pileOf, at [nCards]int8
+	// unreach is the set of the cards that are not reachable: at first the
+	// face-down ones (under the face-up run's bottom, the topmost leaver of
+	// its pile) and, in the last pass, the waste's. top[i] is the index of
+	// pile i's topmost leaver that has not left, or −1; top[nPiles] is the
+	// waste's. A pile's card becomes reachable when the leaver above it
+	// has left (it is then the pile's topmost leaver), a waste card when it
+	// has left itself. Which leavers can leave in the end does not depend
+	// on the order they are tried in: leaving only makes cards reachable.
+	unreach := s.tab &^ s.up
+	any := unreach != 0
 	var top [nPiles + 1]int8
-	any := false
 	for i := range s.p {
-		p := &s.p[i]
 		top[i] = -1
-		if p.down == 0 {
-			continue
+		if s.p[i].down > 0 {
+			top[i] = int8(s.p[i].down)
 		}
-		for k := int8(0); k < int8(p.n); k++ {
-			c := p.c[k]
-			pileOf[c] = int8(i + 1)
-			at[c] = k
-		}
-		top[i] = int8(p.down)
-		any = true
 	}
 	top[nPiles] = -1
 	if x.lastPass() && s.w > 0 {
-		for k := int8(0); k < int8(s.w); k++ {
-			c := s.t[k]
-			pileOf[c] = nPiles + 1
-			at[c] = k
+		for k := range s.w {
+			unreach |= 1 << s.t[k]
 		}
 		top[nPiles] = int8(s.w) - 1
 		any = true
@@ -826,26 +890,31 @@ func (x *search) deadlocked() bool {
 	if !any {
 		return false
 	}
-	reachable := func(c uint8) bool {
-		pi := pileOf[c]
-		if pi == nPiles+1 {
-			return at[c] > top[nPiles]
+	// The cards a leaver may go onto where they lie: on the tableau or in
+	// the talon, and with worrying back on the foundations too (unreach
+	// never holds a foundation card).
+	onOK := ^uint64(0)
+	if !x.f2t {
+		for su := range uint8(4) {
+			onOK &^= (1<<(su*13+s.f[su]) - 1) &^ (1<<(su*13) - 1)
 		}
-		return pi == 0 || at[c] >= top[pi-1]
-	}
-	card := func(i int) uint8 {
-		if i == nPiles {
-			return s.t[top[i]]
-		}
-		return s.p[i].c[top[i]]
 	}
 	for changed := true; changed; {
 		changed = false
-		for i := range top {
-			for top[i] >= 0 && x.canLeave(card(i), reachable) {
+		for i := range nPiles {
+			p := &s.p[i]
+			for top[i] >= 0 && canLeave(p.c[top[i]], unreach, onOK) {
 				top[i]--
+				if top[i] >= 0 {
+					unreach &^= 1 << p.c[top[i]]
+				}
 				changed = true
 			}
+		}
+		for top[nPiles] >= 0 && canLeave(s.t[top[nPiles]], unreach, onOK) {
+			unreach &^= 1 << s.t[top[nPiles]]
+			top[nPiles]--
+			changed = true
 		}
 	}
 	for i := range top {
@@ -862,30 +931,21 @@ func (x *search) lastPass() bool {
 	return x.recLimit >= 0 && x.s.rec >= x.recLimit
 }
 
-// canLeave is deadlocked's test for a leaver a whose leavers above have left.
-func (x *search) canLeave(a uint8, reachable func(uint8) bool) bool {
-	if cRank[a] == king {
-		return true
-	}
-	su := cSuit[a]
-	up := true
-	for r := int8(x.s.f[su]) + 1; r < cRank[a]; r++ {
-		if !reachable(cardOf(int(r), su)) {
-			up = false
-			break
-		}
-	}
-	if up {
-		return true
-	}
-	for _, t := range above[a] {
-		if int8(x.s.f[cSuit[t]]) >= cRank[t] {
-			if x.f2t {
-				return true
-			}
-		} else if reachable(t) {
-			return true
-		}
-	}
-	return false
+// canLeave is deadlocked's test for a leaver a whose leavers above have
+// left; unreach is the set of the cards not reachable (never a foundation
+// card), onOK that of the cards a may go onto when reachable (with
+// worrying back every card, else every card not on a foundation). a can
+// leave if it is a king, if every card of its suit below it that is not
+// up is reachable (it can go up), or if a card it could be built on is
+// reachable, or on a foundation and may come back down.
+func canLeave(a uint8, unreach, onOK uint64) bool {
+	return kingSet&(1<<a) != 0 || suitBelow[a]&unreach == 0 || aboveSet[a]&^unreach&onOK != 0
 }
+
+// suitBelow[c] is the set of the cards of c's suit of lower rank.
+var suitBelow = func() (t [nCards]uint64) {
+	for c := range uint8(nCards) {
+		t[c] = (1<<c - 1) &^ (1<<(c/13*13) - 1)
+	}
+	return t
+}()

@@ -139,6 +139,14 @@ type state struct {
 	f    [4]uint8
 	home int32  // cards on the foundations
 	h    uint64 // incremental hash of tableau and foundations
+	// Kept up to date by do and undo so that move generation need not scan
+	// the piles (rehash sets them from scratch): tab is the set of the
+	// tableau's cards, up that of its face-up ones, tops that of the piles'
+	// top cards, nxt that of the next card of each foundation; loc[c] and
+	// pos[c] are the pile and the index there of tableau card c
+	// (meaningless for a card not in tab).
+	tab, up, tops, nxt uint64
+	loc, pos           [nCards + 1]uint8
 	// zc is the table of tableau terms h is made with: zCardTwin, under
 	// which twins carrying each other's stacks hash alike (see zCardTwin),
 	// or zCard (the reference search, and noTwins).
@@ -223,6 +231,34 @@ func (s *state) rehash() {
 		h += zFound[su][s.f[su]]
 	}
 	s.h = h
+	s.tab, s.up, s.tops, s.nxt = 0, 0, 0, 0
+	for i := range s.p {
+		p := &s.p[i]
+		if p.n > 0 {
+			s.tops |= 1 << p.c[p.n-1]
+		}
+		for j := uint8(0); j < p.n; j++ {
+			c := p.c[j]
+			s.tab |= 1 << c
+			if j >= p.down {
+				s.up |= 1 << c
+			}
+			s.loc[c], s.pos[c] = uint8(i), j
+		}
+	}
+	for su := range uint8(4) {
+		if s.f[su] < king {
+			s.nxt |= 1 << cardOf(int(s.f[su])+1, su)
+		}
+	}
+}
+
+// topOf returns the pile that card t tops, or -1.
+func (s *state) topOf(t uint8) int {
+	if s.tops&(1<<t) != 0 {
+		return int(s.loc[t])
+	}
+	return -1
 }
 
 // reveal turns pile i's top card face up if it is face down.
@@ -231,6 +267,7 @@ func (s *state) reveal(i int) bool {
 	if p.n > 0 && p.down == p.n {
 		s.h += zDown[i][p.down-1] - zDown[i][p.down]
 		p.down--
+		s.up |= 1 << p.c[p.down]
 		return true
 	}
 	return false
@@ -239,6 +276,7 @@ func (s *state) reveal(i int) bool {
 func (s *state) unreveal(i int) {
 	p := &s.p[i]
 	s.h += zDown[i][p.down+1] - zDown[i][p.down]
+	s.up &^= 1 << p.c[p.down]
 	p.down++
 }
 
@@ -247,19 +285,32 @@ func (s *state) foundUp(c uint8) {
 	s.h += zFound[su][s.f[su]+1] - zFound[su][s.f[su]]
 	s.f[su]++
 	s.home++
+	s.nxt &^= 1 << c
+	if cRank[c] < king {
+		s.nxt |= 1 << (c + 1)
+	}
 }
 
 func (s *state) foundDown(su uint8) uint8 {
 	s.h += zFound[su][s.f[su]-1] - zFound[su][s.f[su]]
 	s.f[su]--
 	s.home--
-	return cardOf(int(s.f[su])+1, su)
+	c := cardOf(int(s.f[su])+1, su)
+	s.nxt |= 1 << c
+	if cRank[c] < king {
+		s.nxt &^= 1 << (c + 1)
+	}
+	return c
 }
 
 // push puts card c on pile i.
 func (s *state) push(i int, c uint8) {
 	p := &s.p[i]
 	s.h += s.zc[c][p.top()]
+	s.tab |= 1 << c
+	s.up |= 1 << c
+	s.tops = s.tops&^(1<<p.top()) | 1<<c
+	s.loc[c], s.pos[c] = uint8(i), p.n
 	p.c[p.n] = c
 	p.n++
 }
@@ -270,6 +321,12 @@ func (s *state) pop(i int) uint8 {
 	p.n--
 	c := p.c[p.n]
 	s.h -= s.zc[c][p.top()]
+	s.tab &^= 1 << c
+	s.up &^= 1 << c
+	s.tops &^= 1 << c
+	if p.n > 0 {
+		s.tops |= 1 << p.c[p.n-1]
+	}
 	return c
 }
 
@@ -302,7 +359,16 @@ func (s *state) do(m move) applied {
 		c := src.c[m.at]
 		s.h += s.zc[c][dst.top()] - s.zc[c][src.under(m.at)]
 		k := src.n - m.at
-		copy(dst.c[dst.n:dst.n+k], src.c[m.at:src.n])
+		// The moved run's top stays a top; dst's top and src's new one change.
+		s.tops &^= 1 << dst.top()
+		if m.at > 0 {
+			s.tops |= 1 << src.c[m.at-1]
+		}
+		for j := range k {
+			d := src.c[m.at+j]
+			dst.c[dst.n+j] = d
+			s.loc[d], s.pos[d] = m.to, dst.n+j
+		}
 		dst.n += k
 		a.cnt = k
 		src.n = m.at
@@ -341,7 +407,15 @@ func (s *state) undo(a *applied) {
 		src, dst := &s.p[m.from], &s.p[m.to]
 		start := dst.n - a.cnt
 		c := dst.c[start]
-		copy(src.c[src.n:src.n+a.cnt], dst.c[start:dst.n])
+		s.tops &^= 1 << src.top()
+		if start > 0 {
+			s.tops |= 1 << dst.c[start-1]
+		}
+		for j := range a.cnt {
+			d := dst.c[start+j]
+			src.c[src.n+j] = d
+			s.loc[d], s.pos[d] = m.from, src.n+j
+		}
 		src.n += a.cnt
 		dst.n = start
 		s.h += s.zc[c][src.under(m.at)] - s.zc[c][dst.top()]
