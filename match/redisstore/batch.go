@@ -235,8 +235,11 @@ func (b *batcher) flushUntil(own *appendCall) {
 		b.mu.Lock()
 		if own != nil && len(own.done) > 0 && len(b.queue) > 0 {
 			// Answered, with more to send: a goroutine of its own sends
-			// the rest (this flusher's place and buffers go to it).
-			b.spare = append(b.spare, fb)
+			// the rest (this flusher's place and buffers go to it). The
+			// answer may have come before this flusher sent anything:
+			// another flusher can take own from the queue between the
+			// caller's queueing it and this loop's first turn.
+			b.keepBufs(fb)
 			b.wg.Add(1)
 			b.mu.Unlock()
 			go b.flushFn()
@@ -254,7 +257,7 @@ func (b *batcher) flushUntil(own *appendCall) {
 		n := min(len(b.queue), b.maxBatch)
 		if n == 0 {
 			b.running--
-			b.spare = append(b.spare, fb)
+			b.keepBufs(fb)
 			b.mu.Unlock()
 			return
 		}
@@ -265,6 +268,14 @@ func (b *batcher) flushUntil(own *appendCall) {
 		b.mu.Unlock()
 		b.send(fb)
 		clear(fb.batch)
+	}
+}
+
+// keepBufs keeps a flusher's buffers for the next one, if it had any; the
+// caller holds b.mu.
+func (b *batcher) keepBufs(fb *flushBufs) {
+	if fb != nil {
+		b.spare = append(b.spare, fb)
 	}
 }
 

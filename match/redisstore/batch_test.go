@@ -360,6 +360,65 @@ func TestBatchCallerHandsOver(t *testing.T) {
 	}
 }
 
+// TestBatchCallerAnsweredByAnother: between an Append's queueing itself as
+// a flusher and its first turn, another flusher may take its call and
+// answer it; the caller then hands the queue over without having buffers
+// of its own, and the flushers after it still work (a flusher once left a
+// nil in the spare buffers, and the next one crashed on it).
+func TestBatchCallerAnsweredByAnother(t *testing.T) {
+	t.Parallel()
+	f := newBatchFixture(t, Config{Pipelines: 1}, false)
+	b := f.s.batch
+	bg := context.Background()
+	queued := &appendCall{ctx: bg, cmd: redis.NewStatusCmd(bg, "ping"), done: make(chan error, 1)}
+	own := &appendCall{ctx: bg, done: make(chan error, 1)}
+	own.done <- nil // answered by another flusher
+	b.mu.Lock()
+	b.queue = append(b.queue, queued)
+	b.running++
+	b.wg.Add(1)
+	b.mu.Unlock()
+	b.flushUntil(own)
+	select {
+	case err := <-queued.done:
+		if err != nil {
+			t.Fatalf("the queued command: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the queue handed over was never sent")
+	}
+	// And with the queue empty, the caller just leaves.
+	b.mu.Lock()
+	b.running++
+	b.wg.Add(1)
+	b.mu.Unlock()
+	b.flushUntil(own)
+	b.mu.Lock()
+	for i, fb := range b.spare {
+		if fb == nil {
+			t.Errorf("spare buffers %d of %d is nil", i, len(b.spare))
+		}
+	}
+	b.mu.Unlock()
+	// The flusher the first hand-over started ends soon after its batch.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		b.mu.Lock()
+		running := b.running
+		b.mu.Unlock()
+		if running == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d flushers still running, want 0", running)
+		}
+	}
+	for i := range 3 {
+		if err := f.s.Append(bg, "r", 1, batchEntry(i+1, "DR"), batchStanding("a", i+1)); err != nil {
+			t.Fatalf("Append %d after the hand-overs: %v", i+1, err)
+		}
+	}
+}
+
 // TestBatchRedisDown: with Redis gone, every waiting caller gets an error
 // matching ErrUnavailable within its deadline; when Redis is back, appends
 // work again.
