@@ -12,7 +12,12 @@
 --
 -- Replies: "OK" (appended), "DUP" (the identical entry is already at seq:
 -- a retry, nothing changed), or an error whose code is STALE, CLOSED,
--- SEQCONFLICT or SEQGAP. Every key written gets the ttl.
+-- SEQCONFLICT or SEQGAP. Every key written gets the ttl, less at most a
+-- minute (or a sixtieth of the ttl, if shorter): the five keys of an append
+-- get it again only when the log's expiry has fallen that far behind, so
+-- that a player's appends renew them about once a minute, not each time
+-- (five PEXPIREs a move, each also written to the append-only file, were
+-- a third of the script's calls).
 --
 -- The checks run in this order: a stale writer is refused first; then, in a
 -- closed round, the identical entry already in the log still answers DUP
@@ -59,7 +64,12 @@ if old and old ~= ARGV[6] then
 end
 redis.call('ZADD', KEYS[4], 0, ARGV[6])
 redis.call('HSET', KEYS[5], player, ARGV[6])
-for i = 1, 5 do
-  redis.call('PEXPIRE', KEYS[i], ttl)
+-- The log's expiry stands for the five keys': they all get the ttl at the
+-- same moments, the round's keys also from the other players' logs.
+local ttlMs = tonumber(ttl)
+if redis.call('PTTL', KEYS[1]) < ttlMs - math.min(math.floor(ttlMs / 60), 60000) then
+  for i = 1, 5 do
+    redis.call('PEXPIRE', KEYS[i], ttl)
+  end
 end
 return 'OK'

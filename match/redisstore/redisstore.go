@@ -40,7 +40,10 @@
 // readers of a race round's order without decoding standings (see Ranked).
 //
 // Every key a write touches gets the store's TTL, so a round's keys live
-// TTL past the last write that touched them. The prefix must not contain a
+// TTL past the last write that touched them, less at most a minute: Append
+// renews its keys' expiry only when it has fallen a minute (or a sixtieth
+// of the TTL, if shorter) behind, about once a minute a player, instead of
+// five PEXPIREs a move (see append.lua). The prefix must not contain a
 // brace: the round's tag has to be the key's first.
 //
 // # Retries
@@ -79,7 +82,7 @@ type Config struct {
 	// or each test, its own. It must not contain '{' or '}'.
 	Prefix string
 	// TTL is every key's expiry, renewed on each write that touches the key
-	// (default 7 days).
+	// (by Append, once it has fallen a minute behind; default 7 days).
 	TTL time.Duration
 
 	// MaxBatch is the most appends one pipeline carries (group commit, see
