@@ -58,12 +58,17 @@ end
 
 redis.call('RPUSH', KEYS[1], entry)
 redis.call('HSET', KEYS[3], player, ARGV[5])
+-- The rank member changes only with the standing's rank fields (cards up,
+-- points, the finish): most moves leave it, and then both keys as they are
+-- (an HSET of the same value would still go to the append-only file).
 local old = redis.call('HGET', KEYS[5], player)
-if old and old ~= ARGV[6] then
-  redis.call('ZREM', KEYS[4], old)
+if old ~= ARGV[6] then
+  if old then
+    redis.call('ZREM', KEYS[4], old)
+  end
+  redis.call('ZADD', KEYS[4], 0, ARGV[6])
+  redis.call('HSET', KEYS[5], player, ARGV[6])
 end
-redis.call('ZADD', KEYS[4], 0, ARGV[6])
-redis.call('HSET', KEYS[5], player, ARGV[6])
 -- The log's expiry stands for the five keys': they all get the ttl at the
 -- same moments, the round's keys also from the other players' logs.
 local ttlMs = tonumber(ttl)
