@@ -230,6 +230,18 @@ func (b *batcher) flush() { b.flushUntil(nil) }
 // answer: then a flusher goroutine takes over what is left.
 func (b *batcher) flushUntil(own *appendCall) {
 	defer b.wg.Done()
+	// A panic out of send (a bug, in go-redis or here) must not keep this
+	// flusher's place: a caller's panic is recovered by the api, and the
+	// batcher would go on with a pipeline fewer, or none, and Close would
+	// wait for ever. The batch's callers give up at their deadlines.
+	left := false
+	defer func() {
+		if !left {
+			b.mu.Lock()
+			b.running--
+			b.mu.Unlock()
+		}
+	}()
 	var fb *flushBufs
 	for {
 		b.mu.Lock()
@@ -241,6 +253,7 @@ func (b *batcher) flushUntil(own *appendCall) {
 			// caller's queueing it and this loop's first turn.
 			b.keepBufs(fb)
 			b.wg.Add(1)
+			left = true
 			b.mu.Unlock()
 			go b.flushFn()
 			return
@@ -257,6 +270,7 @@ func (b *batcher) flushUntil(own *appendCall) {
 		n := min(len(b.queue), b.maxBatch)
 		if n == 0 {
 			b.running--
+			left = true
 			b.keepBufs(fb)
 			b.mu.Unlock()
 			return

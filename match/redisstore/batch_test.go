@@ -30,6 +30,7 @@ type pipeHook struct {
 	entered chan struct{} // closed when the first pipeline is held
 	// the same for the second pipeline, when gate2 is set
 	gate2, entered2 chan struct{}
+	panicFirst      bool // the first pipeline of appends panics
 }
 
 func newPipeHook(hold bool) *pipeHook {
@@ -58,6 +59,9 @@ func (h *pipeHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Pro
 		h.sizes = append(h.sizes, len(cmds))
 		n := len(h.sizes)
 		h.mu.Unlock()
+		if n == 1 && h.panicFirst {
+			panic("pipeHook: a bug in the pipeline")
+		}
 		if n == 1 && h.gate != nil {
 			close(h.entered)
 			<-h.gate
@@ -416,6 +420,39 @@ func TestBatchCallerAnsweredByAnother(t *testing.T) {
 		if err := f.s.Append(bg, "r", 1, batchEntry(i+1, "DR"), batchStanding("a", i+1)); err != nil {
 			t.Fatalf("Append %d after the hand-overs: %v", i+1, err)
 		}
+	}
+}
+
+// TestBatchPanicKeepsNoPipeline: a panic while a caller sends its batch
+// reaches that caller (the api recovers it), and the batcher goes on with
+// all its pipelines; Close does not wait for the panicked flusher.
+func TestBatchPanicKeepsNoPipeline(t *testing.T) {
+	t.Parallel()
+	f := newBatchFixture(t, Config{Pipelines: 1}, false)
+	f.hook.panicFirst = true
+	bg := context.Background()
+	func() {
+		defer func() {
+			if r := recover(); r == nil {
+				t.Error("the Append whose pipeline panicked returned")
+			}
+		}()
+		f.s.Append(bg, "r", 1, batchEntry(1, "DR"), batchStanding("a", 1))
+	}()
+	for i := range 3 {
+		ctx, cancel := context.WithTimeout(bg, 5*time.Second)
+		err := f.s.Append(ctx, "r", 1, batchEntry(i+1, "DR"), batchStanding("b", i+1))
+		cancel()
+		if err != nil {
+			t.Fatalf("Append %d after the panic: %v (the only pipeline was kept by the panicked flusher)", i+1, err)
+		}
+	}
+	closed := make(chan struct{})
+	go func() { f.s.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close waits for the panicked flusher")
 	}
 }
 
