@@ -134,8 +134,8 @@ func newBatcher(c redis.UniversalClient, cfg Config) *batcher {
 // still land (as a lone call abandoned mid-flight may). A caller that
 // found a pipeline free sends its batch itself and waits for its round
 // trip, which the batch's context (the latest of its callers' deadlines)
-// and the client's timeouts bound. The call goes back to the pool when it is the caller's
-// again (see appendargs.go).
+// and the client's timeouts bound. The call goes back to the pool when it
+// is the caller's again (see appendargs.go).
 func (b *batcher) doAppend(ctx context.Context, call *appendCall) error {
 	call.ctx = ctx
 	mine, err := b.enqueue(call)
