@@ -92,9 +92,8 @@ type flushBufs struct {
 
 // batcher sends queued appends in pipelines, at most pipelines at a time,
 // each of at most maxBatch appends. It has no goroutine while idle: the
-// Append that finds a pipeline free becomes a flusher itself and sends
-// what is queued until its own append has its answer; a flusher goroutine
-// then takes over what is left, and sends it until the queue is empty.
+// Append that finds a pipeline free starts a flusher, which sends what is
+// queued until the queue is empty.
 type batcher struct {
 	c         redis.UniversalClient
 	maxBatch  int
@@ -128,14 +127,11 @@ func newBatcher(c redis.UniversalClient, cfg Config) *batcher {
 
 // doAppend runs the call's append.lua command (filled by appendArgs.fill)
 // in the next pipeline and returns its reply's error, mapped by mapErr.
-// When ctx ends while the append waits for a pipeline, doAppend returns
-// at once with an error matching match.ErrUnavailable and ctx's error; if
-// the append had not gone out yet it never will, and if it had, it may
-// still land (as a lone call abandoned mid-flight may). A caller that
-// found a pipeline free sends its batch itself and waits for its round
-// trip, which the batch's context (the latest of its callers' deadlines)
-// and the client's timeouts bound. The call goes back to the pool when it
-// is the caller's again (see appendargs.go).
+// When ctx ends first, doAppend returns at once with an error matching
+// match.ErrUnavailable and ctx's error; if the append had not gone out yet
+// it never will, and if it had, it may still land (as a lone call abandoned
+// mid-flight may). The call goes back to the pool when it is the caller's
+// again (see appendargs.go).
 func (b *batcher) doAppend(ctx context.Context, call *appendCall) error {
 	call.ctx = ctx
 	mine, err := b.enqueue(call)
@@ -197,16 +193,9 @@ func (b *batcher) enqueue(call *appendCall) (mine bool, err error) {
 	}
 	b.queue = append(b.queue, call)
 	if b.running < b.pipelines {
-		// A pipeline is free: this caller sends the queue itself, its own
-		// call with it, and has its answer without a hand-over to another
-		// goroutine and back. It cannot give up while its batch is out
-		// (the batch's context and the client's timeouts bound that).
 		b.running++
 		b.wg.Add(1)
-		b.mu.Unlock()
-		b.flushUntil(call)
-		err := <-call.done
-		return true, err
+		go b.flushFn()
 	}
 	b.mu.Unlock()
 
@@ -223,41 +212,11 @@ func (b *batcher) enqueue(call *appendCall) (mine bool, err error) {
 
 // flush sends what is queued, a batch a pipeline, until the queue is
 // empty.
-func (b *batcher) flush() { b.flushUntil(nil) }
-
-// flushUntil sends what is queued, a batch a pipeline, until the queue is
-// empty or, when own is not nil, until own (queued by the caller) has its
-// answer: then a flusher goroutine takes over what is left.
-func (b *batcher) flushUntil(own *appendCall) {
+func (b *batcher) flush() {
 	defer b.wg.Done()
-	// A panic out of send (a bug, in go-redis or here) must not keep this
-	// flusher's place: a caller's panic is recovered by the api, and the
-	// batcher would go on with a pipeline fewer, or none, and Close would
-	// wait for ever. The batch's callers give up at their deadlines.
-	left := false
-	defer func() {
-		if !left {
-			b.mu.Lock()
-			b.running--
-			b.mu.Unlock()
-		}
-	}()
 	var fb *flushBufs
 	for {
 		b.mu.Lock()
-		if own != nil && len(own.done) > 0 && len(b.queue) > 0 {
-			// Answered, with more to send: a goroutine of its own sends
-			// the rest (this flusher's place and buffers go to it). The
-			// answer may have come before this flusher sent anything:
-			// another flusher can take own from the queue between the
-			// caller's queueing it and this loop's first turn.
-			b.keepBufs(fb)
-			b.wg.Add(1)
-			left = true
-			b.mu.Unlock()
-			go b.flushFn()
-			return
-		}
 		if fb == nil {
 			if k := len(b.spare); k > 0 {
 				fb = b.spare[k-1]
@@ -270,8 +229,7 @@ func (b *batcher) flushUntil(own *appendCall) {
 		n := min(len(b.queue), b.maxBatch)
 		if n == 0 {
 			b.running--
-			left = true
-			b.keepBufs(fb)
+			b.spare = append(b.spare, fb)
 			b.mu.Unlock()
 			return
 		}
@@ -282,14 +240,6 @@ func (b *batcher) flushUntil(own *appendCall) {
 		b.mu.Unlock()
 		b.send(fb)
 		clear(fb.batch)
-	}
-}
-
-// keepBufs keeps a flusher's buffers for the next one, if it had any; the
-// caller holds b.mu.
-func (b *batcher) keepBufs(fb *flushBufs) {
-	if fb != nil {
-		b.spare = append(b.spare, fb)
 	}
 }
 

@@ -28,9 +28,6 @@ type pipeHook struct {
 	evals   int
 	gate    chan struct{} // nil: never hold
 	entered chan struct{} // closed when the first pipeline is held
-	// the same for the second pipeline, when gate2 is set
-	gate2, entered2 chan struct{}
-	panicFirst      bool // the first pipeline of appends panics
 }
 
 func newPipeHook(hold bool) *pipeHook {
@@ -57,18 +54,11 @@ func (h *pipeHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Pro
 		}
 		h.mu.Lock()
 		h.sizes = append(h.sizes, len(cmds))
-		n := len(h.sizes)
+		first := len(h.sizes) == 1
 		h.mu.Unlock()
-		if n == 1 && h.panicFirst {
-			panic("pipeHook: a bug in the pipeline")
-		}
-		if n == 1 && h.gate != nil {
+		if first && h.gate != nil {
 			close(h.entered)
 			<-h.gate
-		}
-		if n == 2 && h.gate2 != nil {
-			close(h.entered2)
-			<-h.gate2
 		}
 		return next(ctx, cmds)
 	}
@@ -308,151 +298,6 @@ func TestBatchContextCancel(t *testing.T) {
 	// A context already done never queues.
 	if err := f.s.Append(ctx, "r", 1, batchEntry(2, "DR"), batchStanding("a", 2)); !errors.Is(err, match.ErrUnavailable) || !errors.Is(err, context.Canceled) {
 		t.Errorf("Append with a done context = %v, want ErrUnavailable and context.Canceled", err)
-	}
-}
-
-// TestBatchCallerHandsOver: an Append that finds a pipeline free sends
-// the batch itself, and once its own answer is in it leaves what queued
-// meanwhile to a flusher goroutine: its caller is not kept to send the
-// others' batches.
-func TestBatchCallerHandsOver(t *testing.T) {
-	t.Parallel()
-	f := newBatchFixture(t, Config{Pipelines: 1}, true)
-	f.hook.gate2, f.hook.entered2 = make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	release2 := func() { once.Do(func() { close(f.hook.gate2) }) }
-	t.Cleanup(release2) // before the store's Close, which waits for the pipelines
-	t.Cleanup(f.release)
-	bg := context.Background()
-	first := make(chan error, 1)
-	go func() { first <- f.s.Append(bg, "r", 1, batchEntry(1, "DR"), batchStanding("a", 1)) }()
-	<-f.hook.entered
-	later := make(chan error, 2)
-	for _, p := range []string{"b", "c"} {
-		go func() { later <- f.s.Append(bg, "r", 1, batchEntry(1, "DR"), batchStanding(p, 1)) }()
-	}
-	f.waitQueued(t, 2)
-	f.release()
-	select {
-	case <-f.hook.entered2:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the appends queued behind the first pipeline were not sent")
-	}
-	// The second pipeline is held: the first caller has its answer all
-	// the same.
-	select {
-	case err := <-first:
-		if err != nil {
-			t.Errorf("first Append: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the first Append waits for a pipeline of the others' appends")
-	}
-	select {
-	case err := <-later:
-		t.Fatalf("an Append of the held pipeline answered (%v)", err)
-	default:
-	}
-	release2()
-	for range 2 {
-		if err := <-later; err != nil {
-			t.Errorf("later Append: %v", err)
-		}
-	}
-	if sizes := f.hook.pipelines(); len(sizes) != 2 || sizes[0] != 1 || sizes[1] != 2 {
-		t.Errorf("pipelines of %v commands, want [1 2]", sizes)
-	}
-}
-
-// TestBatchCallerAnsweredByAnother: between an Append's queueing itself as
-// a flusher and its first turn, another flusher may take its call and
-// answer it; the caller then hands the queue over without having buffers
-// of its own, and the flushers after it still work (a flusher once left a
-// nil in the spare buffers, and the next one crashed on it).
-func TestBatchCallerAnsweredByAnother(t *testing.T) {
-	t.Parallel()
-	f := newBatchFixture(t, Config{Pipelines: 1}, false)
-	b := f.s.batch
-	bg := context.Background()
-	queued := &appendCall{ctx: bg, cmd: redis.NewStatusCmd(bg, "ping"), done: make(chan error, 1)}
-	own := &appendCall{ctx: bg, done: make(chan error, 1)}
-	own.done <- nil // answered by another flusher
-	b.mu.Lock()
-	b.queue = append(b.queue, queued)
-	b.running++
-	b.wg.Add(1)
-	b.mu.Unlock()
-	b.flushUntil(own)
-	select {
-	case err := <-queued.done:
-		if err != nil {
-			t.Fatalf("the queued command: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the queue handed over was never sent")
-	}
-	// And with the queue empty, the caller just leaves.
-	b.mu.Lock()
-	b.running++
-	b.wg.Add(1)
-	b.mu.Unlock()
-	b.flushUntil(own)
-	b.mu.Lock()
-	for i, fb := range b.spare {
-		if fb == nil {
-			t.Errorf("spare buffers %d of %d is nil", i, len(b.spare))
-		}
-	}
-	b.mu.Unlock()
-	// The flusher the first hand-over started ends soon after its batch.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
-		b.mu.Lock()
-		running := b.running
-		b.mu.Unlock()
-		if running == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d flushers still running, want 0", running)
-		}
-	}
-	for i := range 3 {
-		if err := f.s.Append(bg, "r", 1, batchEntry(i+1, "DR"), batchStanding("a", i+1)); err != nil {
-			t.Fatalf("Append %d after the hand-overs: %v", i+1, err)
-		}
-	}
-}
-
-// TestBatchPanicKeepsNoPipeline: a panic while a caller sends its batch
-// reaches that caller (the api recovers it), and the batcher goes on with
-// all its pipelines; Close does not wait for the panicked flusher.
-func TestBatchPanicKeepsNoPipeline(t *testing.T) {
-	t.Parallel()
-	f := newBatchFixture(t, Config{Pipelines: 1}, false)
-	f.hook.panicFirst = true
-	bg := context.Background()
-	func() {
-		defer func() {
-			if r := recover(); r == nil {
-				t.Error("the Append whose pipeline panicked returned")
-			}
-		}()
-		f.s.Append(bg, "r", 1, batchEntry(1, "DR"), batchStanding("a", 1))
-	}()
-	for i := range 3 {
-		ctx, cancel := context.WithTimeout(bg, 5*time.Second)
-		err := f.s.Append(ctx, "r", 1, batchEntry(i+1, "DR"), batchStanding("b", i+1))
-		cancel()
-		if err != nil {
-			t.Fatalf("Append %d after the panic: %v (the only pipeline was kept by the panicked flusher)", i+1, err)
-		}
-	}
-	closed := make(chan struct{})
-	go func() { f.s.Close(); close(closed) }()
-	select {
-	case <-closed:
-	case <-time.After(10 * time.Second):
-		t.Fatal("Close waits for the panicked flusher")
 	}
 }
 
