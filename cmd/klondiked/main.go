@@ -55,6 +55,7 @@ type Options struct {
 	RedisCluster  bool
 	RedisPrefix   string
 	RoundTTL      time.Duration
+	RedisLinger   time.Duration
 	LogFormat     string
 	LogLevel      string
 	ShutdownGrace time.Duration
@@ -91,6 +92,7 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 	fs.BoolVar(&o.RedisCluster, "redis-cluster", getenv("KLONDIKE_REDIS_CLUSTER") == "1" || getenv("KLONDIKE_REDIS_CLUSTER") == "true", "the --redis URL is a Redis Cluster: redis://host:port?addr=host2:port&addr=… (env KLONDIKE_REDIS_CLUSTER=1)")
 	fs.StringVar(&o.RedisPrefix, "redis-prefix", env("KLONDIKE_REDIS_PREFIX", redisstore.DefaultPrefix), "prefix of every Redis key, one per deployment (env KLONDIKE_REDIS_PREFIX)")
 	fs.DurationVar(&o.RoundTTL, "round-ttl", envDur("KLONDIKE_ROUND_TTL", redisstore.DefaultTTL), "how long a round's move logs and standings, and a match's record, stay in Redis after their last write (env KLONDIKE_ROUND_TTL)")
+	fs.DurationVar(&o.RedisLinger, "redis-linger", envDur("KLONDIKE_REDIS_LINGER", redisstore.DefaultLinger), "while moves keep coming, the shortest time between two batches of Redis writes of one pipeline: fewer, larger batches cost Redis and the server less CPU a move, each move waiting at most this much more; 0: none (env KLONDIKE_REDIS_LINGER)")
 	fs.StringVar(&o.DebugAddr, "debug-addr", env("KLONDIKE_DEBUG_ADDR", ""), "address of a separate listener for Go's profiler (/debug/pprof/), e.g. 127.0.0.1:6060; empty: none. Keep it off public interfaces (env KLONDIKE_DEBUG_ADDR)")
 	fs.StringVar(&o.LogFormat, "log-format", env("KLONDIKE_LOG_FORMAT", "text"), "log format: text or json (env KLONDIKE_LOG_FORMAT)")
 	fs.StringVar(&o.LogLevel, "log-level", env("KLONDIKE_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env KLONDIKE_LOG_LEVEL)")
@@ -114,6 +116,9 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	if o.RedisLinger < 0 || o.RedisLinger > time.Second {
+		return o, fmt.Errorf("--redis-linger %v: want 0..1s", o.RedisLinger)
 	}
 	if o.WinnableWorkers < 0 || o.WinnableWorkers > 64 {
 		return o, fmt.Errorf("--winnable-workers %d: want 0..64", o.WinnableWorkers)
@@ -186,7 +191,10 @@ func openStore(ctx context.Context, o Options, log *slog.Logger) (stores, func()
 	if err := c.Ping(pctx).Err(); err != nil {
 		log.Warn("Redis does not answer yet; /readyz says 503 until it does", "err", err)
 	}
-	cfg := redisstore.Config{Prefix: o.RedisPrefix, TTL: o.RoundTTL}
+	cfg := redisstore.Config{Prefix: o.RedisPrefix, TTL: o.RoundTTL, Linger: o.RedisLinger}
+	if o.RedisLinger == 0 {
+		cfg.Linger = -1 // none (the Config's zero is its default)
+	}
 	return stores{
 		store:    redisstore.New(c, cfg),
 		sessions: redisstore.NewSessions(c, o.RedisPrefix),

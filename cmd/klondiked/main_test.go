@@ -14,6 +14,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"klondike/match/redisstore"
 	"klondike/match/redisstore/redistest"
 )
 
@@ -53,8 +54,21 @@ func TestOptionsFlagsWinOverEnvironment(t *testing.T) {
 		t.Errorf("options = %+v", o)
 	}
 	o, _ = parseOptions(nil, env(nil), &out)
-	if o.Addr != ":8080" || o.RedisURL != "" || o.LogFormat != "text" {
+	if o.Addr != ":8080" || o.RedisURL != "" || o.LogFormat != "text" || o.RedisLinger != redisstore.DefaultLinger {
 		t.Errorf("defaults = %+v", o)
+	}
+	o, err = parseOptions([]string{"--redis-linger", "0"}, env(map[string]string{"KLONDIKE_REDIS_LINGER": "3ms"}), &out)
+	if err != nil || o.RedisLinger != 0 {
+		t.Errorf("--redis-linger 0 over KLONDIKE_REDIS_LINGER=3ms: %v, %v", o.RedisLinger, err)
+	}
+	o, err = parseOptions(nil, env(map[string]string{"KLONDIKE_REDIS_LINGER": "3ms"}), &out)
+	if err != nil || o.RedisLinger != 3*time.Millisecond {
+		t.Errorf("KLONDIKE_REDIS_LINGER=3ms: %v, %v", o.RedisLinger, err)
+	}
+	for _, bad := range []string{"-1ms", "2s"} {
+		if _, err := parseOptions([]string{"--redis-linger", bad}, env(nil), &out); err == nil || !strings.Contains(err.Error(), "redis-linger") {
+			t.Errorf("--redis-linger %s: %v, want an error naming the flag", bad, err)
+		}
 	}
 }
 

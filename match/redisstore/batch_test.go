@@ -197,6 +197,75 @@ func TestBatchConcurrent(t *testing.T) {
 	}
 }
 
+// TestBatchLinger: an append within Linger of the last batch waits until
+// Linger has passed, and no other flusher starts meanwhile, so the appends
+// that come in the while go out together; the first append of a store goes
+// at once; Close cuts a linger short.
+func TestBatchLinger(t *testing.T) {
+	t.Parallel()
+	for _, pipes := range []int{1, 2} {
+		t.Run(fmt.Sprintf("pipelines %d", pipes), func(t *testing.T) {
+			t.Parallel()
+			f := newBatchFixture(t, Config{Pipelines: pipes, Linger: time.Hour}, false)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			// The store's first append goes at once, not an hour later.
+			if err := f.s.Append(ctx, "r", 1, batchEntry(1, "T7-F"), batchStanding("a", 1)); err != nil {
+				t.Fatalf("first Append: %v", err)
+			}
+			errs := make(chan error, 3)
+			appendAs := func(player string) {
+				errs <- f.s.Append(context.Background(), "r", 1, batchEntry(1, "T7-F"), batchStanding(player, 1))
+			}
+			// The next ones linger together, in one flusher (with two
+			// pipelines, the second one does not take them).
+			go appendAs("b")
+			waitLingering(t, f, 1)
+			go appendAs("c")
+			go appendAs("d")
+			f.waitQueued(t, 3)
+			f.s.batch.mu.Lock()
+			running, lingering := f.s.batch.running, f.s.batch.lingering
+			f.s.batch.mu.Unlock()
+			if running != 1 || lingering != 1 {
+				t.Errorf("%d flushers running, %d lingering; want 1, 1", running, lingering)
+			}
+			if sizes := f.hook.pipelines(); len(sizes) != 1 {
+				t.Fatalf("pipelines %v while the appends linger, want [1]", sizes)
+			}
+			// Close ends the linger (an hour): the three go out together
+			// and every caller has its answer.
+			go f.s.Close()
+			for range 3 {
+				if err := <-errs; err != nil {
+					t.Error(err)
+				}
+			}
+			if sizes := f.hook.pipelines(); len(sizes) != 2 || sizes[1] != 3 {
+				t.Errorf("pipelines %v, want [1 3]", sizes)
+			}
+		})
+	}
+}
+
+// waitLingering waits until n flushers linger.
+func waitLingering(t *testing.T, f *batchFixture, n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		f.s.batch.mu.Lock()
+		l := f.s.batch.lingering
+		f.s.batch.mu.Unlock()
+		if l >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d flushers linger after 10s, want %d", l, n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // TestBatchErrorsPerCall puts appends that succeed, retry, and fail in
 // every way into one pipeline: each caller gets its own answer.
 func TestBatchErrorsPerCall(t *testing.T) {

@@ -94,6 +94,11 @@ type Config struct {
 	// MaxQueue bounds the appends waiting for a pipeline; past it Append
 	// fails as unavailable at once. 0 means DefaultMaxQueue.
 	MaxQueue int
+	// Linger is the shortest time between two batches of one pipeline
+	// while appends keep coming: a busy store sends fewer, larger batches,
+	// each append waiting at most Linger more (see batch.go). 0 means
+	// DefaultLinger; negative, none.
+	Linger time.Duration
 	// NoBatch sends every Append on its own, a round trip each, as the
 	// store did before group commit: for comparisons.
 	NoBatch bool
