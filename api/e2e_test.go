@@ -449,7 +449,10 @@ func TestSpectatorGetsLeaderboards(t *testing.T) {
 
 func TestThreeRoundTotals(t *testing.T) {
 	_, base := testServer(t)
-	a, b, sa, _ := startRace(t, base, map[string]any{"rounds": 3, "countdown_s": 0, "max_players": 2})
+	// A fixed deal: about one random draw-3 deal in 300 leaves no move
+	// from the start, so its round ends at once and the resigns below
+	// would be refused (round_not_running). Deal 1 is playable.
+	a, b, sa, _ := startRace(t, base, map[string]any{"rounds": 3, "countdown_s": 0, "max_players": 2, "seed": "1"})
 	for round := 1; round <= 3; round++ {
 		if round > 1 {
 			sa = a.expect("round_started")
@@ -492,7 +495,8 @@ func TestThreeRoundTotals(t *testing.T) {
 
 func TestTimeLimitEndsRound(t *testing.T) {
 	_, base := testServer(t)
-	a, _, sa, _ := startRace(t, base, map[string]any{"countdown_s": 0, "max_players": 2, "time_limit_s": 2})
+	// Deal 1: a random deal stuck from the start would end before its limit.
+	a, _, sa, _ := startRace(t, base, map[string]any{"countdown_s": 0, "max_players": 2, "time_limit_s": 2, "seed": "1"})
 	start := time.Now()
 	over := a.expect("round_over")
 	if d := time.Since(start); d < time.Second {
