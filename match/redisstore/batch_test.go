@@ -108,16 +108,28 @@ func (f *batchFixture) release() {
 // waitQueued waits until n appends wait in the batcher's queue.
 func (f *batchFixture) waitQueued(t *testing.T, n int) {
 	t.Helper()
+	f.waitFor(t, "appends queued", n, func(b *batcher) int { return len(b.queue) })
+}
+
+// waitLingering waits until n flushers linger.
+func (f *batchFixture) waitLingering(t *testing.T, n int) {
+	t.Helper()
+	f.waitFor(t, "flushers lingering", n, func(b *batcher) int { return b.lingering })
+}
+
+// waitFor waits until count, read under the batcher's lock, is at least n.
+func (f *batchFixture) waitFor(t *testing.T, what string, n int, count func(*batcher) int) {
+	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		f.s.batch.mu.Lock()
-		q := len(f.s.batch.queue)
+		got := count(f.s.batch)
 		f.s.batch.mu.Unlock()
-		if q >= n {
+		if got >= n {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d appends queued after 10s, want %d", q, n)
+			t.Fatalf("%d %s after 10s, want %d", got, what, n)
 		}
 		time.Sleep(time.Millisecond)
 	}
@@ -220,7 +232,7 @@ func TestBatchLinger(t *testing.T) {
 			// The next ones linger together, in one flusher (with two
 			// pipelines, the second one does not take them).
 			go appendAs("b")
-			waitLingering(t, f, 1)
+			f.waitLingering(t, 1)
 			go appendAs("c")
 			go appendAs("d")
 			f.waitQueued(t, 3)
@@ -245,24 +257,6 @@ func TestBatchLinger(t *testing.T) {
 				t.Errorf("pipelines %v, want [1 3]", sizes)
 			}
 		})
-	}
-}
-
-// waitLingering waits until n flushers linger.
-func waitLingering(t *testing.T, f *batchFixture, n int) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		f.s.batch.mu.Lock()
-		l := f.s.batch.lingering
-		f.s.batch.mu.Unlock()
-		if l >= n {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d flushers linger after 10s, want %d", l, n)
-		}
-		time.Sleep(time.Millisecond)
 	}
 }
 
