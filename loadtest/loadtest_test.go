@@ -94,6 +94,9 @@ func TestEmbeddedRedis(t *testing.T) {
 	if c := rep.Check; c.Lost != 0 || c.Doubled != 0 || c.Mismatched != 0 || c.Unverified != 0 || c.MovesChecked != rep.Moves.Acked {
 		t.Errorf("check: %+v", c)
 	}
+	if r := rep.Redis; r == nil || r.Commands == 0 || r.CPUSeconds <= 0 || r.Reads <= 0 || r.ReadsPerMove <= 0 {
+		t.Errorf("redis report %+v: want the commands sent and Redis's CPU and reads from its INFO", r)
+	}
 	// The server ran as klondiked --redis does: the matches' records (the
 	// Coord's) are in Redis too, not only the store's logs and sessions.
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -145,6 +148,8 @@ func TestFlags(t *testing.T) {
 		{"--join", "spectate"},
 		{"--sweep", "--think", "0"},
 		{"--baseline", "--with-baseline"},
+		{"--redis-info", "redis://127.0.0.1:6379/0"},
+		{"--server", "ws://127.0.0.1:8080/ws", "--redis-info", "redis://192.0.2.1:6379/0"},
 		{"extra"},
 	} {
 		var out, errw bytes.Buffer
@@ -159,6 +164,21 @@ func TestFlags(t *testing.T) {
 	cfg, err := parseConfig([]string{"--sweep", "--sweep-steps", "3", "--sweep-step", "5s"}, io.Discard)
 	if err != nil || !cfg.OpenLoop || cfg.Jitter != 0 || cfg.TimeLimitS < 45 {
 		t.Errorf("--sweep: %+v, %v: want open loop, no jitter, a time limit that spans the sweep", cfg, err)
+	}
+}
+
+func TestParseRedisInfo(t *testing.T) {
+	t.Parallel()
+	text := "# CPU\r\nused_cpu_sys:1.500000\r\nused_cpu_user:2.250000\r\nused_cpu_sys_children:9.0\r\n\r\n# Stats\r\ntotal_reads_processed:1234\r\ntotal_writes_processed:99\r\n"
+	ri, err := parseRedisInfo(text)
+	if err != nil || ri.CPUSeconds != 3.75 || ri.Reads != 1234 {
+		t.Errorf("parseRedisInfo = %+v, %v; want 3.75 s and 1234 reads", ri, err)
+	}
+	if _, err := parseRedisInfo("# CPU\r\nused_cpu_sys:1.5\r\n"); err == nil {
+		t.Error("INFO without the user CPU and reads: no error")
+	}
+	if _, err := parseRedisInfo("used_cpu_sys:x\r\nused_cpu_user:1\r\ntotal_reads_processed:1\r\n"); err == nil {
+		t.Error("INFO with a bad number: no error")
 	}
 }
 

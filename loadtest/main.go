@@ -48,6 +48,9 @@ Target (loopback addresses only):
                       (redis://127.0.0.1:PORT/0)
   --no-group-commit   with --redis: every append a round trip of its own, as
                       before the store's group commit (for comparison)
+  --redis-info URL    with --server: the external server's Redis (loopback),
+                      whose INFO is read before and after the run for its CPU
+                      and reads a move (with --redis the run reads its own)
   --no-coord          with --redis: the store and sessions in Redis, but the
                       matches' records, the lobby's indexes and the bus in
                       this process (klondiked before the Coord; compares the
@@ -172,6 +175,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.Redis, "redis", "", "")
 	fs.BoolVar(&cfg.NoGroupCommit, "no-group-commit", false, "")
 	fs.BoolVar(&cfg.NoCoord, "no-coord", false, "")
+	fs.StringVar(&cfg.RedisInfo, "redis-info", "", "")
 	fs.BoolVar(&cfg.Idle, "idle", false, "")
 	fs.Float64Var(&cfg.MsgRate, "msg-rate", 1000, "")
 	fs.StringVar(&cfg.ServerLog, "server-log", "warn", "")
@@ -241,6 +245,8 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 		return bad("--no-group-commit applies to the Redis store: give --redis")
 	case cfg.NoCoord && cfg.Redis == "":
 		return bad("--no-coord applies to the Redis store: give --redis")
+	case cfg.RedisInfo != "" && cfg.Server == "":
+		return bad("--redis-info reads an external server's Redis: give --server (with --redis the run reads its own)")
 	case cfg.Idle && cfg.Sweep:
 		return bad("--idle bots play no moves: no --sweep")
 	case cfg.Sweep && cfg.Think <= 0:
@@ -249,6 +255,11 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	if cfg.Server != "" {
 		if err := checkLoopbackURL(cfg.Server, "ws"); err != nil {
 			return bad("--server: %v", err)
+		}
+	}
+	if cfg.RedisInfo != "" {
+		if err := checkLoopbackURL(cfg.RedisInfo, "redis", "rediss"); err != nil {
+			return bad("--redis-info: %v", err)
 		}
 	}
 	if cfg.EchoListen != "" {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -94,3 +96,74 @@ func (t *redisTarget) close() {
 // commands is how many commands the store, the sessions and the Coord
 // have sent so far (the client's connection set-up included).
 func (t *redisTarget) commands() int64 { return t.sent.n.Load() }
+
+// redisInfo is what a Redis server says of itself in INFO: the CPU time it
+// used, and how many times it read from its clients.
+type redisInfo struct {
+	CPUSeconds float64
+	Reads      int64
+}
+
+// readRedisInfo reads the cpu and stats sections of c's server.
+func readRedisInfo(ctx context.Context, c *redis.Client) (redisInfo, error) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	text, err := c.Info(ctx, "cpu", "stats").Result()
+	if err != nil {
+		return redisInfo{}, err
+	}
+	return parseRedisInfo(text)
+}
+
+// parseRedisInfo reads used_cpu_sys, used_cpu_user and
+// total_reads_processed from INFO's text.
+func parseRedisInfo(text string) (redisInfo, error) {
+	var ri redisInfo
+	var seen int
+	for line := range strings.Lines(text) {
+		name, value, ok := strings.Cut(strings.TrimSpace(line), ":")
+		if !ok {
+			continue
+		}
+		switch name {
+		case "used_cpu_sys", "used_cpu_user":
+			v, err := strconv.ParseFloat(value, 64)
+			if err != nil {
+				return ri, fmt.Errorf("INFO %s: %w", name, err)
+			}
+			ri.CPUSeconds += v
+			seen++
+		case "total_reads_processed":
+			v, err := strconv.ParseInt(value, 10, 64)
+			if err != nil {
+				return ri, fmt.Errorf("INFO %s: %w", name, err)
+			}
+			ri.Reads = v
+			seen++
+		}
+	}
+	if seen != 3 {
+		return ri, fmt.Errorf("INFO lacks used_cpu_sys, used_cpu_user or total_reads_processed (Redis 6 or later has them)")
+	}
+	return ri, nil
+}
+
+// redisInfoClient returns the client whose server's INFO the run reads:
+// the embedded server's, or one to --redis-info (closed by the returned
+// function); nil when there is neither.
+func (r *runner) redisInfoClient() (*redis.Client, func(), error) {
+	if r.redis != nil {
+		return r.redis.client, func() {}, nil
+	}
+	if r.cfg.RedisInfo == "" {
+		return nil, func() {}, nil
+	}
+	opts, err := redis.ParseURL(r.cfg.RedisInfo)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--redis-info: %w", err)
+	}
+	opts.Dialer = loopbackDial
+	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout = time.Second, 5*time.Second, 5*time.Second
+	c := redis.NewClient(opts)
+	return c, func() { c.Close() }, nil
+}

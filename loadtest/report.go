@@ -103,8 +103,15 @@ type serverReport struct {
 
 // redisReport is what the Redis server did during the run.
 type redisReport struct {
-	Commands int64   `json:"commands"` // sent by the server's store and sessions (pipelined ones one each)
-	PerMove  float64 `json:"commands_per_acked_move"`
+	Commands int64   `json:"commands,omitempty"` // sent by the embedded server's store and sessions (pipelined ones one each)
+	PerMove  float64 `json:"commands_per_acked_move,omitempty"`
+	// From Redis's INFO before and after the run: its CPU time (used_cpu_sys
+	// and used_cpu_user) and the reads from its clients (total_reads_processed:
+	// about one a batch the server sends).
+	CPUSeconds   float64 `json:"cpu_seconds"`
+	CPUPerMoveUs float64 `json:"cpu_per_move_us"`
+	Reads        int64   `json:"reads"`
+	ReadsPerMove float64 `json:"reads_per_acked_move"`
 }
 
 // idleReport is the server's memory with every bot connected and idle
@@ -260,7 +267,10 @@ func (rep *Report) writeText(w io.Writer) {
 	}
 	p("load generator CPU: %.2f s (this process)", rep.ClientCPUSeconds)
 	if r := rep.Redis; r != nil {
-		p("redis: the server sent %d commands, %.2f an acknowledged move (sessions, round starts and ends included)", r.Commands, r.PerMove)
+		if r.Commands > 0 {
+			p("redis: the server sent %d commands, %.2f an acknowledged move (sessions, round starts and ends included)", r.Commands, r.PerMove)
+		}
+		p("redis server: CPU %.2f s, %.1f µs an acknowledged move; %d reads from its clients, %.2f a move (INFO)", r.CPUSeconds, r.CPUPerMoveUs, r.Reads, r.ReadsPerMove)
 	}
 	if id := rep.Idle; id != nil {
 		p("idle: %d bots welcomed; the server then: resident %.1f MB, %.0f goroutines", id.Welcomed, mb(id.Held.RSSBytes), id.Held.Goroutines)

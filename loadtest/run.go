@@ -70,7 +70,10 @@ type config struct {
 	// NoCoord keeps the matches' records, the lobby's indexes and the bus
 	// in the server's process with --redis: only the store and the
 	// sessions are in Redis (the wiring before the Coord, for comparison).
-	NoCoord   bool
+	NoCoord bool
+	// RedisInfo is an external server's Redis (--redis-info), whose INFO
+	// the run reads before and after; with Redis the run reads its own.
+	RedisInfo string
 	MsgRate   float64
 	ServerLog string
 
@@ -274,6 +277,17 @@ func execute(ctx context.Context, cfg config, logw io.Writer) (*Report, error) {
 	if r.redis != nil {
 		redisBefore = r.redis.commands()
 	}
+	info, closeInfo, err := r.redisInfoClient()
+	if err != nil {
+		return nil, err
+	}
+	defer closeInfo()
+	var infoBefore redisInfo
+	if info != nil {
+		if infoBefore, err = readRedisInfo(ctx, info); err != nil {
+			return nil, fmt.Errorf("reading Redis's INFO: %w", err)
+		}
+	}
 
 	if cfg.CPUProfile != "" {
 		f, err := os.Create(cfg.CPUProfile)
@@ -390,10 +404,26 @@ func execute(ctx context.Context, cfg config, logw io.Writer) (*Report, error) {
 	}
 	end := time.Now()
 	after := sample()
+	if r.redis != nil || info != nil {
+		rep.Redis = &redisReport{}
+	}
+	acked := float64(r.c.movesAcked.Load())
 	if r.redis != nil {
-		rep.Redis = &redisReport{Commands: r.redis.commands() - redisBefore}
-		if acked := r.c.movesAcked.Load(); acked > 0 {
-			rep.Redis.PerMove = float64(rep.Redis.Commands) / float64(acked)
+		rep.Redis.Commands = r.redis.commands() - redisBefore
+		if acked > 0 {
+			rep.Redis.PerMove = float64(rep.Redis.Commands) / acked
+		}
+	}
+	if info != nil {
+		if infoAfter, err := readRedisInfo(ctx, info); err != nil {
+			fmt.Fprintf(logw, "loadtest: reading Redis's INFO after the run: %v\n", err)
+		} else {
+			rep.Redis.CPUSeconds = infoAfter.CPUSeconds - infoBefore.CPUSeconds
+			rep.Redis.Reads = infoAfter.Reads - infoBefore.Reads
+			if acked > 0 {
+				rep.Redis.CPUPerMoveUs = rep.Redis.CPUSeconds * 1e6 / acked
+				rep.Redis.ReadsPerMove = float64(rep.Redis.Reads) / acked
+			}
 		}
 	}
 	clientAfter, _ := selfCPU()
