@@ -44,9 +44,9 @@ import (
 // flusher starts. An Append on a store that sent nothing for Linger goes
 // out at once, as before, so a quiet store adds no delay; a busy one adds
 // at most Linger to a move's answer. (Measured at 3,770 moves/s: 1 ms of
-// linger took the server's CPU a move from 175 to 155 µs and Redis's from
-// 67 to 51 µs, for about 1.5 ms more at the median; see
-// docs/performance.md.)
+// linger took the server's CPU a move from about 175 to 145 µs and Redis's
+// from 67 to 45 µs, for about 1.5 ms more at the median; see
+// docs/performance.md, "Ninth session".)
 
 // Defaults of the batcher's settings (see Config).
 const (
@@ -57,8 +57,8 @@ const (
 	// the queue holds at most one append per player playing on this node;
 	// past the bound an Append fails at once as unavailable.
 	DefaultMaxQueue = 1 << 16
-	// DefaultLinger is the shortest time between two batches of one
-	// pipeline while appends keep coming (see Linger above).
+	// DefaultLinger is the shortest time between two batches while
+	// appends keep coming (see Linger above).
 	DefaultLinger = time.Millisecond
 )
 

@@ -94,7 +94,7 @@ type Config struct {
 	// MaxQueue bounds the appends waiting for a pipeline; past it Append
 	// fails as unavailable at once. 0 means DefaultMaxQueue.
 	MaxQueue int
-	// Linger is the shortest time between two batches of one pipeline
+	// Linger is the shortest time between two batches (of any pipeline)
 	// while appends keep coming: a busy store sends fewer, larger batches,
 	// each append waiting at most Linger more (see batch.go). 0 means
 	// DefaultLinger; negative, none.
