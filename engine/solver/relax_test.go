@@ -130,3 +130,94 @@ func TestWasteLeavers(t *testing.T) {
 		t.Error("deadlocked with worrying back")
 	}
 }
+
+// TestResumeIsTheSameSearch: a complete search stopped by its budget every
+// few nodes and resumed each time is the search run on the whole budget at
+// once: the same outcome, the same node count and the same path (the
+// winning line when it wins). Interleave counts on it.
+func TestResumeIsTheSameSearch(t *testing.T) {
+	cases := []struct {
+		deal  uint64
+		draw  int
+		nodes int64
+		want  stopReason
+	}{
+		{16, 3, 100_000, stopWon},  // won after 25,074 nodes
+		{81, 1, 100_000, stopWon},  // won after 8,782
+		{12, 3, 100_000, running},  // proved unwinnable after 86,794
+		{12, 1, 60_000, stopNodes}, // its draw-1 proof is 416,838
+		{95, 3, 40_000, stopNodes}, // a proof of millions
+		{37, 3, 1_000, stopNodes},  // cut at once
+	}
+	for _, c := range cases {
+		r := engine.DefaultRules()
+		r.Draw, r.Undo = c.draw, engine.UndoOff
+		g, err := engine.NewGame(engine.NumberedDeal(c.deal), r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh := func(maxNodes int64) *search {
+			x := &search{}
+			if err := x.load(g.String(), r); err != nil {
+				t.Fatal(err)
+			}
+			x.tt.reset(maxSlots)
+			x.maxNodes = maxNodes
+			return x
+		}
+		whole := fresh(c.nodes)
+		whole.run()
+		const step = 997
+		parts, turns := fresh(step), 1
+		parts.run()
+		for parts.stop == stopNodes && parts.maxNodes < c.nodes {
+			parts.maxNodes = min(parts.maxNodes+step, c.nodes)
+			parts.resume()
+			turns++
+		}
+		name := fmt.Sprintf("deal %d draw %d", c.deal, c.draw)
+		if whole.stop != c.want {
+			t.Errorf("%s: whole search stopped with %d, want %d", name, whole.stop, c.want)
+		}
+		if parts.stop != whole.stop || parts.nodes != whole.nodes {
+			t.Errorf("%s: in %d turns: stop %d after %d nodes; at once: stop %d after %d", name, turns, parts.stop, parts.nodes, whole.stop, whole.nodes)
+			continue
+		}
+		if len(parts.hist) != len(whole.hist) {
+			t.Errorf("%s: paths of %d and %d moves", name, len(parts.hist), len(whole.hist))
+			continue
+		}
+		for i := range whole.hist {
+			if parts.hist[i].m != whole.hist[i].m {
+				t.Errorf("%s: the paths part at move %d", name, i)
+				break
+			}
+		}
+		if whole.nodes > 10*step && turns < 10 {
+			t.Errorf("%s: only %d turns", name, turns)
+		}
+	}
+}
+
+// TestInterleavedRelaxProves: deal 340 in draw 3 with unlimited passes is
+// unwinnable; its draw-1 proof (the complete search alone) is 771,010
+// nodes, its draw-3 one longer. On a budget of 2,000,000 nodes the relaxed
+// search's share (600,000, its restarts included) cuts the draw-1 proof;
+// taking turns with the draw-3 complete search, it ends within the budget.
+func TestInterleavedRelaxProves(t *testing.T) {
+	if raceOn {
+		t.Skip("two million nodes")
+	}
+	g, err := engine.NewGame(engine.NumberedDeal(340), engine.DefaultRules())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := Budget{Nodes: 2_000_000}
+	res := SolveGame(g, b)
+	if res.Verdict != Unwinnable || res.Nodes <= b.Nodes*relaxShare/1000 || res.Nodes > b.Nodes {
+		t.Errorf("deal 340 draw 3: %v after %d nodes, want unwinnable after more than the relaxed share (%d) and within the budget", res.Verdict, res.Nodes, b.Nodes*relaxShare/1000)
+	}
+	if res := solveWith(g, b, func(x *search) { x.noRelax = true }); res.Verdict != Unknown {
+		t.Errorf("deal 340 draw 3 without the relaxed search: %v after %d nodes, want unknown", res.Verdict, res.Nodes)
+	}
+}

@@ -50,6 +50,13 @@ type search struct {
 	// noRelax leaves out the relaxed search (tests, measurements).
 	noRelax bool
 
+	// pending marks a search stopped by its budget before it could expand
+	// the position on top of hist (reached by the moves from pendBase, with
+	// obligation pendOb): resume expands it first.
+	pending  bool
+	pendBase int
+	pendOb   oblig
+
 	// tp caches the lists of talonPositions.
 	tp tpCache
 
@@ -747,6 +754,7 @@ func (x *search) expand(histBase int, ob oblig) bool {
 // stop == stopWon, hist holds a winning line; with stop == running the whole
 // space was searched without a win.
 func (x *search) run() {
+	x.pending = false
 	x.doAutos()
 	if x.s.home == nCards {
 		x.stop = stopWon
@@ -758,8 +766,32 @@ func (x *search) run() {
 		return
 	}
 	if !x.expand(0, oblig{}) {
+		x.pending, x.pendBase, x.pendOb = true, 0, oblig{}
 		return
 	}
+	x.loop()
+}
+
+// resume continues a search that its budget stopped (stopNodes or
+// stopTime) where it stopped, under the budget set since (maxNodes,
+// deadline): the position whose expansion the budget refused is expanded
+// first. It is the same search as one run on the whole budget at once.
+func (x *search) resume() {
+	if x.stop != stopNodes && x.stop != stopTime {
+		return
+	}
+	x.stop = running
+	if x.pending {
+		if !x.expand(x.pendBase, x.pendOb) {
+			return
+		}
+		x.pending = false
+	}
+	x.loop()
+}
+
+// loop is run's depth-first loop over the frames.
+func (x *search) loop() {
 	for len(x.frames) > 0 {
 		f := &x.frames[len(x.frames)-1]
 		if f.next == f.end {
@@ -831,6 +863,7 @@ func (x *search) run() {
 			continue
 		}
 		if !x.expand(base, ob) {
+			x.pending, x.pendBase, x.pendOb = true, base, ob
 			return
 		}
 	}

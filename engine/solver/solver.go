@@ -100,37 +100,46 @@ func solveWith(g *engine.Game, b Budget, set func(*search)) Result {
 }
 
 func solveAt(g *engine.Game, b Budget, start time.Time, set func(*search)) Result {
+	res, _ := solveOn(g, b, start, set)
+	return res
+}
+
+// solveOn is solveAt that also returns the search when its complete search
+// was cut by the budget, so that the caller may resume it (nil otherwise).
+func solveOn(g *engine.Game, b Budget, start time.Time, set func(*search)) (Result, *search) {
 	r := g.Rules()
 	r.Undo = engine.UndoOff
 	text := g.String()
 	sim, err := engine.ParseGame(text, r)
 	if err != nil {
-		return Result{Verdict: Unknown}
+		return Result{Verdict: Unknown}, nil
 	}
 	switch sim.Status() {
 	case engine.Won:
-		return Result{Verdict: Winnable, Moves: []engine.Move{}}
+		return Result{Verdict: Winnable, Moves: []engine.Move{}}, nil
 	}
 	x := &search{}
 	if err := x.load(text, r); err != nil {
-		return Result{Verdict: Unknown}
+		return Result{Verdict: Unknown}, nil
 	}
 	if set != nil {
 		set(x)
 		if !x.twins() {
 			if err := x.load(text, r); err != nil {
-				return Result{Verdict: Unknown}
+				return Result{Verdict: Unknown}, nil
 			}
 		}
 	}
 	var usedNodes int64
 	var usedTime time.Duration
+	var rx *search // the relaxed game's complete search, cut by its share
 	if !x.ref && !x.noRelax && x.phases == nil {
-		rel, ok := relax(sim, text, r, b, start, set)
+		rel, ok, rs := relax(sim, text, r, b, start, set)
 		if ok {
-			return rel
+			return rel, nil
 		}
 		usedNodes, usedTime = rel.Nodes, time.Since(start)
+		rx = rs
 	}
 	x.nodes = usedNodes
 	x.tt.reset(maxSlots)
@@ -176,16 +185,20 @@ func solveAt(g *engine.Game, b Budget, start time.Time, set func(*search)) Resul
 		nodes := x.nodes
 		x.reset()
 		if err := x.load(text, r); err != nil {
-			return Result{Verdict: Unknown}
+			return Result{Verdict: Unknown}, nil
 		}
 		x.nodes = nodes
 	}
 	if x.stop != stopWon && !exhausted {
 		x.stream, x.jitter = false, 0
-		x.maxNodes = b.Nodes
 		x.timed = b.Time > 0
 		x.deadline = start.Add(b.Time)
-		x.run()
+		if rx == nil {
+			x.maxNodes = b.Nodes
+			x.run()
+		} else if res, ok := interleave(x, rx, sim, text, b); ok {
+			return res, nil
+		}
 	}
 	res := Result{Nodes: x.nodes}
 	switch x.stop {
@@ -194,18 +207,22 @@ func solveAt(g *engine.Game, b Budget, start time.Time, set func(*search)) Resul
 		if !ok {
 			// Cannot happen unless the solver and the engine disagree on
 			// the rules; never claim a win that does not replay.
-			return res
+			return res, nil
 		}
 		res.Verdict = Winnable
 		res.Moves = moves
 	case running:
 		res.Verdict = Unwinnable
+	case stopNodes, stopTime:
+		return res, x
 	}
-	return res
+	return res, nil
 }
 
 // relaxShare is the thousandths of a solve's budget that the relaxed search
-// may take (see relax).
+// takes before the strict game's restarts (see relax); if its complete
+// search is cut there, it goes on in turns with the strict game's complete
+// search (interleave).
 const relaxShare = 300
 
 // relax tries the deal in the easiest variant first: draw 1 with unlimited
@@ -217,34 +234,117 @@ const relaxShare = 300
 // a line that also keeps to this game's passes, this game is won by it.
 // relax reports true with the verdict when one of these decides the game;
 // otherwise it returns the nodes it used (Result.Nodes) for the caller to
-// count against the budget. It takes relaxShare of the budget, and runs
-// only when the budget is bounded and the game is not itself draw 1 with
+// count against the budget, and the relaxed game's complete search when
+// the budget cut it, for interleave to go on with (nil when it was won or
+// stopped otherwise). It takes relaxShare of the budget, and runs only
+// when the budget is bounded and the game is not itself draw 1 with
 // unlimited passes. set, the tests' options, applies to it too (a solve
 // without twin stacks is one throughout).
-func relax(sim *engine.Game, text string, r engine.Rules, b Budget, start time.Time, set func(*search)) (Result, bool) {
+func relax(sim *engine.Game, text string, r engine.Rules, b Budget, start time.Time, set func(*search)) (Result, bool, *search) {
 	if r.Draw == 1 && r.Passes == 0 || b.Nodes <= 0 && b.Time <= 0 {
-		return Result{}, false
+		return Result{}, false, nil
 	}
 	rr := r
 	rr.Draw, rr.Passes = 1, 0
 	g, err := engine.ParseGame(text, rr)
 	if err != nil {
-		return Result{}, false
+		return Result{}, false, nil
 	}
 	rb := Budget{Nodes: b.Nodes * relaxShare / 1000, Time: b.Time * relaxShare / 1000}
 	if b.Nodes > 0 && rb.Nodes == 0 {
-		return Result{}, false // too small a budget to share
+		return Result{}, false, nil // too small a budget to share
 	}
-	res := solveAt(g, rb, start, set)
+	res, rx := solveOn(g, rb, start, set)
 	switch res.Verdict {
 	case Unwinnable:
-		return Result{Verdict: Unwinnable, Nodes: res.Nodes}, true
+		return Result{Verdict: Unwinnable, Nodes: res.Nodes}, true, nil
 	case Winnable:
 		if r.Draw == 1 && wins(sim, res.Moves) {
-			return Result{Verdict: Winnable, Moves: res.Moves, Nodes: res.Nodes}, true
+			return Result{Verdict: Winnable, Moves: res.Moves, Nodes: res.Nodes}, true, nil
 		}
 	}
-	return Result{Nodes: res.Nodes}, false
+	return Result{Nodes: res.Nodes}, false, rx
+}
+
+// interleaveSlice is the nodes each of the two complete searches makes in
+// its turn in interleave (fewer in the last turn, where the budget ends).
+// Either search can end the solve: the relaxed one by a proof, often
+// several times shorter than the strict game's, the strict one by a win or
+// a proof. In turns each gets half of what is left, so a solve decides
+// once the shorter of the two has had its length, whichever it is.
+const interleaveSlice = 1 << 14
+
+// interleave runs the complete search x (whose nodes count those of every
+// search before it) and the relaxed game's complete search rx, cut by its
+// share of the budget, in turns of interleaveSlice nodes each, until one of
+// them decides the game or the budget runs out. x's stop and nodes then
+// tell the outcome, as if it had run alone (its nodes count rx's), unless
+// rx decided the game: then interleave reports true with the result.
+func interleave(x, rx *search, sim *engine.Game, text string, b Budget) (Result, bool) {
+	extra := int64(0) // rx's nodes made here
+	started := false
+	strict := func(limit int64) {
+		x.maxNodes = limit
+		if !started {
+			started = true
+			x.run()
+		} else {
+			x.resume()
+		}
+	}
+	rx.timed, rx.deadline = x.timed, x.deadline
+	for rx != nil {
+		if b.Nodes > 0 && x.nodes+extra >= b.Nodes {
+			x.nodes += extra
+			x.stop = stopNodes
+			return Result{}, false
+		}
+		limit := x.nodes + interleaveSlice
+		if b.Nodes > 0 {
+			limit = min(limit, b.Nodes-extra)
+		}
+		strict(limit)
+		if x.stop != stopNodes || b.Nodes > 0 && x.nodes+extra >= b.Nodes {
+			x.nodes += extra
+			return Result{}, false
+		}
+		before := rx.nodes
+		rx.maxNodes = rx.nodes + interleaveSlice
+		if b.Nodes > 0 {
+			rx.maxNodes = min(rx.maxNodes, rx.nodes+b.Nodes-x.nodes-extra)
+		}
+		rx.resume()
+		extra += rx.nodes - before
+		switch rx.stop {
+		case running: // the relaxed game is lost: so is this one
+			return Result{Verdict: Unwinnable, Nodes: x.nodes + extra}, true
+		case stopWon:
+			if sim.Rules().Draw == 1 {
+				rr := sim.Rules()
+				rr.Passes = 0
+				if rsim, err := engine.ParseGame(text, rr); err == nil {
+					if moves, ok := rx.solution(rsim); ok && wins(sim, moves) {
+						return Result{Verdict: Winnable, Moves: moves, Nodes: x.nodes + extra}, true
+					}
+				}
+			}
+			rx = nil // won: it can prove nothing
+		case stopTime:
+			x.nodes += extra
+			x.stop = stopTime
+			return Result{}, false
+		case stopMemory:
+			rx = nil
+		}
+	}
+	// The relaxed search is out: the strict one goes on alone.
+	limit := int64(0)
+	if b.Nodes > 0 {
+		limit = b.Nodes - extra
+	}
+	strict(limit)
+	x.nodes += extra
+	return Result{}, false
 }
 
 // wins reports whether line, played on a copy of g, wins it under g's rules.
@@ -340,14 +440,16 @@ type phase struct {
 }
 
 // schedule is the phases run before the complete search: restarts on
-// budgets growing by 30% (together about a quarter of the whole),
+// budgets growing by 30% from 0.2% of the budget (together 5.7% of it),
 // alternately streamlined and not, all but the first with the moves'
 // order shaken. Depth-first search on Klondike has a heavy tail: one wrong
 // early choice can hide a win behind millions of positions, which another
-// order avoids.
+// order avoids. Larger restarts (a quarter of the budget, before December
+// 2026) found no more wins and took nodes from the proofs (docs/solver.md,
+// "Interleaving").
 var schedule = func() []phase {
 	var out []phase
-	share := 10.0
+	share := 2.5
 	for i := range 8 {
 		ph := phase{stream: i%2 == 1, share: int(share), seed: uint64(i + 1)}
 		if i > 0 {
