@@ -342,9 +342,15 @@ func (b *bot) readLoop() {
 			continue
 		}
 		m := &inMsg{}
-		if err := json.Unmarshal(data, m); err != nil {
-			b.r.c.fail("decode", err.Error())
-			continue
+		if !parseMoveOK(data, m) {
+			if len(data) > 17 && string(data[:17]) == `{"type":"move_ok"` {
+				b.r.c.moveOKSlow.Add(1)
+			}
+			*m = inMsg{}
+			if err := json.Unmarshal(data, m); err != nil {
+				b.r.c.fail("decode", err.Error())
+				continue
+			}
 		}
 		m.at = at.UnixNano()
 		select {

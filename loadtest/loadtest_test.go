@@ -65,6 +65,9 @@ func TestEmbeddedQuickMatches(t *testing.T) {
 	if rep.Leaderboards == 0 {
 		t.Error("no leaderboard received")
 	}
+	if rep.MoveOKSlow != 0 {
+		t.Errorf("%d move_ok frames of our own server were not read by parseMoveOK", rep.MoveOKSlow)
+	}
 	if !rep.ServerStats.Before.OK || rep.ServerStats.CPUSeconds <= 0 || rep.ServerStats.After.RSSBytes <= 0 {
 		t.Errorf("process figures missing: %+v", rep.ServerStats)
 	}

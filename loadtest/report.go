@@ -48,6 +48,10 @@ type Report struct {
 	MovesPerSec  float64        `json:"moves_per_second"`
 	Window       float64        `json:"window_s"` // the steady state (after the ramp) the rate is measured over
 	Leaderboards int64          `json:"leaderboards_received"`
+	// MoveOKSlow counts the move_ok frames not in the form the server
+	// writes (parseMoveOK), read by encoding/json instead: 0 from our
+	// server.
+	MoveOKSlow int64 `json:"move_ok_slow_path"`
 
 	ServerStats      serverReport `json:"server_process"`
 	ClientCPUSeconds float64      `json:"client_cpu_seconds"` // this process
@@ -253,6 +257,9 @@ func (rep *Report) writeText(w io.Writer) {
 	p("throughput: %.1f moves/s acknowledged over the %.1f s after the ramp", rep.MovesPerSec, rep.Window)
 	if rep.Mode != "echo" {
 		p("leaderboard updates received: %d", rep.Leaderboards)
+		if rep.MoveOKSlow > 0 {
+			p("move_ok frames not in the server's usual form (read by encoding/json): %d", rep.MoveOKSlow)
+		}
 	}
 	s := rep.ServerStats
 	p("server process: %s", s.Source)

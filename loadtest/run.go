@@ -456,6 +456,7 @@ func execute(ctx context.Context, cfg config, logw io.Writer) (*Report, error) {
 		rep.MovesPerSec = float64(ackedEnd-ackedStart) / rep.Window
 	}
 	rep.Leaderboards = c.leaderboards.Load()
+	rep.MoveOKSlow = c.moveOKSlow.Load()
 	rep.Errors = errorsReport{IllegalStale: c.illegalStale.Load(), ByKind: unexpected, Samples: samples}
 	for _, v := range unexpected {
 		rep.Errors.Unexpected += v

@@ -1,0 +1,188 @@
+package engine
+
+// ParseViewJSON reads the view at the start of b written exactly as
+// AppendViewJSON writes one: its keys in that order, no spaces, canonical
+// card tokens, no leading zeros. It returns the bytes the view took, or
+// ok == false for anything else (v is then partly written), which
+// encoding/json reads instead. A client that reads a view with every move
+// (the load generator's bots) saves encoding/json's reflection with it;
+// for any input it accepts, it gives what encoding/json gives
+// (TestParseViewJSON).
+func ParseViewJSON(b []byte, v *View) (n int, ok bool) {
+	r := viewReader{b: b, ok: true}
+	// One array for every card of the view: a view shows at most the 52
+	// cards face up and 3 of the waste.
+	cards := make([]Card, 0, NumCards+3)
+	r.lit(`{"tableau":[`)
+	for i := range v.Tableau {
+		if i > 0 {
+			r.lit(",")
+		}
+		r.lit(`{"down":`)
+		v.Tableau[i].Down = int(r.int())
+		r.lit(`,"up":`)
+		v.Tableau[i].Up, cards = r.cards(cards)
+		r.lit("}")
+	}
+	r.lit(`],"stock":`)
+	v.Stock = int(r.int())
+	r.lit(`,"waste":`)
+	v.Waste, _ = r.cards(cards)
+	r.lit(`,"waste_size":`)
+	v.WasteSize = int(r.int())
+	r.lit(`,"foundations":{"C":`)
+	v.Foundations.C = int(r.int())
+	r.lit(`,"D":`)
+	v.Foundations.D = int(r.int())
+	r.lit(`,"H":`)
+	v.Foundations.H = int(r.int())
+	r.lit(`,"S":`)
+	v.Foundations.S = int(r.int())
+	r.lit(`},"score":`)
+	v.Score = int(r.int())
+	r.lit(`,"moves":`)
+	v.Moves = int(r.int())
+	r.lit(`,"passes_used":`)
+	v.PassesUsed = int(r.int())
+	r.lit(`,"passes_left":`)
+	if r.has("null") {
+		v.PassesLeft = nil
+	} else {
+		left := int(r.int())
+		v.PassesLeft = &left
+	}
+	r.lit(`,"status":"`)
+	v.Status = r.status()
+	r.lit(`","elapsed_ms":`)
+	v.ElapsedMs = r.int()
+	r.lit("}")
+	return r.i, r.ok
+}
+
+// viewReader reads ParseViewJSON's input; ok turns false at the first byte
+// that is not what AppendViewJSON would have written, and stays false.
+type viewReader struct {
+	b  []byte
+	i  int
+	ok bool
+}
+
+// lit reads s.
+func (r *viewReader) lit(s string) {
+	if !r.ok || len(r.b)-r.i < len(s) || string(r.b[r.i:r.i+len(s)]) != s {
+		r.ok = false
+		return
+	}
+	r.i += len(s)
+}
+
+// has reads s if it comes next and reports whether it did.
+func (r *viewReader) has(s string) bool {
+	if r.ok && len(r.b)-r.i >= len(s) && string(r.b[r.i:r.i+len(s)]) == s {
+		r.i += len(s)
+		return true
+	}
+	return false
+}
+
+// int reads an integer as strconv.AppendInt writes it, of at most 18 digits.
+func (r *viewReader) int() int64 {
+	if !r.ok {
+		return 0
+	}
+	neg := r.i < len(r.b) && r.b[r.i] == '-'
+	if neg {
+		r.i++
+	}
+	start := r.i
+	var n int64
+	for r.i < len(r.b) && r.b[r.i] >= '0' && r.b[r.i] <= '9' && r.i-start < 18 {
+		n = n*10 + int64(r.b[r.i]-'0')
+		r.i++
+	}
+	digits := r.i - start
+	if digits == 0 || digits > 1 && r.b[start] == '0' || neg && n == 0 ||
+		r.i < len(r.b) && r.b[r.i] >= '0' && r.b[r.i] <= '9' {
+		r.ok = false
+		return 0
+	}
+	if neg {
+		n = -n
+	}
+	return n
+}
+
+// cards reads a list of card tokens into the end of buf and returns the
+// list (capped at its length, so that appending to it cannot overwrite
+// the next list) and buf with it.
+func (r *viewReader) cards(buf []Card) (list, rest []Card) {
+	r.lit("[")
+	start := len(buf)
+	for r.ok && !r.has("]") {
+		if len(buf) > start {
+			r.lit(",")
+		}
+		c := r.card()
+		if !r.ok {
+			break
+		}
+		buf = append(buf, c)
+	}
+	return buf[start:len(buf):len(buf)], buf
+}
+
+// card reads a quoted canonical card token, such as "TD".
+func (r *viewReader) card() Card {
+	if !r.ok || len(r.b)-r.i < 4 || r.b[r.i] != '"' || r.b[r.i+3] != '"' {
+		r.ok = false
+		return NoCard
+	}
+	c := cardOfToken[r.b[r.i+1]][suitIndex(r.b[r.i+2])]
+	if c == NoCard {
+		r.ok = false
+	}
+	r.i += 4
+	return c
+}
+
+// status reads a status name up to its closing quote (not read).
+func (r *viewReader) status() Status {
+	if !r.ok {
+		return Playing
+	}
+	for s, name := range statusNames {
+		if len(r.b)-r.i > len(name) && string(r.b[r.i:r.i+len(name)]) == name && r.b[r.i+len(name)] == '"' {
+			r.i += len(name)
+			return Status(s)
+		}
+	}
+	r.ok = false
+	return Playing
+}
+
+// suitIndex returns the index in cardOfToken of a canonical suit letter,
+// or 4 for any other byte.
+func suitIndex(b byte) int {
+	switch b {
+	case 'C':
+		return 0
+	case 'D':
+		return 1
+	case 'H':
+		return 2
+	case 'S':
+		return 3
+	}
+	return 4
+}
+
+// cardOfToken[rank letter][suit index] is the card of a canonical token,
+// or NoCard.
+var cardOfToken = func() (t [256][5]Card) {
+	for i := range NumCards {
+		c := CardAt(i)
+		tok := c.String()
+		t[tok[0]][suitIndex(tok[1])] = c
+	}
+	return t
+}()

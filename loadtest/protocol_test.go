@@ -1,0 +1,156 @@
+package main
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"reflect"
+	"strconv"
+	"testing"
+
+	"klondike/engine"
+)
+
+// moveOKFrames returns move_ok frames as the server writes them (api's
+// appendMoveOK), around the views of random games: with and without re,
+// with 0 to 2 events, some duplicates.
+func moveOKFrames(t testing.TB) [][]byte {
+	rng := rand.New(rand.NewPCG(5, 6))
+	events := [][]string{{}, {"drew"}, {"moved", "revealed"}, {"recycled"}}
+	var out [][]byte
+	for _, draw := range []int{1, 3} {
+		r := engine.DefaultRules()
+		r.Draw = draw
+		for deal := uint64(1); deal <= 6; deal++ {
+			g, err := engine.NewGame(engine.NumberedDeal(deal), r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var moves []engine.Move
+			for step := 0; step < 150 && g.Status() == engine.Playing; step++ {
+				b := []byte(`{"type":"move_ok"`)
+				if step%3 != 0 {
+					b = append(b, `,"re":"`+strconv.Itoa(step*7)+`"`...)
+				}
+				b = append(b, `,"round_id":"r-`+strconv.Itoa(int(deal))+`-x9","seq":`+strconv.Itoa(step)+`,"view":`...)
+				b = g.AppendViewJSON(b, int64(step)*1000)
+				b = append(b, `,"events":[`...)
+				for i, e := range events[step%len(events)] {
+					if i > 0 {
+						b = append(b, ',')
+					}
+					b = append(b, `"`+e+`"`...)
+				}
+				b = append(b, ']')
+				if step%5 == 4 {
+					b = append(b, `,"duplicate":true`...)
+				}
+				out = append(out, append(b, '}'))
+				moves = g.LegalMoves(moves[:0])
+				if len(moves) == 0 {
+					break
+				}
+				if _, err := g.Apply(moves[rng.IntN(len(moves))]); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestParseMoveOK: parseMoveOK reads the server's move_ok frames as
+// encoding/json does; it refuses other forms (spaces, escapes, more keys,
+// a cut frame); whatever it accepts of a damaged frame, encoding/json
+// reads the same way.
+func TestParseMoveOK(t *testing.T) {
+	frames := moveOKFrames(t)
+	for k, f := range frames {
+		var fast, slow inMsg
+		if !parseMoveOK(f, &fast) {
+			t.Fatalf("frame %d refused: %s", k, f)
+		}
+		if err := json.Unmarshal(f, &slow); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("frame %d: %s\nfast %+v\njson %+v", k, f, fast, slow)
+		}
+	}
+	for _, f := range []string{
+		`{"type":"move_ok", "round_id":"r","seq":1}`,
+		`{"type":"move_ok","re":"a\"b","round_id":"r","seq":1}`,
+		`{"type":"move_ok","round_id":"r\u00e9","seq":1}`,
+		`{"type":"move_ok","round_id":"r","seq":01}`,
+		`{"type":"move_ok","round_id":"r","seq":1,"view":null,"events":[]}`,
+		`{"type":"move_rejected","round_id":"r","seq":1}`,
+	} {
+		var m inMsg
+		if parseMoveOK([]byte(f), &m) {
+			t.Errorf("accepted %s", f)
+		}
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	accepted := 0
+	for k, f := range frames {
+		if k%25 != 0 {
+			continue
+		}
+		var m inMsg
+		for cut := range len(f) {
+			if parseMoveOK(f[:cut], &m) {
+				t.Fatalf("frame %d cut at %d accepted", k, cut)
+			}
+		}
+		if parseMoveOK(append(append([]byte{}, f[:len(f)-1]...), `,"x":1}`...), &m) {
+			t.Fatalf("frame %d with one more key accepted", k)
+		}
+		for range 300 {
+			d := append([]byte{}, f...)
+			i := rng.IntN(len(d))
+			switch rng.IntN(3) {
+			case 0:
+				d[i] = "0123456789-\"[],:{}ACDHSTJQKnul \\xe"[rng.IntN(34)]
+			case 1:
+				d = append(d[:i], append([]byte{' '}, d[i:]...)...)
+			case 2:
+				d = append(d[:i], d[i+1:]...)
+			}
+			var fast, slow inMsg
+			if !parseMoveOK(d, &fast) {
+				continue
+			}
+			accepted++
+			if err := json.Unmarshal(d, &slow); err != nil {
+				t.Fatalf("accepted %s, which encoding/json refuses: %v", d, err)
+			}
+			if !reflect.DeepEqual(fast, slow) {
+				t.Fatalf("%s\nfast %+v\njson %+v", d, fast, slow)
+			}
+		}
+	}
+	if accepted == 0 {
+		t.Error("no damaged frame was still a frame: the check above checked nothing")
+	}
+}
+
+func BenchmarkDecodeMoveOK(b *testing.B) {
+	frames := moveOKFrames(b)
+	b.Run("parseMoveOK", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := range b.N {
+			var m inMsg
+			if !parseMoveOK(frames[i%len(frames)], &m) {
+				b.Fatal("refused")
+			}
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := range b.N {
+			var m inMsg
+			if err := json.Unmarshal(frames[i%len(frames)], &m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
