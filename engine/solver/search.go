@@ -494,6 +494,14 @@ const (
 	// limitedRecycle is taken off a talon move that needs a recycle when
 	// the passes are limited: a recycle spent is gone for good.
 	limitedRecycle int16 = 500
+	// limitedDrawPenalty is taken off a talon move for each draw (or
+	// recycle) it needs when the passes are limited: the cards it draws
+	// past are out of reach until a recycle. Draw 1 with three passes,
+	// deals 1-3,000 at 3,300,000 nodes: 27 unknown without it, 21 with 15
+	// (23 with 30; on deals 1-1,000, 6 with 60 and 8 with 120); no change
+	// in draw 3 with three passes or draw 1 with one (docs/solver.md,
+	// "Interleaving").
+	limitedDrawPenalty int16 = 15
 )
 
 // gen appends the moves of the position, best first.
@@ -621,6 +629,9 @@ func (x *search) gen(out []move, ob oblig) []move {
 		pen := int16(tp.draws) * talonDrawPenalty
 		if tp.rec && x.recLimit >= 0 {
 			pen += limitedRecycle
+		}
+		if x.recLimit >= 0 {
+			pen += int16(tp.draws) * limitedDrawPenalty
 		}
 		if x.next(c) {
 			out = append(out, move{kind: mTalon, at: tp.at, rec: tp.rec, to: toFound, score: scoreTalonUp - pen})
