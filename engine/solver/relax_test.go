@@ -132,9 +132,9 @@ func TestWasteLeavers(t *testing.T) {
 }
 
 // TestResumeIsTheSameSearch: a complete search stopped by its budget every
-// few nodes and resumed each time is the search run on the whole budget at
-// once: the same outcome, the same node count and the same path (the
-// winning line when it wins). Interleave counts on it.
+// few nodes and resumed each time (begun by resume too) is the search run
+// on the whole budget at once: the same outcome, the same node count and
+// the same path (the winning line when it wins). Interleave counts on it.
 func TestResumeIsTheSameSearch(t *testing.T) {
 	cases := []struct {
 		deal  uint64
@@ -169,7 +169,7 @@ func TestResumeIsTheSameSearch(t *testing.T) {
 		whole.run()
 		const step = 997
 		parts, turns := fresh(step), 1
-		parts.run()
+		parts.resume() // not begun: it runs
 		for parts.stop == stopNodes && parts.maxNodes < c.nodes {
 			parts.maxNodes = min(parts.maxNodes+step, c.nodes)
 			parts.resume()

@@ -56,6 +56,8 @@ type search struct {
 	pending  bool
 	pendBase int
 	pendOb   oblig
+	// begun marks a search that run has started (reset clears it).
+	begun bool
 
 	// tp caches the lists of talonPositions.
 	tp tpCache
@@ -765,7 +767,7 @@ func (x *search) expand(histBase int, ob oblig) bool {
 // stop == stopWon, hist holds a winning line; with stop == running the whole
 // space was searched without a win.
 func (x *search) run() {
-	x.pending = false
+	x.pending, x.begun = false, true
 	x.doAutos()
 	if x.s.home == nCards {
 		x.stop = stopWon
@@ -786,8 +788,13 @@ func (x *search) run() {
 // resume continues a search that its budget stopped (stopNodes or
 // stopTime) where it stopped, under the budget set since (maxNodes,
 // deadline): the position whose expansion the budget refused is expanded
-// first. It is the same search as one run on the whole budget at once.
+// first. It is the same search as one run on the whole budget at once. A
+// search not yet begun begins (run).
 func (x *search) resume() {
+	if !x.begun {
+		x.run()
+		return
+	}
 	if x.stop != stopNodes && x.stop != stopTime {
 		return
 	}

@@ -282,15 +282,9 @@ const interleaveSlice = 1 << 14
 // rx decided the game: then interleave reports true with the result.
 func interleave(x, rx *search, sim *engine.Game, text string, b Budget) (Result, bool) {
 	extra := int64(0) // rx's nodes made here
-	started := false
 	strict := func(limit int64) {
 		x.maxNodes = limit
-		if !started {
-			started = true
-			x.run()
-		} else {
-			x.resume()
-		}
+		x.resume() // x.run the first time
 	}
 	rx.timed, rx.deadline = x.timed, x.deadline
 	for rx != nil {
@@ -468,6 +462,7 @@ func (x *search) reset() {
 	x.frames = x.frames[:0]
 	x.tt.reset(maxSlots)
 	x.stop = running
+	x.begun = false
 }
 
 // maxDrawsToReach bounds the D and R needed to bring a talon card to the
