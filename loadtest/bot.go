@@ -337,13 +337,14 @@ func (b *bot) readLoop() {
 			return
 		}
 		at := time.Now()
-		if peekType(data) == "leaderboard" {
+		typ := peekType(data)
+		if typ == "leaderboard" {
 			b.r.c.leaderboards.Add(1)
 			continue
 		}
 		m := &inMsg{}
-		if !parseMoveOK(data, m) {
-			if len(data) > 17 && string(data[:17]) == `{"type":"move_ok"` {
+		if typ != "move_ok" || !parseMoveOK(data, m) {
+			if typ == "move_ok" {
 				b.r.c.moveOKSlow.Add(1)
 			}
 			*m = inMsg{}
