@@ -34,8 +34,9 @@
 // use is the next move made only together with it, a transposition table
 // that ignores the order of the piles and lets a waste position that
 // reaches more talon cards stand for one that reaches fewer, a dead-end
-// test, short restarts in other move orders before the complete search,
-// and a relaxed game (draw 1 with unlimited passes, whose loss proves the
+// test, short restarts in other move orders and two beam searches (level
+// by level, keeping the positions that look furthest along) before the
+// complete search, and a relaxed game (draw 1 with unlimited passes, whose loss proves the
 // real game's) whose complete search takes turns with the real one.
 // docs/solver.md describes the algorithm and the figures it reaches.
 package solver

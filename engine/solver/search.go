@@ -820,63 +820,16 @@ func (x *search) loop() {
 		}
 		m := x.moves[f.next]
 		f.next++
-		parentOb := f.ob
 		base := len(x.hist)
-		var ob oblig
-		if !x.ref {
-			ob = x.lazyKind(m)
-		}
-		home := x.s.home
-		x.hist = append(x.hist, x.s.do(m))
-		x.doAutos()
-		if x.s.home == nCards {
+		ob, r := x.enter(m, f.ob)
+		switch r {
+		case enterWon:
 			x.stop = stopWon
 			return
-		}
-		// Moves never make a new leaver (see deadlocked), and a card that
-		// comes back down is always at hand; so a position turns
-		// deadlocked only when a card it could be built on goes up for good.
-		checkDead := !x.ref && !x.f2t && x.s.home > home
-		// In the last pass, draws make new leavers of the waste.
-		if !x.ref && m.kind == mTalon && x.lastPass() && (m.rec || m.at > x.hist[base].oldW) {
-			checkDead = true
-		}
-		if ob.kind == obPartial && x.s.p[m.from].n != m.at {
-			ob = oblig{} // y went up at once: the move was used
-		}
-		if ob.kind == obPartial && x.twins() && parentOb.kind != obNone {
-			// Made to meet the position's obligation: the new position
-			// is the old one but for an exchange of twin stacks, free of
-			// the obligation (y may go up from it, or stay).
-			ob = oblig{}
-		}
-		if ob.kind == obPartial && x.twins() {
-			// With the twin reduction the part of a run moved only so
-			// that y goes up (gen makes no other): y goes up now, in the
-			// same step. The position between has the key of the one
-			// before (y's twin took the stack y carried), so the table
-			// would skip it.
-			x.hist = append(x.hist, x.s.do(move{kind: mPileUp, from: m.from}))
-			x.doAutos()
-			if x.s.home == nCards {
-				x.stop = stopWon
-				return
-			}
-			ob = oblig{}
-			checkDead = !x.f2t
-		}
-		key := x.key()
-		bit, dom := x.wasteBits()
-		if x.dominated(ob, dom) {
-			x.undoTo(base)
-			continue
-		}
-		added, full := x.tt.visit(key^ob.hash(), bit, dom)
-		if full {
+		case enterFull:
 			x.stop = stopMemory
 			return
-		}
-		if !added || (checkDead && x.deadlocked()) {
+		case enterSkip:
 			x.undoTo(base)
 			continue
 		}
@@ -885,6 +838,78 @@ func (x *search) loop() {
 			return
 		}
 	}
+}
+
+// Outcomes of enter.
+const (
+	enterNew  = iota // a new position to search
+	enterSkip        // searched before, dominated or lost: undo and go on
+	enterWon         // the game is won: hist holds the line
+	enterFull        // the table is full
+)
+
+// enter makes move m of the current position (whose obligation is
+// parentOb) and what follows it at once (the safe moves; with twin stacks,
+// y going up after a part of a run), and reports the new position's
+// obligation and what to do with it. The position is recorded in the table
+// when it is new. For every outcome but enterWon and enterFull the caller
+// undoes to the height hist had before.
+func (x *search) enter(m move, parentOb oblig) (oblig, int) {
+	var ob oblig
+	if !x.ref {
+		ob = x.lazyKind(m)
+	}
+	home := x.s.home
+	base := len(x.hist)
+	x.hist = append(x.hist, x.s.do(m))
+	x.doAutos()
+	if x.s.home == nCards {
+		return ob, enterWon
+	}
+	// Moves never make a new leaver (see deadlocked), and a card that
+	// comes back down is always at hand; so a position turns
+	// deadlocked only when a card it could be built on goes up for good.
+	checkDead := !x.ref && !x.f2t && x.s.home > home
+	// In the last pass, draws make new leavers of the waste.
+	if !x.ref && m.kind == mTalon && x.lastPass() && (m.rec || m.at > x.hist[base].oldW) {
+		checkDead = true
+	}
+	if ob.kind == obPartial && x.s.p[m.from].n != m.at {
+		ob = oblig{} // y went up at once: the move was used
+	}
+	if ob.kind == obPartial && x.twins() && parentOb.kind != obNone {
+		// Made to meet the position's obligation: the new position
+		// is the old one but for an exchange of twin stacks, free of
+		// the obligation (y may go up from it, or stay).
+		ob = oblig{}
+	}
+	if ob.kind == obPartial && x.twins() {
+		// With the twin reduction the part of a run moved only so
+		// that y goes up (gen makes no other): y goes up now, in the
+		// same step. The position between has the key of the one
+		// before (y's twin took the stack y carried), so the table
+		// would skip it.
+		x.hist = append(x.hist, x.s.do(move{kind: mPileUp, from: m.from}))
+		x.doAutos()
+		if x.s.home == nCards {
+			return ob, enterWon
+		}
+		ob = oblig{}
+		checkDead = !x.f2t
+	}
+	key := x.key()
+	bit, dom := x.wasteBits()
+	if x.dominated(ob, dom) {
+		return ob, enterSkip
+	}
+	added, full := x.tt.visit(key^ob.hash(), bit, dom)
+	if full {
+		return ob, enterFull
+	}
+	if !added || (checkDead && x.deadlocked()) {
+		return ob, enterSkip
+	}
+	return ob, enterNew
 }
 
 // deadlocked reports a position that can never be won because some card

@@ -171,11 +171,15 @@ func solveOn(g *engine.Game, b Budget, start time.Time, set func(*search)) (Resu
 		x.timed = b.Time > 0
 		usedTime += b.Time * time.Duration(ph.share) / 1000
 		x.deadline = start.Add(usedTime)
-		x.run()
+		if ph.beam > 0 {
+			x.beam(ph.beam)
+		} else {
+			x.run()
+		}
 		if x.stop == stopWon {
 			break
 		}
-		if x.stop == running && !ph.stream {
+		if x.stop == running && !ph.stream && ph.beam == 0 {
 			// A phase that is not streamlined makes every move the
 			// complete search makes, in another order: running out of
 			// positions proves the deal unwinnable as well.
@@ -427,6 +431,7 @@ func (x *search) load(text string, r engine.Rules) error {
 // thousandths of the budget (cumulative: a phase may use what earlier ones
 // left).
 type phase struct {
+	beam   int // width of a beam search (beam.go), or 0 for a depth-first restart
 	stream bool
 	share  int
 	jitter int16
@@ -436,11 +441,15 @@ type phase struct {
 // schedule is the phases run before the complete search: restarts on
 // budgets growing by 30% from 0.2% of the budget (together 5.7% of it),
 // alternately streamlined and not, all but the first with the moves'
-// order shaken. Depth-first search on Klondike has a heavy tail: one wrong
-// early choice can hide a win behind millions of positions, which another
-// order avoids. Larger restarts (a quarter of the budget, before December
-// 2026) found no more wins and took nodes from the proofs (docs/solver.md,
-// "Interleaving").
+// order shaken, then two beam searches, of widths 1,000 (2.5% of the
+// budget) and 4,000 (5%). Depth-first search on Klondike has a heavy
+// tail: one wrong early choice can hide a win behind millions of
+// positions. Small restarts find the easy wins, and prove the small
+// losses, at once; the beams find most of the wins that the complete
+// search reaches only after millions of positions, which restarts do not
+// (docs/solver.md, "Beam search"). Larger restarts (a quarter of the
+// budget, before December 2026) found no more wins and took nodes from
+// the proofs ("Interleaving").
 var schedule = func() []phase {
 	var out []phase
 	share := 2.5
@@ -452,7 +461,7 @@ var schedule = func() []phase {
 		out = append(out, ph)
 		share *= 1.3
 	}
-	return out
+	return append(out, phase{beam: 1000, share: 25}, phase{beam: 4000, share: 50})
 }()
 
 // reset clears the search's stacks and table for a new run.
