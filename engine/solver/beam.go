@@ -49,6 +49,7 @@ func (x *search) beam(width int) {
 	recs := []beamRec{{parent: -1, start: 0, end: int32(len(arena))}}
 	cur := []beamCand{{s: x.s, rec: 0}}
 	var next []beamCand
+	var keys []beamKey
 	var buf []move
 	for len(cur) > 0 {
 		next = next[:0]
@@ -86,13 +87,28 @@ func (x *search) beam(width int) {
 			}
 		}
 		// The best width positions go on; among equals, the earlier (the
-		// better parent, the higher-ranked move) first.
-		slices.SortStableFunc(next, func(a, b beamCand) int { return int(b.score - a.score) })
-		if len(next) > width {
-			next = next[:width]
+		// better parent, the higher-ranked move) first. The order is made
+		// on small keys, not on the positions (hundreds of bytes each).
+		keys = keys[:0]
+		for i := range next {
+			keys = append(keys, beamKey{score: next[i].score, i: int32(i)})
 		}
-		cur, next = next, cur
+		slices.SortFunc(keys, func(a, b beamKey) int {
+			if a.score != b.score {
+				return int(b.score - a.score)
+			}
+			return int(a.i - b.i)
+		})
+		cur = cur[:0]
+		for _, k := range keys[:min(width, len(keys))] {
+			cur = append(cur, next[k.i])
+		}
 	}
+}
+
+// beamKey orders a beam level's positions: by score, then by place.
+type beamKey struct {
+	score, i int32
 }
 
 // beamLine sets x.hist to the moves from the beam's root to the position of
