@@ -175,6 +175,9 @@ func solveOn(g *engine.Game, b Budget, start time.Time, set func(*search)) (Resu
 		}
 		usedTime += b.Time * time.Duration(tshare) / 1000
 		x.deadline = start.Add(usedTime)
+		if ph.beam > 0 && x.relaxed {
+			continue // no beams in the relaxed search (see search.relaxed)
+		}
 		if ph.beam > 0 {
 			x.beam(ph.beam)
 		} else {
@@ -262,7 +265,13 @@ func relax(sim *engine.Game, text string, r engine.Rules, b Budget, start time.T
 	if b.Nodes > 0 && rb.Nodes == 0 {
 		return Result{}, false, nil // too small a budget to share
 	}
-	res, rx := solveOn(g, rb, start, set)
+	rset := func(x *search) {
+		if set != nil {
+			set(x)
+		}
+		x.relaxed = true
+	}
+	res, rx := solveOn(g, rb, start, rset)
 	switch res.Verdict {
 	case Unwinnable:
 		return Result{Verdict: Unwinnable, Nodes: res.Nodes}, true, nil
