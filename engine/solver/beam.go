@@ -34,15 +34,7 @@ type beamRec struct {
 // of positions or x.maxNodes / x.deadline stop it. On a win x.stop is
 // stopWon and x.hist holds the winning line, as after a depth-first win.
 func (x *search) beam(width int) {
-	x.begun = true
-	x.doAutos()
-	if x.s.home == nCards {
-		x.stop = stopWon
-		return
-	}
-	bit, _ := x.wasteBits()
-	x.tt.visit(x.key(), bit, 0)
-	if !x.ref && x.deadlocked() {
+	if !x.start() {
 		return
 	}
 	arena := slices.Clone(x.hist)

@@ -772,19 +772,27 @@ func (x *search) expand(histBase int, ob oblig) bool {
 	return true
 }
 
+// start begins a search (depth first or beam) at the current position: its
+// safe moves, then the position in the table. It reports false when that
+// ends the search: won (stop is stopWon) or already lost (a dead end).
+func (x *search) start() bool {
+	x.begun = true
+	x.doAutos()
+	if x.s.home == nCards {
+		x.stop = stopWon
+		return false
+	}
+	bit, _ := x.wasteBits()
+	x.tt.visit(x.key(), bit, 0)
+	return x.ref || !x.deadlocked()
+}
+
 // run searches depth first from the current position. When it returns with
 // stop == stopWon, hist holds a winning line; with stop == running the whole
 // space was searched without a win.
 func (x *search) run() {
-	x.pending, x.begun = false, true
-	x.doAutos()
-	if x.s.home == nCards {
-		x.stop = stopWon
-		return
-	}
-	bit, _ := x.wasteBits()
-	x.tt.visit(x.key(), bit, 0)
-	if !x.ref && x.deadlocked() {
+	x.pending = false
+	if !x.start() {
 		return
 	}
 	if !x.expand(0, oblig{}) {
