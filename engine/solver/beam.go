@@ -18,7 +18,7 @@ import (
 type beamCand struct {
 	s     state
 	ob    oblig
-	rec   int32 // its record in beamPath
+	rec   int32 // its record in the beam's recs
 	score int32
 }
 

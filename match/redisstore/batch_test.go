@@ -225,6 +225,16 @@ func TestBatchLinger(t *testing.T) {
 			if err := f.s.Append(ctx, "r", 1, batchEntry(1, "T7-F"), batchStanding("a", 1)); err != nil {
 				t.Fatalf("first Append: %v", err)
 			}
+			// Its flusher ends once the queue is empty, which may come just
+			// after the caller has its answer: wait for that, or with two
+			// pipelines the next append may start a second flusher beside
+			// it (the test then saw two lingering).
+			f.waitFor(t, "idle batchers", 1, func(b *batcher) int {
+				if b.running == 0 {
+					return 1
+				}
+				return 0
+			})
 			errs := make(chan error, 3)
 			appendAs := func(player string) {
 				errs <- f.s.Append(context.Background(), "r", 1, batchEntry(1, "T7-F"), batchStanding(player, 1))
