@@ -100,13 +100,18 @@ func solveWith(g *engine.Game, b Budget, set func(*search)) Result {
 }
 
 func solveAt(g *engine.Game, b Budget, start time.Time, set func(*search)) Result {
-	res, _ := solveOn(g, b, start, set)
+	res, x := solveOn(g, b, start, set)
+	if x != nil {
+		x.tt.release()
+	}
 	return res
 }
 
 // solveOn is solveAt that also returns the search when its complete search
-// was cut by the budget, so that the caller may resume it (nil otherwise).
-func solveOn(g *engine.Game, b Budget, start time.Time, set func(*search)) (Result, *search) {
+// was cut by the budget, so that the caller may resume it (nil otherwise);
+// the caller then releases its table. Every other search it made has
+// released its table when it returns.
+func solveOn(g *engine.Game, b Budget, start time.Time, set func(*search)) (_ Result, cut *search) {
 	r := g.Rules()
 	r.Undo = engine.UndoOff
 	text := g.String()
@@ -119,6 +124,11 @@ func solveOn(g *engine.Game, b Budget, start time.Time, set func(*search)) (Resu
 		return Result{Verdict: Winnable, Moves: []engine.Move{}}, nil
 	}
 	x := &search{}
+	defer func() {
+		if cut != x {
+			x.tt.release()
+		}
+	}()
 	if err := x.load(text, r); err != nil {
 		return Result{Verdict: Unknown}, nil
 	}
@@ -140,6 +150,9 @@ func solveOn(g *engine.Game, b Budget, start time.Time, set func(*search)) (Resu
 		}
 		usedNodes, usedTime = rel.Nodes, time.Since(start)
 		rx = rs
+		if rx != nil {
+			defer rx.tt.release()
+		}
 	}
 	x.nodes = usedNodes
 	x.tt.reset(maxSlots)

@@ -3,6 +3,7 @@ package solver
 import (
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // TestTableGrowKeepsEntries fills a table past several doublings with keys
@@ -74,4 +75,59 @@ func TestTableGrowKeepsEntries(t *testing.T) {
 		}
 	}
 	t.Fatal("table never full")
+}
+
+// TestArrayCache checks the cache of tables' arrays: an array put back is
+// handed out again for the same size only, cleared; no more than its bytes
+// are kept; arrays kept too long are let go; and a released table gives its
+// arrays back and can be reset and used again.
+func TestArrayCache(t *testing.T) {
+	c := arrayCache{max: arraysBytes(1<<10) + arraysBytes(1<<11), idle: time.Hour}
+	k, b := c.get(1 << 10)
+	if len(k) != 1<<10 || len(b) != 1<<10 {
+		t.Fatalf("get(1024): %d keys, %d bits", len(k), len(b))
+	}
+	k[5], b[7] = 42, 9
+	c.put(k, b)
+	if k2, _ := c.get(1 << 11); &k2[0] == &k[0] {
+		t.Fatal("an array of 1024 slots handed out for 2048")
+	}
+	k3, b3 := c.get(1 << 10)
+	if &k3[0] != &k[0] || &b3[0] != &b[0] {
+		t.Fatal("the array put back was not handed out again")
+	}
+	if k3[5] != 0 || b3[7] != 0 {
+		t.Fatalf("a reused array is not cleared: key %d, bits %d", k3[5], b3[7])
+	}
+	// Room for one of each size: a second 2048 does not fit.
+	c.put(k3, b3)
+	c.put(make([]uint64, 1<<11), make([]uint32, 1<<11))
+	c.put(make([]uint64, 1<<11), make([]uint32, 1<<11))
+	if c.bytes != c.max || len(c.free[11]) != 1 {
+		t.Fatalf("kept %d bytes (%d arrays of 2048), want %d (1)", c.bytes, len(c.free[11]), c.max)
+	}
+	c.mu.Lock()
+	c.trimBefore(time.Now().Add(time.Minute))
+	c.mu.Unlock()
+	if c.bytes != 0 || len(c.free[10]) != 0 || len(c.free[11]) != 0 {
+		t.Fatalf("after the trim: %d bytes kept", c.bytes)
+	}
+	c.trim.Stop()
+
+	var tt table
+	tt.reset(1 << 16)
+	for i := range uint64(50_000) {
+		tt.visit(i*0x9E3779B97F4A7C15+1, 1, 1)
+	}
+	tt.release()
+	if tt.keys != nil || tt.count != 0 {
+		t.Fatal("a released table keeps its arrays")
+	}
+	tt.reset(1 << 16)
+	if tt.seen(0x9E3779B97F4A7C15+1, 1) {
+		t.Fatal("a table reset after release remembers a key")
+	}
+	if added, _ := tt.visit(7, 1, 1); !added || !tt.seen(7, 1) {
+		t.Fatal("a table reset after release does not record")
+	}
 }
