@@ -122,23 +122,27 @@ func (t *table) release() {
 // touches, at random: on this project's machines about 10 µs each, a tenth
 // of the time of a solve whose table grows to millions of slots
 // (docs/solver.md, "Tables kept for the next search"). Clearing a kept
-// array costs a few milliseconds at most. At most arrayCacheBytes are kept;
-// arrays unused for arrayCacheIdle are let go, so an idle process gives the
-// memory back.
+// array costs a few milliseconds at most. At most arrayCacheBytes are kept,
+// and no array of more than arrayCacheSlots (the tables of searches of
+// tens of millions of positions: rare, and they would hold their memory
+// twice); arrays unused for arrayCacheIdle are let go, so an idle process
+// gives the memory back.
 const (
 	arrayCacheBytes = 512 << 20
+	arrayCacheSlots = 1 << 22
 	arrayCacheIdle  = 10 * time.Second
 )
 
-var arrays = arrayCache{max: arrayCacheBytes, idle: arrayCacheIdle}
+var arrays = arrayCache{max: arrayCacheBytes, maxSlots: arrayCacheSlots, idle: arrayCacheIdle}
 
 func getArrays(n int) ([]uint64, []uint32) { return arrays.get(n) }
 func putArrays(keys []uint64, bs []uint32) { arrays.put(keys, bs) }
 
 // arrayCache keeps tables' arrays by their size (a power of two).
 type arrayCache struct {
-	max  int           // bytes kept at most
-	idle time.Duration // how long an array is kept unused
+	max      int           // bytes kept at most
+	maxSlots int           // the largest arrays kept
+	idle     time.Duration // how long an array is kept unused
 
 	mu    sync.Mutex
 	free  [26][]tableArrays // by log2 of the slots
@@ -178,7 +182,7 @@ func (c *arrayCache) put(keys []uint64, bs []uint32) {
 	l := bits.Len(uint(n)) - 1
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.bytes+arraysBytes(n) > c.max {
+	if n > c.maxSlots || c.bytes+arraysBytes(n) > c.max {
 		return
 	}
 	c.free[l] = append(c.free[l], tableArrays{keys: keys, bits: bs, at: time.Now()})

@@ -82,7 +82,7 @@ func TestTableGrowKeepsEntries(t *testing.T) {
 // are kept; arrays kept too long are let go; and a released table gives its
 // arrays back and can be reset and used again.
 func TestArrayCache(t *testing.T) {
-	c := arrayCache{max: arraysBytes(1<<10) + arraysBytes(1<<11), idle: time.Hour}
+	c := arrayCache{max: arraysBytes(1<<10) + arraysBytes(1<<11), maxSlots: 1 << 11, idle: time.Hour}
 	k, b := c.get(1 << 10)
 	if len(k) != 1<<10 || len(b) != 1<<10 {
 		t.Fatalf("get(1024): %d keys, %d bits", len(k), len(b))
@@ -105,6 +105,12 @@ func TestArrayCache(t *testing.T) {
 	c.put(make([]uint64, 1<<11), make([]uint32, 1<<11))
 	if c.bytes != c.max || len(c.free[11]) != 1 {
 		t.Fatalf("kept %d bytes (%d arrays of 2048), want %d (1)", c.bytes, len(c.free[11]), c.max)
+	}
+	// Larger than maxSlots: never kept, even with room.
+	c.max *= 4
+	c.put(make([]uint64, 1<<12), make([]uint32, 1<<12))
+	if len(c.free[12]) != 0 {
+		t.Fatal("an array over maxSlots was kept")
 	}
 	c.mu.Lock()
 	c.trimBefore(time.Now().Add(time.Minute))
