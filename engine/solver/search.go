@@ -155,7 +155,7 @@ func (o oblig) hash() uint64 {
 		v |= 1 << 32
 	}
 	v = (v + 0x9E3779B97F4A7C15) * 0xBF58476D1CE4E5B9
-	return v ^ v>>29
+	return (v ^ v>>29) & variantMask
 }
 
 // allows reports whether m, a move of the position, meets the obligation.

@@ -213,7 +213,7 @@ func init() {
 		zWaste[i] = next()
 	}
 	for i := range zRec {
-		zRec[i] = next()
+		zRec[i] = next() & variantMask
 	}
 }
 

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -135,5 +136,46 @@ func TestArrayCache(t *testing.T) {
 	}
 	if added, _ := tt.visit(7, 1, 1); !added || !tt.seen(7, 1) {
 		t.Fatal("a table reset after release does not record")
+	}
+}
+
+// TestVariantsDistinct checks what the table's layout relies on (see
+// variantMask): the variants of one position, every recycle count with
+// every obligation (none included), change only the low 32 bits of its
+// key, and no two of them change them alike, so that they never share a key.
+func TestVariantsDistinct(t *testing.T) {
+	var obs []oblig
+	obs = append(obs, oblig{})
+	for i := range uint8(nPiles) {
+		for j := range uint8(nPiles) {
+			obs = append(obs, oblig{kind: obPartial, i: i, j: j}, oblig{kind: obEmpty, i: i, j: j})
+		}
+	}
+	for c := range uint8(nCards) {
+		for j := range uint8(nPiles) {
+			obs = append(obs, oblig{kind: obOnto, j: j, c: c})
+		}
+		for su := range uint8(4) {
+			obs = append(obs, oblig{kind: obOnto, i: su, j: 0, c: c, f2t: true})
+		}
+	}
+	seen := map[uint64]string{}
+	for r := range len(zRec) {
+		for _, o := range obs {
+			v := zRec[r] ^ o.hash()
+			if v&^variantMask != 0 {
+				t.Fatalf("recycles %d, obligation %+v: changes the high bits (%#x)", r, o, v)
+			}
+			// obOnto is keyed by its card, not its pile: those with the
+			// same card are one variant.
+			name := fmt.Sprintf("recycles %d, obligation %d/%d/%d/%v", r, o.kind, o.i, o.c, o.f2t)
+			if o.kind != obOnto {
+				name = fmt.Sprintf("recycles %d, obligation %d/%d/%d", r, o.kind, o.i, o.j)
+			}
+			if prev, ok := seen[v]; ok && prev != name {
+				t.Fatalf("%s and %s change the key alike (%#x)", prev, name, v)
+			}
+			seen[v] = name
+		}
 	}
 }
