@@ -59,6 +59,7 @@ func (x *search) beam(width int) {
 			x.s = c.s
 			x.hist = x.hist[:0]
 			buf = x.gen(buf[:0], c.ob)
+			x.prefetchChildren(buf)
 			for _, m := range buf {
 				ob, r := x.enter(m, c.ob)
 				switch r {

@@ -434,3 +434,41 @@ func (s *state) undo(a *applied) {
 		s.foundUp(a.card)
 	}
 }
+
+// hashAfter returns h as do(m) would leave it, without playing m: what a
+// search needs to know where in its table the position after m lies before
+// it gets there (see table.prefetch). The safe moves that follow m are not
+// in it. TestHashAfter checks it against do.
+func (s *state) hashAfter(m move) uint64 {
+	h := s.h
+	switch m.kind {
+	case mPileUp:
+		p := &s.p[m.from]
+		c := p.c[p.n-1]
+		su := cSuit[c]
+		h += zFound[su][s.f[su]+1] - zFound[su][s.f[su]] - s.zc[c][p.under(p.n-1)]
+		if p.n > 1 && p.down == p.n-1 {
+			h += zDown[m.from][p.down-1] - zDown[m.from][p.down]
+		}
+	case mPilePile:
+		src, dst := &s.p[m.from], &s.p[m.to]
+		c := src.c[m.at]
+		h += s.zc[c][dst.top()] - s.zc[c][src.under(m.at)]
+		if m.at > 0 && src.down == m.at {
+			h += zDown[m.from][src.down-1] - zDown[m.from][src.down]
+		}
+	case mTalon:
+		c := s.t[m.at-1]
+		if m.to == toFound {
+			su := cSuit[c]
+			h += zFound[su][s.f[su]+1] - zFound[su][s.f[su]]
+		} else {
+			h += s.zc[c][s.p[m.to].top()]
+		}
+	case mFoundDn:
+		su := m.from
+		c := cardOf(int(s.f[su]), su)
+		h += zFound[su][s.f[su]-1] - zFound[su][s.f[su]] + s.zc[c][s.p[m.to].top()]
+	}
+	return h
+}
