@@ -50,6 +50,16 @@ type search struct {
 	// noRelax leaves out the relaxed search (tests, measurements).
 	noRelax bool
 
+	// noSeenChild makes every child through enter (tests: seenChild must
+	// not change the search).
+	noSeenChild bool
+	// checkSeen makes every move that seenChild skips through enter as
+	// well, counting in seenWrong those enter would not have skipped
+	// (tests; the search then differs after a wrong one).
+	checkSeen bool
+	seenWrong int
+	seenSkips int
+
 	// pending marks a search stopped by its budget before it could expand
 	// the position on top of hist (reached by the moves from pendBase, with
 	// obligation pendOb): resume expands it first.
@@ -262,11 +272,14 @@ func (x *search) safe(c uint8) bool {
 // key returns the position's hash for the transposition table, without
 // the waste size (see wasteBits). With a limit on passes the recycles made
 // are part of it; without one they make no difference.
-func (x *search) key() uint64 {
+func (x *search) key() uint64 { return x.keyOf(x.s.h, x.s.rec) }
+
+// keyOf is key for a position of hash h with rec recycles made.
+func (x *search) keyOf(h uint64, rec int32) uint64 {
 	if x.recLimit >= 0 {
-		return x.s.h ^ zRec[x.s.rec&63]
+		return h ^ zRec[rec&63]
 	}
-	return x.s.h
+	return h
 }
 
 // allWaste is the bit set of every waste size.
@@ -286,9 +299,11 @@ const cycleBit = 1 << (talonMax + 1)
 // reaches the least. With unlimited passes every multiple of d and n lead
 // to the same cycle: one bit stands for them all (in draw 1, every waste
 // size), and any waste size reaches at least as much.
-func (x *search) wasteBits() (bit, dom uint32) {
-	s := &x.s
-	w, n, d := s.w, s.tn, x.draw
+func (x *search) wasteBits() (bit, dom uint32) { return x.wasteBitsOf(x.s.w, x.s.tn) }
+
+// wasteBitsOf is wasteBits for waste size w of n talon cards.
+func (x *search) wasteBitsOf(w, n uint8) (bit, dom uint32) {
+	d := x.draw
 	if x.ref {
 		return 1 << w, 1 << w
 	}
@@ -329,21 +344,27 @@ var wasteDom = func() (t [4][talonMax + 1]uint32) {
 // only reaches cards of the recycling cycle (a multiple of the draw, or the
 // whole talon), which the spare recycle reaches.
 func (x *search) dominated(ob oblig, dom uint32) bool {
+	return x.dominatedAt(x.s.h, x.s.rec, x.s.w, ob, dom)
+}
+
+// dominatedAt is dominated for a position of hash h, with rec recycles
+// made and waste size w.
+func (x *search) dominatedAt(h uint64, rec int32, w uint8, ob oblig, dom uint32) bool {
 	if x.ref {
 		return false
 	}
-	if ob.kind != obNone && x.tt.seen(x.key(), dom) {
+	if ob.kind != obNone && x.tt.seen(x.keyOf(h, rec), dom) {
 		return true
 	}
-	if x.recLimit < 0 || x.s.rec == 0 {
+	if x.recLimit < 0 || rec == 0 {
 		return false
 	}
 	lower := dom
-	if x.s.w%x.draw == 0 {
+	if w%x.draw == 0 {
 		lower = allWaste
 	}
-	for r := int32(0); r < x.s.rec; r++ {
-		k := x.s.h ^ zRec[r&63]
+	for r := int32(0); r < rec; r++ {
+		k := h ^ zRec[r&63]
 		if x.tt.seen(k^ob.hash(), lower) || (ob.kind != obNone && x.tt.seen(k, lower)) {
 			return true
 		}
@@ -635,8 +656,24 @@ func (x *search) gen(out []move, ob oblig) []move {
 	}
 	// Talon to foundation and tableau.
 	lazyTalon := x.draw == 1 && x.recLimit < 0 && !x.ref
+	// The talon cards that have a move: the next of their foundation, a
+	// king when a pile is empty, a card that goes on a pile's top. The
+	// others are passed over at once (the lists are up to 24 long).
+	var useful uint64
+	if len(tps) > 0 {
+		useful = s.nxt
+		if empty >= 0 {
+			useful |= kingSet
+		}
+		for ts := tops; ts != 0; ts &= ts - 1 {
+			useful |= onto[bits.TrailingZeros64(ts)]
+		}
+	}
 	for _, tp := range tps {
 		c := s.t[tp.at-1]
+		if useful&(1<<c) == 0 {
+			continue
+		}
 		pen := int16(tp.draws) * talonDrawPenalty
 		if tp.rec && x.recLimit >= 0 {
 			pen += limitedRecycle
@@ -851,6 +888,12 @@ func (x *search) loop() {
 		}
 		m := x.moves[f.next]
 		f.next++
+		if !x.noSeenChild && x.seenChild(m) {
+			if x.checkSeen {
+				x.checkSkip(m, f.ob)
+			}
+			continue
+		}
 		base := len(x.hist)
 		ob, r := x.enter(m, f.ob)
 		switch r {
@@ -878,6 +921,89 @@ const (
 	enterWon         // the game is won: hist holds the line
 	enterFull        // the table is full
 )
+
+// seenChild reports, without making m, that enter(m, ·) would skip the
+// position m leads to as searched before or dominated: when m sends no
+// card up and no safe move follows it, the position after m is known from
+// the move alone (state.hashAfter, the waste size and recycles it
+// leaves), and so are its obligation and its table entries. The search is
+// then the same as with enter alone, without making and taking back a
+// move whose position is already in the table, which is what most
+// children of a hard search are (TestSeenChildSameSearch). false means
+// "not known": enter decides.
+func (x *search) seenChild(m move) bool {
+	if x.ref {
+		return false
+	}
+	s := &x.s
+	w, n, rec := s.w, s.tn, s.rec
+	switch m.kind {
+	case mPilePile:
+		// The card left on top of the source pile (turned over if face
+		// down) must not be one that goes up at once; the moved run's
+		// head was a pile's top already, and the foundations do not change.
+		if m.at > 0 {
+			if u := s.p[m.from].c[m.at-1]; x.next(u) && x.safe(u) {
+				return false
+			}
+		}
+		if m.at > s.p[m.from].down {
+			return false // a part of a run: enter may send y up in the same step
+		}
+	case mTalon:
+		if m.to == toFound {
+			return false
+		}
+		c := s.t[m.at-1]
+		if x.next(c) {
+			return false // on a pile's top it may go up at once
+		}
+		// The new waste top (draw 1 with limited passes, streamliners)
+		// and the new last talon card (draw 3) must not be next either.
+		if m.at >= 2 && x.next(s.t[m.at-2]) {
+			return false
+		}
+		if last := n - 1; last > 0 {
+			lc := s.t[last]
+			if m.at == n {
+				lc = s.t[last-1]
+			}
+			if x.next(lc) {
+				return false
+			}
+		}
+		w, n = m.at-1, n-1
+		if m.rec {
+			rec++
+		}
+	case mFoundDn:
+		// The card brought down is next again; gen brings down no card
+		// that would go straight back up.
+		if x.safeDown(cardOf(int(s.f[m.from]), m.from)) {
+			return false
+		}
+	default:
+		return false
+	}
+	h := s.hashAfter(m)
+	ob := x.lazyKind(m)
+	_, dom := x.wasteBitsOf(w, n)
+	if x.dominatedAt(h, rec, w, ob, dom) {
+		return true
+	}
+	return x.tt.seen(x.keyOf(h, rec)^ob.hash(), dom)
+}
+
+// checkSkip makes m through enter and counts in seenWrong whether enter
+// would not have skipped it (checkSeen).
+func (x *search) checkSkip(m move, parentOb oblig) {
+	x.seenSkips++
+	base := len(x.hist)
+	if _, r := x.enter(m, parentOb); r != enterSkip {
+		x.seenWrong++
+	}
+	x.undoTo(base)
+}
 
 // enter makes move m of the current position (whose obligation is
 // parentOb) and what follows it at once (the safe moves; with twin stacks,
