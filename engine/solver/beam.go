@@ -37,16 +37,21 @@ func (x *search) beam(width int) {
 	if !x.start() {
 		return
 	}
-	arena := slices.Clone(x.hist)
-	recs := []beamRec{{parent: -1, start: 0, end: int32(len(arena))}}
-	cur := []beamCand{{s: x.s, rec: 0}}
-	var next []beamCand
-	var keys []beamKey
-	var buf []move
-	for len(cur) > 0 {
+	// The buffers are the search's, kept from one beam to the next.
+	bb := &x.bb
+	arena := append(bb.arena[:0], x.hist...)
+	recs := append(bb.recs[:0], beamRec{parent: -1, start: 0, end: int32(len(arena))})
+	cur := append(bb.cur[:0], beamCand{s: x.s, rec: 0})
+	order := append(bb.order[:0], 0)
+	next := bb.next[:0]
+	buf := bb.buf
+	defer func() {
+		bb.arena, bb.recs, bb.cur, bb.next, bb.order, bb.buf = arena, recs, cur, next, order, buf
+	}()
+	for len(order) > 0 {
 		next = next[:0]
-		for i := range cur {
-			c := &cur[i]
+		for _, ci := range order {
+			c := &cur[ci]
 			if x.maxNodes > 0 && x.nodes >= x.maxNodes {
 				x.stop = stopNodes
 				return
@@ -85,29 +90,64 @@ func (x *search) beam(width int) {
 				x.undoTo(0)
 			}
 		}
-		// The best width positions go on; among equals, the earlier (the
-		// better parent, the higher-ranked move) first. The order is made
-		// on small keys, not on the positions (hundreds of bytes each).
-		keys = keys[:0]
-		for i := range next {
-			keys = append(keys, beamKey{score: next[i].score, i: int32(i)})
-		}
-		slices.SortFunc(keys, func(a, b beamKey) int {
-			if a.score != b.score {
-				return int(b.score - a.score)
-			}
-			return int(a.i - b.i)
-		})
-		cur = cur[:0]
-		for _, k := range keys[:min(width, len(keys))] {
-			cur = append(cur, next[k.i])
-		}
+		// The best width positions go on, in order: by score, and among
+		// equals the earlier (the better parent, the higher-ranked move)
+		// first. The order is made on the positions' indexes, not on the
+		// positions (hundreds of bytes each), and the next level reads
+		// them where they are.
+		order = bb.best(next, width, order[:0])
+		cur, next = next, cur
 	}
 }
 
-// beamKey orders a beam level's positions: by score, then by place.
-type beamKey struct {
-	score, i int32
+// beamBufs are the buffers of beam, kept by the search between beams.
+type beamBufs struct {
+	arena []applied
+	recs  []beamRec
+	cur   []beamCand
+	next  []beamCand
+	order []int32
+	buf   []move
+	count []int32
+}
+
+// best appends to order the indexes of the width best of cands: by score,
+// highest first, and among equal scores by index. A counting sort on the
+// scores (they span a few hundred values), stable on the indexes: the
+// order slices.SortFunc would give with (score desc, index asc).
+func (bb *beamBufs) best(cands []beamCand, width int, order []int32) []int32 {
+	if len(cands) == 0 {
+		return order
+	}
+	lo, hi := cands[0].score, cands[0].score
+	for i := range cands {
+		lo, hi = min(lo, cands[i].score), max(hi, cands[i].score)
+	}
+	n := int(hi-lo) + 2
+	if cap(bb.count) < n {
+		bb.count = make([]int32, n)
+	}
+	count := bb.count[:n]
+	clear(count)
+	// count[hi−score+1] counts each score; their running sums are the
+	// first place of each score in the order.
+	for i := range cands {
+		count[hi-cands[i].score+1]++
+	}
+	for k := 1; k < n; k++ {
+		count[k] += count[k-1]
+	}
+	total := min(width, len(cands))
+	if cap(order) < len(cands) {
+		order = make([]int32, 0, len(cands))
+	}
+	order = order[:len(cands)]
+	for i := range cands {
+		k := hi - cands[i].score
+		order[count[k]] = int32(i)
+		count[k]++
+	}
+	return order[:total]
 }
 
 // beamLine sets x.hist to the moves from the beam's root to the position of

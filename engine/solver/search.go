@@ -72,6 +72,9 @@ type search struct {
 	// tp caches the lists of talonPositions.
 	tp tpCache
 
+	// bb holds beam's buffers from one beam to the next.
+	bb beamBufs
+
 	// fullGen makes gen build every move and filter them by the
 	// obligation, without skipping the parts the obligation rules out
 	// (tests: the lists must come out the same).
