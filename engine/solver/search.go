@@ -285,6 +285,9 @@ func (x *search) keyOf(h uint64, rec int32) uint64 {
 	return h
 }
 
+// allCards is the set of the 52 cards.
+const allCards = 1<<nCards - 1
+
 // allWaste is the bit set of every waste size.
 const allWaste = 1<<(talonMax+2) - 1
 
@@ -539,6 +542,26 @@ const (
 	limitedDrawPenalty int16 = 15
 )
 
+// talonSet returns the set of the talon cards that D and R can bring to
+// the top of the waste: those at the waste sizes tps (talonPositions).
+// In draw 1 with a recycle left that is every talon card, the cards
+// neither on the tableau nor on a foundation, and no list need be read.
+func (x *search) talonSet(tps []talonPos) uint64 {
+	s := &x.s
+	var set uint64
+	if x.draw == 1 && x.canRecycle() {
+		set = allCards &^ s.tab
+		for su := range uint8(4) {
+			set &^= (1<<s.f[su] - 1) << (13 * su)
+		}
+		return set
+	}
+	for _, tp := range tps {
+		set |= 1 << s.t[tp.at-1]
+	}
+	return set
+}
+
 // gen appends the moves of the position, best first.
 func (x *search) gen(out []move, ob oblig) []move {
 	s := &x.s
@@ -564,9 +587,7 @@ func (x *search) gen(out []move, ob oblig) []move {
 		}
 	}
 	tps := x.talonPositions()
-	for _, tp := range tps {
-		talonSet |= 1 << s.t[tp.at-1]
-	}
+	talonSet = x.talonSet(tps)
 	f2t := x.f2t && !x.stream
 	if f2t {
 		for su := range uint8(4) {
@@ -670,6 +691,9 @@ func (x *search) gen(out []move, ob oblig) []move {
 		}
 		for ts := tops; ts != 0; ts &= ts - 1 {
 			useful |= onto[bits.TrailingZeros64(ts)]
+		}
+		if useful&talonSet == 0 {
+			tps = nil // no talon card has a move
 		}
 	}
 	for _, tp := range tps {

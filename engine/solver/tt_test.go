@@ -224,3 +224,43 @@ func TestHashAfter(t *testing.T) {
 		t.Fatalf("only %d moves checked", checked)
 	}
 }
+
+// TestTalonSet checks talonSet's shortcut for draw 1 with a recycle left
+// (every card off the tableau and the foundations) against the cards at
+// the waste sizes talonPositions lists, along random walks of the
+// solver's state in every variant.
+func TestTalonSet(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 2))
+	checked := 0
+	for _, r := range variants() {
+		for n := 1; n <= 25; n++ {
+			g := randomWalk(rng, engine.NumberedDeal(uint64(n)), r, rng.IntN(30))
+			if g == nil || g.Status() != engine.Playing {
+				continue
+			}
+			x := &search{}
+			if err := x.load(g.String(), r); err != nil {
+				t.Fatal(err)
+			}
+			for range 150 {
+				tps := x.talonPositions()
+				var want uint64
+				for _, tp := range tps {
+					want |= 1 << x.s.t[tp.at-1]
+				}
+				if got := x.talonSet(tps); got != want {
+					t.Fatalf("%s deal %d: talonSet %#x, the listed waste sizes' cards %#x", variantName(r), n, got, want)
+				}
+				checked++
+				ms := x.gen(nil, oblig{})
+				if len(ms) == 0 {
+					break
+				}
+				x.s.do(ms[rng.IntN(len(ms))])
+			}
+		}
+	}
+	if checked < 5_000 {
+		t.Fatalf("only %d positions checked", checked)
+	}
+}
