@@ -2,9 +2,7 @@ package solver
 
 import (
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
 	"testing"
 
 	"klondike/engine"
@@ -18,53 +16,39 @@ import (
 // variant (default 12, 4 with -short), from the opening and part way
 // through a random game.
 func TestSeenChildSameSearch(t *testing.T) {
-	deals, budget := 12, int64(60_000)
+	deals, budget := testDeals("KLONDIKE_SEEN_DEALS"), int64(60_000)
 	if testing.Short() {
-		deals, budget = 4, 20_000
-	}
-	if n, err := strconv.Atoi(os.Getenv("KLONDIKE_SEEN_DEALS")); err == nil && n > 0 {
-		deals = n
+		budget = 20_000
 	}
 	rng := rand.New(rand.NewPCG(5, 13))
-	for _, r := range variants() {
-		t.Run(variantName(r), func(t *testing.T) {
-			skipped := 0
-			for n := 1; n <= deals; n++ {
-				d := engine.NumberedDeal(uint64(n))
-				games := []*engine.Game{randomWalk(rng, d, r, 0), randomWalk(rng, d, r, 15+rng.IntN(40))}
-				for k, g := range games {
-					if g == nil || g.Status() != engine.Playing {
-						continue
-					}
-					b := Budget{Nodes: budget}
-					var xs []*search
-					checked := solveWith(g, b, func(x *search) {
-						x.checkSeen = true
-						xs = append(xs, x)
-					})
-					wrong := 0
-					for _, x := range xs {
-						wrong += x.seenWrong
-						skipped += x.seenSkips
-					}
-					if wrong > 0 {
-						t.Fatalf("deal %d (%d): %d children skipped that enter would search", n, k, wrong)
-					}
-					plain := solveWith(g, b, func(x *search) { x.noSeenChild = true })
-					fast := solveWith(g, b, nil)
-					if plain.Verdict != fast.Verdict || plain.Nodes != fast.Nodes || !slices.Equal(plain.Moves, fast.Moves) {
-						t.Fatalf("deal %d (%d): without seenChild %v %d nodes, with it %v %d nodes",
-							n, k, plain.Verdict, plain.Nodes, fast.Verdict, fast.Nodes)
-					}
-					if checked.Verdict != fast.Verdict {
-						t.Fatalf("deal %d (%d): checked %v, fast %v", n, k, checked.Verdict, fast.Verdict)
-					}
-				}
-			}
-			if skipped == 0 {
-				t.Fatal("seenChild skipped no child")
-			}
-			t.Logf("%d children skipped without their move", skipped)
+	skipped := 0
+	eachTestGame(t, rng, deals, func(t *testing.T, r engine.Rules, n, k int, g *engine.Game) {
+		b := Budget{Nodes: budget}
+		var xs []*search
+		checked := solveWith(g, b, func(x *search) {
+			x.checkSeen = true
+			xs = append(xs, x)
 		})
+		wrong := 0
+		for _, x := range xs {
+			wrong += x.seenWrong
+			skipped += x.seenSkips
+		}
+		if wrong > 0 {
+			t.Fatalf("deal %d (%d): %d children skipped that enter would search", n, k, wrong)
+		}
+		plain := solveWith(g, b, func(x *search) { x.noSeenChild = true })
+		fast := solveWith(g, b, nil)
+		if plain.Verdict != fast.Verdict || plain.Nodes != fast.Nodes || !slices.Equal(plain.Moves, fast.Moves) {
+			t.Fatalf("deal %d (%d): without seenChild %v %d nodes, with it %v %d nodes",
+				n, k, plain.Verdict, plain.Nodes, fast.Verdict, fast.Nodes)
+		}
+		if checked.Verdict != fast.Verdict {
+			t.Fatalf("deal %d (%d): checked %v, fast %v", n, k, checked.Verdict, fast.Verdict)
+		}
+	})
+	if skipped == 0 {
+		t.Fatal("seenChild skipped no child")
 	}
+	t.Logf("%d children skipped without their move", skipped)
 }
