@@ -76,8 +76,8 @@ const prefetchSlots = 1 << 16
 // position whose hash (the key's high 32 bits) is h, where its probes will
 // start: the search calls it for all the children of a position as soon as
 // their moves are known, so that the misses of their probes, which come
-// one after the other, overlap instead (docs/solver.md, "Prefetching the
-// children's slots"). Only a hint: the search is the same without it.
+// one after the other, overlap instead (docs/solver.md, "Children's slots
+// prefetched"). Only a hint: the search is the same without it.
 func (t *table) prefetch(h uint64) {
 	i := (h >> 32) & t.mask
 	prefetch(uintptr(unsafe.Pointer(&t.keys[i])))
