@@ -66,10 +66,7 @@ func (x *search) beam(width int) {
 			buf = x.gen(buf[:0], c.ob)
 			x.prefetchChildren(buf)
 			for _, m := range buf {
-				if !x.noSeenChild && x.seenChild(m) {
-					if x.checkSeen {
-						x.checkSkip(m, c.ob)
-					}
+				if x.knownChild(m, c.ob) {
 					continue
 				}
 				ob, r := x.enter(m, c.ob)

@@ -915,10 +915,7 @@ func (x *search) loop() {
 		}
 		m := x.moves[f.next]
 		f.next++
-		if !x.noSeenChild && x.seenChild(m) {
-			if x.checkSeen {
-				x.checkSkip(m, f.ob)
-			}
+		if x.knownChild(m, f.ob) {
 			continue
 		}
 		base := len(x.hist)
@@ -1019,6 +1016,19 @@ func (x *search) seenChild(m move) bool {
 		return true
 	}
 	return x.tt.seen(x.keyOf(h, rec)^ob.hash(), dom)
+}
+
+// knownChild reports that the child m leads to, from a position with
+// obligation parentOb, can be skipped unmade (seenChild), unless
+// noSeenChild; with checkSeen it is made through enter as well.
+func (x *search) knownChild(m move, parentOb oblig) bool {
+	if x.noSeenChild || !x.seenChild(m) {
+		return false
+	}
+	if x.checkSeen {
+		x.checkSkip(m, parentOb)
+	}
+	return true
 }
 
 // checkSkip makes m through enter and counts in seenWrong whether enter
