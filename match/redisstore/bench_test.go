@@ -75,6 +75,60 @@ func BenchmarkAppendParallel(b *testing.B) {
 	benchAppendParallel(b, benchStore(b, redistest.Start(b)))
 }
 
+// BenchmarkAppendRedisCPU measures what an append costs Redis in large
+// batches: 256 players in 64 rounds append at once, with AOF on, and the
+// benchmark reports Redis's CPU an append (used_cpu_user and used_cpu_sys
+// of INFO, before and after) as redis-µs/op, beside the time an append.
+// Set against Redis's CPU a move in a load run, it tells what the script
+// costs from what the traffic around it costs (docs/performance.md).
+//
+//	go test ./match/redisstore -run '^$' -bench AppendRedisCPU -benchtime 20000x -count 3
+func BenchmarkAppendRedisCPU(b *testing.B) {
+	srv := redistest.Start(b, redistest.WithAOF())
+	c := srv.Client(b)
+	s := redisstore.New(c, redisstore.Config{Prefix: redistest.Prefix(b)})
+	defer s.Close()
+	ctx := context.Background()
+	var next atomic.Int64
+	cpu0 := redisCPU(b, srv)
+	b.SetParallelism(128) // 256 appenders on 2 cores
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		n := next.Add(1)
+		round, p := fmt.Sprintf("r%d", n%64), fmt.Sprintf("p%d", n)
+		seq := 0
+		for pb.Next() {
+			seq++
+			if err := s.Append(ctx, round, 0, entry(seq), standing(p, seq)); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.StopTimer()
+	b.ReportMetric((redisCPU(b, srv)-cpu0)*1e6/float64(b.N), "redis-µs/op")
+}
+
+// redisCPU is the server's CPU seconds so far, user and system.
+func redisCPU(b *testing.B, srv *redistest.Server) float64 {
+	out, err := srv.Do("INFO", "cpu")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sum float64
+	for _, l := range strings.Split(out, "\n") {
+		k, v, _ := strings.Cut(strings.TrimSpace(l), ":")
+		if k == "used_cpu_user" || k == "used_cpu_sys" {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				b.Fatalf("INFO cpu: %q: %v", l, err)
+			}
+			sum += f
+		}
+	}
+	return sum
+}
+
 // TestBaseline measures, on one test server, redis-benchmark's SET and GET
 // and then the store's Append, for the ratio of docs/performance.md. It
 // runs only with KLONDIKE_REDIS_BASELINE=1:
