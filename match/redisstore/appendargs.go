@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -51,16 +52,20 @@ func (b *bulk) MarshalBinary() ([]byte, error) { return *b, nil }
 
 // appendArgs is the argument list of one Append and what it points into.
 type appendArgs struct {
-	// argv is the whole command: "evalsha", the script's SHA-1, 6, the six
-	// keys, then player, epoch, seq, entry, standing, rank member, ttl
-	// (see append.lua).
-	argv [16]any
+	// argv is the whole command: "evalsha", the script's SHA-1, 5, the five
+	// keys, then player, epoch, seq, entry, standing, rank member, ttl,
+	// the rank member written last and the renewal (see append.lua).
+	argv [17]any
 
 	epoch uint64
 	seq   int
-	buf   []byte // entry, standing and rank member, one after the other
+	buf   []byte // entry, standing, rank member and the last one, one after the other
 
-	entry, standing, rank bulk // slices of buf
+	entry, standing, rank, known bulk // slices of buf
+
+	pk    *playerKeys // the player's, for noteAppend
+	renew any         // append.lua's renewal argument
+	now   time.Time   // when fill ran
 
 	rec standingWire
 	enc *json.Encoder // writes rec into buf
@@ -121,7 +126,8 @@ func putAppendCall(call *appendCall) {
 	call.state.Store(callQueued)
 	clear(a.argv[:])
 	a.rec = standingWire{}
-	a.entry, a.standing, a.rank = nil, nil, nil
+	a.entry, a.standing, a.rank, a.known = nil, nil, nil, nil
+	a.pk, a.renew = nil, nil
 	if cap(a.buf) > maxPooledBuf {
 		a.buf = make([]byte, 0, 256)
 	}
@@ -147,16 +153,25 @@ func (a *appendArgs) fill(s *Store, roundID string, epoch uint64, e match.LogEnt
 	a.buf = a.buf[:len(a.buf)-1] // the newline
 	ns := len(a.buf)
 	a.buf = appendRankMember(a.buf, st)
-	a.entry, a.standing, a.rank = bulk(a.buf[:ne:ne]), bulk(a.buf[ne:ns:ns]), bulk(a.buf[ns:])
-	a.epoch, a.seq = epoch, e.Seq
-
+	nr := len(a.buf)
 	rk, pk := s.keys(roundID, st.PlayerID)
-	a.argv = [16]any{
-		"evalsha", appendSHAArg, 6,
-		pk.log, rk.epochs, rk.standings, rk.rank, rk.rankm, rk.closed,
-		pk.player, &a.epoch, &a.seq, &a.entry, &a.standing, &a.rank, s.ttlArg,
+	a.now = time.Now()
+	a.buf, a.renew = pk.appendState(a.buf, epoch, a.now)
+	a.entry, a.standing, a.rank, a.known = bulk(a.buf[:ne:ne]), bulk(a.buf[ne:ns:ns]), bulk(a.buf[ns:nr:nr]), bulk(a.buf[nr:])
+	a.epoch, a.seq, a.pk = epoch, e.Seq, pk
+
+	a.argv = [17]any{
+		"evalsha", appendSHAArg, 5,
+		pk.log, rk.epochs, rk.standings, rk.rank, rk.rankm,
+		pk.player, &a.epoch, &a.seq, &a.entry, &a.standing, &a.rank, s.ttlArg, &a.known, a.renew,
 	}
 	return nil
+}
+
+// note records the append's outcome in the player's key cache entry (see
+// playerKeys.noteAppend).
+func (a *appendArgs) note(s *Store, err error) {
+	a.pk.noteAppend(a.epoch, a.rank, a.renew == renewYes, a.now, s.renewEvery, err)
 }
 
 // appendKeyPos is the position of the command's first key (for Redis

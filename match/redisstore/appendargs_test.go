@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/redis/go-redis/v9"
@@ -85,10 +86,17 @@ func TestAppendArgs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []any{"evalsha", appendScript.Hash(), 6,
+		// Nothing was noted: the rank member written last is unknown, and
+		// a player the cache keeps is due for the TTL.
+		_, pk := s.keys(round, st.PlayerID)
+		renew := ""
+		if pk.cached {
+			renew = "1"
+		}
+		want := []any{"evalsha", appendScript.Hash(), 5,
 			s.logKey(round, st.PlayerID), s.roundKey(round, "epochs"), s.roundKey(round, "standings"),
-			s.roundKey(round, "rank"), s.roundKey(round, "rankm"), s.closedKey(round),
-			st.PlayerID, fmt.Sprint(epoch), fmt.Sprint(e.Seq), encodeEntry(e), stJSON, rankMember(st), s.ttlMs}
+			s.roundKey(round, "rank"), s.roundKey(round, "rankm"),
+			st.PlayerID, fmt.Sprint(epoch), fmt.Sprint(e.Seq), encodeEntry(e), stJSON, rankMember(st), s.ttlMs, "", renew}
 		for j, v := range a.argv {
 			var got any
 			switch v := v.(type) {
@@ -111,6 +119,76 @@ func TestAppendArgs(t *testing.T) {
 			call = getAppendCall()
 			a = call.a
 		}
+	}
+}
+
+// TestAppendState: after an append that succeeded, the next one at the same
+// epoch names the rank member written and is not due for the TTL until
+// renewEvery has passed; an append that failed, another epoch, or a
+// SetStanding (which writes a member of its own) sends the script back to
+// the rank members hash; a player the cache does not keep leaves both to
+// the script.
+func TestAppendState(t *testing.T) {
+	s := New(nil, Config{})
+	st := match.Standing{PlayerID: "p1", Name: "Ann", Points: 15, Foundation: 3, Moves: 40, FinishedMs: -1, ReachedMs: 61234}
+	member := rankMember(st)
+	call := getAppendCall()
+	defer putAppendCall(call)
+	a := call.a
+	fill := func(epoch uint64) (known string, renew any) {
+		t.Helper()
+		if err := a.fill(s, "r", epoch, match.LogEntry{Seq: 1, Move: "T7-F"}, st); err != nil {
+			t.Fatal(err)
+		}
+		return string(a.known), a.renew
+	}
+	if k, r := fill(3); k != "" || r != renewYes {
+		t.Fatalf("first append: known %q, renew %v; want none and due", k, r)
+	}
+	a.note(s, nil)
+	if k, r := fill(3); k != member || r != renewNo {
+		t.Fatalf("after an append: known %q, renew %v; want %q and not due", k, r, member)
+	}
+	a.note(s, nil)
+	if k, _ := fill(4); k != "" {
+		t.Fatalf("another epoch: known %q, want none", k)
+	}
+	a.note(s, match.ErrStaleWriter)
+	if k, r := fill(4); k != "" || r != renewNo {
+		t.Fatalf("after a failed append: known %q, renew %v; want none and not due", k, r)
+	}
+	a.note(s, nil)
+	_, pk := s.keys("r", "p1")
+	pk.mu.Lock()
+	pk.renewAt = time.Now().Add(-time.Millisecond)
+	pk.mu.Unlock()
+	if k, r := fill(4); k != member || r != renewYes {
+		t.Fatalf("a minute on: known %q, renew %v; want %q and due", k, r, member)
+	}
+	pk.forgetRank() // as SetStanding does
+	if k, _ := fill(4); k != "" {
+		t.Fatalf("after SetStanding: known %q, want none", k)
+	}
+	if want := time.Minute; s.renewEvery != want {
+		t.Fatalf("renewEvery %v with the default TTL, want %v", s.renewEvery, want)
+	}
+	if got := New(nil, Config{TTL: 30 * time.Second}).renewEvery; got != 500*time.Millisecond {
+		t.Fatalf("renewEvery %v with a TTL of 30s, want 500ms", got)
+	}
+
+	// A round past keyCachePlayers: no memory.
+	for i := range keyCachePlayers {
+		s.keys("big", fmt.Sprint("q", i))
+	}
+	if err := a.fill(s, "big", 3, match.LogEntry{Seq: 1, Move: "T7-F"}, st); err != nil {
+		t.Fatal(err)
+	}
+	a.note(s, nil)
+	if err := a.fill(s, "big", 3, match.LogEntry{Seq: 2, Move: "T7-F"}, st); err != nil {
+		t.Fatal(err)
+	}
+	if len(a.known) != 0 || a.renew != renewByScript {
+		t.Fatalf("an uncached player: known %q, renew %v; want none and the script's", a.known, a.renew)
 	}
 }
 
@@ -141,7 +219,7 @@ func TestKeyCache(t *testing.T) {
 		k, p := s.keys(round, "pl")
 		if k.epochs != s.roundKey(round, "epochs") || k.standings != s.roundKey(round, "standings") ||
 			k.rank != s.roundKey(round, "rank") || k.rankm != s.roundKey(round, "rankm") ||
-			k.closed != s.closedKey(round) || p.log != s.logKey(round, "pl") || p.player != "pl" {
+			p.log != s.logKey(round, "pl") || p.player != "pl" || !p.cached {
 			t.Fatalf("keys of %s: %+v %+v", round, k, p)
 		}
 		if n := len(s.kc.cur) + len(s.kc.old); n > 2*keyCacheRounds {
@@ -312,9 +390,9 @@ func BenchmarkAppendCommand(b *testing.B) {
 				s.roundKey("round-1", "standings"),
 				s.roundKey("round-1", "rank"),
 				s.roundKey("round-1", "rankm"),
-				s.closedKey("round-1"),
 			}
-			args := []any{st.PlayerID, strconv.FormatUint(3, 10), e.Seq, encodeEntry(e), stJSON, rankMember(st), s.ttlMs}
+			rank := rankMember(st)
+			args := []any{st.PlayerID, strconv.FormatUint(3, 10), e.Seq, encodeEntry(e), stJSON, rank, s.ttlMs, rank, "0"}
 			call := &appendCall{ctx: ctx, keys: keys, args: args, done: make(chan error, 1)}
 			_ = appendScript.EvalSha(ctx, p, call.keys, call.args...)
 			p.Discard()

@@ -158,13 +158,17 @@ func newBatcher(c redis.UniversalClient, cfg Config) *batcher {
 // match.ErrUnavailable and ctx's error; if the append had not gone out yet
 // it never will, and if it had, it may still land (as a lone call abandoned
 // mid-flight may). The call goes back to the pool when it is the caller's
-// again (see appendargs.go).
-func (b *batcher) doAppend(ctx context.Context, call *appendCall) error {
+// again (see appendargs.go), after its outcome is noted in the key cache.
+func (b *batcher) doAppend(ctx context.Context, s *Store, call *appendCall) error {
 	call.ctx = ctx
 	mine, err := b.enqueue(call)
-	if mine {
-		putAppendCall(call)
+	if !mine {
+		// Given up on: it may land yet, or not.
+		call.a.pk.forgetRank()
+		return err
 	}
+	call.a.note(s, err)
+	putAppendCall(call)
 	return err
 }
 

@@ -229,7 +229,7 @@ func TestCoordKeys(t *testing.T) {
 		"{m:m1}:rec": true, "{m:m2}:rec": true, "{open}:list": true, "{open}:seen": true, "{open}:gone": true,
 		"code:CODE": true, "player:p:match": true, "{round:r1}:record": true, "lease:clock": true, "data-epoch": false,
 		"{round:r1}:log:p": false, "{round:r1}:epochs": false, "{round:r1}:standings": false,
-		"{round:r1}:rank": false, "{round:r1}:rankm": false, "{round:r1}:closed": false,
+		"{round:r1}:rank": false, "{round:r1}:rankm": false,
 	}
 	var keys []string
 	iter := f.c.Scan(f.ctx, 0, f.prefix+"*", 100).Iterator()

@@ -9,11 +9,11 @@
 // all of them on Redis Cluster:
 //
 //	<prefix>{round:<id>}:log:<player>  list: one entry a move, "seq|at_ms|move"
-//	<prefix>{round:<id>}:epochs        hash: player -> writer epoch (decimal)
+//	<prefix>{round:<id>}:epochs        hash: player -> writer epoch (decimal),
+//	                                   and "" -> "1" once the round is closed (CloseRound)
 //	<prefix>{round:<id>}:standings     hash: player -> standing (JSON)
 //	<prefix>{round:<id>}:rank          sorted set, all scores 0: rank members
 //	<prefix>{round:<id>}:rankm         hash: player -> the player's member in rank
-//	<prefix>{round:<id>}:closed        string "1": the round is closed (CloseRound)
 //
 // The Coord (coord.go) adds, under the same prefix:
 //
@@ -41,10 +41,11 @@
 //
 // Every key a write touches gets the store's TTL, so a round's keys live
 // TTL past the last write that touched them, less at most a minute: Append
-// renews its keys' expiry only when it has fallen a minute (or a sixtieth
-// of the TTL, if shorter) behind, about once a minute a player, instead of
-// five PEXPIREs a move (see append.lua). The prefix must not contain a
-// brace: the round's tag has to be the key's first.
+// renews its keys' expiry only once a minute (or a sixtieth of the TTL, if
+// shorter) a player, by the store's clock, instead of five PEXPIREs a move
+// (see append.lua). The prefix must not contain a brace: the round's tag
+// has to be the key's first. A player id must not be empty: the empty
+// field of the epochs hash is the round's closed marker.
 //
 // # Retries
 //
@@ -60,6 +61,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -107,12 +109,13 @@ type Config struct {
 // Store keeps move logs and standings in Redis. It is safe for concurrent
 // use; its zero value is not usable: call New.
 type Store struct {
-	c      redis.UniversalClient
-	prefix string
-	ttlMs  string
-	ttlArg any      // ttlMs, boxed once
-	batch  *batcher // nil with Config.NoBatch
-	kc     keyCache // Append's keys (keycache.go)
+	c          redis.UniversalClient
+	prefix     string
+	ttlMs      string
+	ttlArg     any           // ttlMs, boxed once
+	renewEvery time.Duration // how often Append gives a player's keys the TTL again
+	batch      *batcher      // nil with Config.NoBatch
+	kc         keyCache      // Append's keys (keycache.go)
 }
 
 var _ match.Store = (*Store)(nil)
@@ -141,6 +144,7 @@ func New(c redis.UniversalClient, cfg Config) *Store {
 	ms := max(cfg.TTL.Milliseconds(), 1)
 	s := &Store{c: c, prefix: cfg.Prefix, ttlMs: strconv.FormatInt(ms, 10)}
 	s.ttlArg = s.ttlMs
+	s.renewEvery = min(time.Duration(ms)*time.Millisecond/60, time.Minute)
 	if !cfg.NoBatch {
 		s.batch = newBatcher(c, cfg)
 	}
@@ -165,6 +169,9 @@ func (s *Store) logKey(roundID, playerID string) string {
 // bytes on the wire are those of appendScript.EvalSha(keys, args...) with
 // the keys and args of appendAlone.
 func (s *Store) Append(ctx context.Context, roundID string, epoch uint64, e match.LogEntry, st match.Standing) error {
+	if st.PlayerID == "" {
+		return errNoPlayer
+	}
 	if s.batch == nil {
 		return s.appendAlone(ctx, roundID, epoch, e, st)
 	}
@@ -173,11 +180,12 @@ func (s *Store) Append(ctx context.Context, roundID string, epoch uint64, e matc
 		putAppendCall(call)
 		return err
 	}
-	return s.batch.doAppend(ctx, call)
+	return s.batch.doAppend(ctx, s, call)
 }
 
 // appendAlone is Append with Config.NoBatch: one script call, a round trip
-// of its own, as the store did before group commit.
+// of its own, as the store did before group commit, with the arguments
+// made the plain way.
 func (s *Store) appendAlone(ctx context.Context, roundID string, epoch uint64, e match.LogEntry, st match.Standing) error {
 	stJSON, err := encodeStanding(st)
 	if err != nil {
@@ -189,16 +197,26 @@ func (s *Store) appendAlone(ctx context.Context, roundID string, epoch uint64, e
 		s.roundKey(roundID, "standings"),
 		s.roundKey(roundID, "rank"),
 		s.roundKey(roundID, "rankm"),
-		s.closedKey(roundID),
 	}
-	args := []any{st.PlayerID, strconv.FormatUint(epoch, 10), e.Seq, encodeEntry(e), stJSON, rankMember(st), s.ttlMs}
+	_, pk := s.keys(roundID, st.PlayerID)
+	now := time.Now()
+	known, renew := pk.appendState(nil, epoch, now)
+	rank := rankMember(st)
+	args := []any{st.PlayerID, strconv.FormatUint(epoch, 10), e.Seq, encodeEntry(e), stJSON, rank, s.ttlMs, string(known), renew}
 	_, err = appendScript.Run(ctx, s.c, keys, args...).Text()
 	// The reply is "OK" or "DUP" (a retry): both leave the entry in the log.
-	return mapErr(err)
+	err = mapErr(err)
+	pk.noteAppend(epoch, []byte(rank), renew == renewYes, now, s.renewEvery, err)
+	return err
 }
 
 // SetStanding implements match.Store.
 func (s *Store) SetStanding(ctx context.Context, roundID string, st match.Standing) error {
+	if st.PlayerID == "" {
+		return errNoPlayer
+	}
+	_, pk := s.keys(roundID, st.PlayerID)
+	pk.forgetRank() // Append's next run reads the member this one writes
 	stJSON, err := encodeStanding(st)
 	if err != nil {
 		return err
@@ -240,12 +258,20 @@ func (s *Store) Log(ctx context.Context, roundID, playerID string) ([]match.LogE
 	raw := lr.Val()
 	if len(raw) == 0 {
 		// An empty log of a known round, or no round at all: every write
-		// leaves the round's standings or epochs behind.
-		ex := redis.NewIntCmd(ctx, "exists", s.roundKey(roundID, "standings"), s.roundKey(roundID, "epochs"))
+		// but CloseRound's leaves the round's standings or a player's epoch
+		// behind (CloseRound's, only the epochs hash's field "").
+		ex := redis.NewIntCmd(ctx, "exists", s.roundKey(roundID, "standings"))
 		if err := s.run(ctx, ex); err != nil {
 			return nil, mapErr(err)
 		}
-		if ex.Val() == 0 {
+		if ex.Val() > 0 {
+			return nil, nil
+		}
+		fields := redis.NewStringSliceCmd(ctx, "hkeys", s.roundKey(roundID, "epochs"))
+		if err := s.run(ctx, fields); err != nil {
+			return nil, mapErr(err)
+		}
+		if !slices.ContainsFunc(fields.Val(), func(f string) bool { return f != "" }) {
 			return nil, match.ErrNotFound
 		}
 		return nil, nil

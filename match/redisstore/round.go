@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -19,13 +18,15 @@ var (
 	//go:embed claimseat.lua
 	claimSeatSrc    string
 	claimSeatScript = redis.NewScript(claimSeatSrc)
+
+	//go:embed closeround.lua
+	closeRoundSrc    string
+	closeRoundScript = redis.NewScript(closeRoundSrc)
 )
 
-// closedKey is the round's closed marker: Append's script refuses new
-// entries while it exists.
-func (s *Store) closedKey(roundID string) string {
-	return s.roundKey(roundID, "closed")
-}
+// errNoPlayer is the error of a write for a player whose id is empty: the
+// empty field of the round's writers hash is its closed marker.
+var errNoPlayer = errors.New("redisstore: a player id must not be empty")
 
 // ClaimSeat implements match.Store with one script run (claimseat.lua): the
 // player's epoch in the round's epochs hash goes up by one, exactly, as a
@@ -35,6 +36,9 @@ func (s *Store) closedKey(roundID string) string {
 // caller gets the second epoch, and the first one is never used by anyone,
 // which is harmless.
 func (s *Store) ClaimSeat(ctx context.Context, roundID, playerID string) (uint64, error) {
+	if playerID == "" {
+		return 0, errNoPlayer
+	}
 	res, err := s.script(ctx, claimSeatScript, []string{s.roundKey(roundID, "epochs")}, playerID, s.ttlMs).Text()
 	if redis.HasErrorPrefix(err, "EPOCHS") {
 		return 0, ErrEpochsExhausted
@@ -49,17 +53,12 @@ func (s *Store) ClaimSeat(ctx context.Context, roundID, playerID string) (uint64
 	return epoch, nil
 }
 
-// CloseRound implements match.Store with one command: SET of the round's
-// closed marker with the store's TTL, which Append's script checks. It is
-// idempotent, and it leaves the round's other keys (and SetStanding)
-// alone.
+// CloseRound implements match.Store with one script run (closeround.lua):
+// it sets the closed marker, the field "" of the round's writers hash,
+// which Append's script reads with the writer's epoch, and gives the hash
+// the store's TTL. It is idempotent, and it leaves the round's other keys
+// (and SetStanding) alone.
 func (s *Store) CloseRound(ctx context.Context, roundID string) error {
 	s.kc.forget(roundID) // no more appends, but a late retry, which rebuilds its keys
-	return mapErr(s.run(ctx, redis.NewStatusCmd(ctx, "set", s.closedKey(roundID), "1", "px", s.ttl().Milliseconds())))
-}
-
-// ttl is the store's TTL as a duration.
-func (s *Store) ttl() time.Duration {
-	ms, _ := strconv.ParseInt(s.ttlMs, 10, 64) // New wrote it
-	return time.Duration(ms) * time.Millisecond
+	return mapErr(s.script(ctx, closeRoundScript, []string{s.roundKey(roundID, "epochs")}, s.ttlMs).Err())
 }

@@ -12,7 +12,8 @@ import (
 
 // TestCloseRound: after CloseRound an Append fails with ErrRoundClosed
 // while a retry of the last entry still succeeds, also after SCRIPT FLUSH;
-// the marker is a key of the round, with the store's TTL.
+// the marker is the empty field of the round's epochs hash, which has the
+// store's TTL.
 func TestCloseRound(t *testing.T) {
 	t.Parallel()
 	const ttl = time.Hour
@@ -39,10 +40,23 @@ func TestCloseRound(t *testing.T) {
 	if n, err := f.c.LLen(f.ctx, f.prefix+"{round:r}:log:p").Result(); err != nil || n != 3 {
 		t.Fatalf("LLEN: %d, %v; want 3", n, err)
 	}
-	key := f.prefix + "{round:r}:closed"
+	key := f.prefix + "{round:r}:epochs"
+	if v, err := f.c.HGet(f.ctx, key, "").Result(); err != nil || v != "1" {
+		t.Fatalf("closed marker (field \"\" of %s): %q, %v; want \"1\"", key, v, err)
+	}
 	d, err := f.c.PTTL(f.ctx, key).Result()
 	if err != nil || d <= ttl-time.Minute || d > ttl {
-		t.Fatalf("closed marker %s: TTL %v, %v; want about %v", key, d, err, ttl)
+		t.Fatalf("closed marker's hash %s: TTL %v, %v; want about %v", key, d, err, ttl)
+	}
+	// A player id that would be the marker is refused.
+	if err := f.s.Append(f.ctx, "r2", 0, entry(1), standing("", 1)); err == nil {
+		t.Fatal("Append of an empty player id succeeded")
+	}
+	if _, err := f.s.ClaimSeat(f.ctx, "r2", ""); err == nil {
+		t.Fatal("ClaimSeat of an empty player id succeeded")
+	}
+	if err := f.s.SetStanding(f.ctx, "r2", standing("", 0)); err == nil {
+		t.Fatal("SetStanding of an empty player id succeeded")
 	}
 }
 
