@@ -37,6 +37,7 @@ type echoServer struct {
 	wg       sync.WaitGroup
 	mu       sync.Mutex
 	conns    map[*websocket.Conn]struct{}
+	log      *echoLog // nil: moves are not logged (see echolog.go)
 }
 
 // echoPosition returns a mid-game position under rules: the opening of
@@ -117,13 +118,16 @@ type echoIn struct {
 // It also serves GET /metrics with its process's CPU time and resident
 // memory, so that the baseline run as a process of its own (--echo-listen)
 // is measured as an external klondiked is.
-func startEcho(addr string, view json.RawMessage) (wsURL string, stop func(), err error) {
+//
+// With log, every move is logged to Redis before its move_ok (--echo-redis).
+func startEcho(addr string, view json.RawMessage, log *echoLog) (wsURL string, stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return "", nil, err
 	}
 	e := &echoServer{
 		view:  view,
+		log:   log,
 		conns: map[*websocket.Conn]struct{}{},
 		upgrader: websocket.Upgrader{
 			ReadBufferSize: 1024, WriteBufferSize: 1024, WriteBufferPool: &sync.Pool{},
@@ -229,6 +233,12 @@ func (e *echoServer) serve(w http.ResponseWriter, r *http.Request) {
 			ok = queue(echoWelcome{Type: "welcome", Re: id, PlayerID: player, Name: m.Name,
 				Token: "000000000000000000000000000000000000000000000000", ServerTime: time.Now().UTC()})
 		case "move":
+			if e.log != nil {
+				if err := e.log.append(player, m.Seq, m.Move); err != nil {
+					ok = queue(echoError{Type: "error", Re: id, Code: "unavailable", Message: "redis: " + err.Error()})
+					break
+				}
+			}
 			ok = queue(echoMoveOK{Type: "move_ok", Re: id, RoundID: m.RoundID, Seq: m.Seq, View: e.view, Events: []string{"drew"}})
 		default:
 			ok = queue(echoError{Type: "error", Re: id, Code: "bad_request", Message: "the echo server knows hello and move"})

@@ -126,7 +126,7 @@ func TestBaselineEcho(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url, stop, err := startEcho("127.0.0.1:0", raw)
+	url, stop, err := startEcho("127.0.0.1:0", raw, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,6 +134,61 @@ func TestBaselineEcho(t *testing.T) {
 	rep = shortRun(t, "--baseline", "--server", url, "--players", "5", "--duration", "1s", "--ramp", "0", "--think", "5ms")
 	if rep.Server != "external echo" || !rep.ServerStats.Before.OK || !rep.ServerStats.After.OK {
 		t.Errorf("server %q, process figures %+v: want the external echo's", rep.Server, rep.ServerStats)
+	}
+}
+
+// TestEchoRedis: the echo with --echo-redis logs every move before it
+// answers, one entry a move in the player's list, with the TTL; and the bots read
+// Redis's CPU with --redis-info.
+func TestEchoRedis(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t) // skips without redis-server (fails in CI, which requires it)
+	raw, _, err := echoPosition(echoRules(&config{Draw: 3}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, err := openEchoLog(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.close()
+	url, stop, err := startEcho("127.0.0.1:0", raw, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	rep := shortRun(t, "--baseline", "--server", url, "--redis-info", srv.URL(), "--players", "6", "--duration", "1s",
+		"--ramp", "0", "--think", "5ms")
+	if rep.Moves.Acked == 0 || rep.Redis == nil || rep.Redis.CPUSeconds <= 0 {
+		t.Fatalf("%d moves acknowledged, redis report %+v: want moves and Redis's CPU", rep.Moves.Acked, rep.Redis)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c := srv.Client(t)
+	keys, err := c.Keys(ctx, log.prefix+"*").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logged int64
+	for _, k := range keys {
+		n, err := c.LLen(ctx, k).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		logged += n
+		if d := c.PTTL(ctx, k).Val(); d <= 0 || d > echoLogTTL {
+			t.Errorf("%s: TTL %v, want up to %v", k, d, echoLogTTL)
+		}
+	}
+	// A move sent as the run ended may be logged and not answered yet.
+	if logged < rep.Moves.Acked || logged > rep.Moves.Sent {
+		t.Errorf("%d entries in %d lists, %d moves sent and %d acknowledged: want one entry a move", logged, len(keys), rep.Moves.Sent, rep.Moves.Acked)
+	}
+	if _, err := parseConfig([]string{"--echo-redis", srv.URL()}, io.Discard); err == nil {
+		t.Error("--echo-redis without --echo-listen: no error")
+	}
+	if _, err := parseConfig([]string{"--echo-listen", "127.0.0.1:0", "--echo-redis", "redis://10.0.0.1:6379/0"}, io.Discard); err == nil {
+		t.Error("--echo-redis at a non-loopback address: no error")
 	}
 }
 

@@ -64,6 +64,11 @@ Target (loopback addresses only):
   --echo-listen ADDR  only serve the echo (and its /metrics) on ADDR, e.g.
                       127.0.0.1:18081, for --duration: a baseline in a process
                       of its own, to compare with an external klondiked
+  --echo-redis URL    with --echo-listen: the echo logs each move to this
+                      Redis (loopback) before it answers, one RPUSH a move in
+                      shared pipelines (group commit, no checks): the least a
+                      durable move costs, the baseline of the Redis store;
+                      read its CPU with the bots' --redis-info URL
 
 Load:
   --players N         bots (default 100)
@@ -182,6 +187,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&cfg.Baseline, "baseline", false, "")
 	fs.BoolVar(&cfg.WithBaseline, "with-baseline", false, "")
 	fs.StringVar(&cfg.EchoListen, "echo-listen", "", "")
+	fs.StringVar(&cfg.EchoRedis, "echo-redis", "", "")
 	fs.BoolVar(&cfg.Sweep, "sweep", false, "")
 	fs.IntVar(&cfg.SweepSteps, "sweep-steps", 8, "")
 	fs.DurationVar(&cfg.SweepStep, "sweep-step", 10*time.Second, "")
@@ -245,6 +251,8 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 		return bad("--no-group-commit applies to the Redis store: give --redis")
 	case cfg.NoCoord && cfg.Redis == "":
 		return bad("--no-coord applies to the Redis store: give --redis")
+	case cfg.EchoRedis != "" && cfg.EchoListen == "":
+		return bad("--echo-redis logs the moves of the echo that --echo-listen serves: give --echo-listen")
 	case cfg.RedisInfo != "" && cfg.Server == "":
 		return bad("--redis-info reads an external server's Redis: give --server (with --redis the run reads its own)")
 	case cfg.Idle && cfg.Sweep:
@@ -260,6 +268,11 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	if cfg.RedisInfo != "" {
 		if err := checkLoopbackURL(cfg.RedisInfo, "redis", "rediss"); err != nil {
 			return bad("--redis-info: %v", err)
+		}
+	}
+	if cfg.EchoRedis != "" {
+		if err := checkLoopbackURL(cfg.EchoRedis, "redis", "rediss"); err != nil {
+			return bad("--echo-redis: %v", err)
 		}
 	}
 	if cfg.EchoListen != "" {

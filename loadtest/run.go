@@ -80,6 +80,9 @@ type config struct {
 	Baseline     bool
 	WithBaseline bool
 	EchoListen   string
+	// EchoRedis is the Redis the --echo-listen server logs each move to
+	// before it answers (--echo-redis): the baseline of a durable move.
+	EchoRedis string
 
 	// Idle bots only connect and say hello, then answer pings until the
 	// end: the server's memory a connection.
@@ -234,7 +237,7 @@ func execute(ctx context.Context, cfg config, logw io.Writer) (*Report, error) {
 				r.wsURL, stopTarget = cfg.Server, func() {}
 			}
 		} else {
-			r.wsURL, stopTarget, err = startEcho("127.0.0.1:0", raw)
+			r.wsURL, stopTarget, err = startEcho("127.0.0.1:0", raw, nil)
 		}
 	case cfg.Server != "":
 		if err = checkLoopbackURL(cfg.Server, "ws"); err == nil {
@@ -518,7 +521,15 @@ func serveEcho(ctx context.Context, cfg config, logw io.Writer) error {
 		return err
 	}
 	rep := fileLimitNote(raiseFileLimit())
-	url, stop, err := startEcho(cfg.EchoListen, raw)
+	var log *echoLog
+	if cfg.EchoRedis != "" {
+		if log, err = openEchoLog(cfg.EchoRedis); err != nil {
+			return err
+		}
+		defer log.close()
+		rep += ", each move logged to " + cfg.EchoRedis + " under " + log.prefix
+	}
+	url, stop, err := startEcho(cfg.EchoListen, raw, log)
 	if err != nil {
 		return err
 	}
