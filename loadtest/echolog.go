@@ -40,17 +40,9 @@ const echoLogTTL = time.Hour
 // openEchoLog connects to the Redis at url (as openRedis does: the same
 // timeouts) under a prefix of its own.
 func openEchoLog(url string) (*echoLog, error) {
-	opts, err := redis.ParseURL(url)
+	c, err := dialRedis(url)
 	if err != nil {
 		return nil, err
-	}
-	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout, opts.MaxRetries = time.Second, time.Second, time.Second, 2
-	c := redis.NewClient(opts)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := c.Ping(ctx).Err(); err != nil {
-		c.Close()
-		return nil, fmt.Errorf("ping %s: %w", url, err)
 	}
 	return &echoLog{c: c, prefix: fmt.Sprintf("klondike-loadtest-echo:%d:", time.Now().UnixNano())}, nil
 }

@@ -59,17 +59,9 @@ func (h *commandCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) red
 // lobby gives them). With noBatch the store sends each append on its own
 // (no group commit).
 func openRedis(url string, noBatch bool) (*redisTarget, error) {
-	opts, err := redis.ParseURL(url)
+	c, err := dialRedis(url)
 	if err != nil {
 		return nil, err
-	}
-	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout, opts.MaxRetries = time.Second, time.Second, time.Second, 2
-	c := redis.NewClient(opts)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := c.Ping(ctx).Err(); err != nil {
-		c.Close()
-		return nil, fmt.Errorf("ping %s: %w", url, err)
 	}
 	sent := &commandCounter{}
 	c.AddHook(sent)
@@ -82,6 +74,24 @@ func openRedis(url string, noBatch bool) (*redisTarget, error) {
 		client:   c,
 		sent:     sent,
 	}, nil
+}
+
+// dialRedis returns a client of the Redis at url with klondiked's timeouts
+// (cmd/klondiked's openStore), once it has answered a PING.
+func dialRedis(url string) (*redis.Client, error) {
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		return nil, err
+	}
+	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout, opts.MaxRetries = time.Second, time.Second, time.Second, 2
+	c := redis.NewClient(opts)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := c.Ping(ctx).Err(); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("ping %s: %w", url, err)
+	}
+	return c, nil
 }
 
 // Store is the store for the server.
