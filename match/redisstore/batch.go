@@ -161,10 +161,11 @@ func newBatcher(c redis.UniversalClient, cfg Config) *batcher {
 // again (see appendargs.go), after its outcome is noted in the key cache.
 func (b *batcher) doAppend(ctx context.Context, s *Store, call *appendCall) error {
 	call.ctx = ctx
+	pk := call.a.pk // the call is not ours to read once given up on
 	mine, err := b.enqueue(call)
 	if !mine {
 		// Given up on: it may land yet, or not.
-		call.a.pk.forgetRank()
+		pk.forgetRank()
 		return err
 	}
 	call.a.note(s, err)
