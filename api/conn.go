@@ -137,9 +137,9 @@ type errorMsg struct {
 
 // Send enqueues msg (one JSON object) without blocking, and starts the
 // connection's writer if none runs. It returns false when the connection
-// has ended, and when the queue is full: then the connection is closed as
-// a slow consumer (CloseSlowConsumer). The caller must not modify msg
-// afterwards.
+// has ended, and when the queue is full (SendQueue messages, or msg would
+// take it over SendBudget bytes): then the connection is closed as a slow
+// consumer (CloseSlowConsumer). The caller must not modify msg afterwards.
 func (c *Conn) Send(msg []byte) bool {
 	return c.enqueue(msg, false)
 }
@@ -175,21 +175,30 @@ func (c *Conn) enqueue(msg []byte, reply bool) bool {
 	}
 	if c.end(CloseSlowConsumer, ReasonSlow, true) {
 		c.srv.m.SlowDisconnects.Inc()
-		c.Logger().Warn("send queue full, disconnecting slow consumer", "queue", c.send.limit)
+		c.Logger().Warn("send queue full, disconnecting slow consumer",
+			"queue", c.send.limit, "budget", c.send.budget, "size", len(msg))
 	}
 	return false
 }
 
 // sendQueue is a connection's queue of outgoing messages, bounded at
-// limit, and the state of its writer: at most one writer runs at a time,
-// and only while the queue holds something to write (messages, a due ping,
-// the end). It holds memory only while messages wait: a buffered channel
-// of SendQueue slots would hold 24 bytes a slot (6 KiB at the default 256)
-// for the whole life of every connection, idle or not.
+// limit messages and budget bytes, and the state of its writer: at most one
+// writer runs at a time, and only while the queue holds something to write
+// (messages, a due ping, the end). It holds memory only while messages
+// wait: a buffered channel of SendQueue slots would hold 24 bytes a slot
+// (6 KiB at the default 256) for the whole life of every connection, idle
+// or not.
+//
+// A message's bytes count from its push until the writer, having written
+// it, comes back for the next batch (or the writing ends): a message being
+// written is held in memory as much as a waiting one.
 type sendQueue struct {
 	mu       sync.Mutex
 	msgs     [][]byte
 	limit    int
+	budget   int64         // most bytes held: the queue's and the writer's batch
+	bytes    int64         // held now: the queued messages' and the batch's
+	batch    int64         // bytes of the writer's batch: released at its next turn
 	running  bool          // a writer runs (or has been told to start)
 	pingDue  bool          // the ping timer fired; the writer sends the ping
 	ended    bool          // the connection is ending: nothing more is queued
@@ -202,8 +211,10 @@ type sendQueue struct {
 // go, so that a connection that once fell behind does not keep the room.
 const maxKeptQueue = 32
 
+// newSendQueue makes a queue of limit messages and DefaultSendBudget
+// bytes; a connection sets its own budget.
 func newSendQueue(limit int) sendQueue {
-	return sendQueue{limit: limit, done: make(chan struct{})}
+	return sendQueue{limit: limit, budget: DefaultSendBudget, done: make(chan struct{})}
 }
 
 // claim makes the caller the writer, unless one runs or the writing is
@@ -216,15 +227,18 @@ func (q *sendQueue) claim() bool {
 	return true
 }
 
-// push adds msg unless limit messages already wait or the connection is
-// ending; it never blocks. With start, the caller must start the writer.
+// push adds msg unless limit messages already wait, msg would take the
+// bytes held over the budget, or the connection is ending; it never
+// blocks. With start, the caller must start the writer.
 func (q *sendQueue) push(msg []byte) (ok, start bool) {
+	n := int64(len(msg))
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.ended || len(q.msgs) >= q.limit {
+	if q.ended || len(q.msgs) >= q.limit || q.bytes+n > q.budget {
 		return false, false
 	}
 	q.msgs = append(q.msgs, msg)
+	q.bytes += n
 	return true, q.claim()
 }
 
@@ -240,21 +254,29 @@ func (q *sendQueue) queuePing() (start bool) {
 }
 
 // end marks the connection as ending: from now on nothing is queued, and
-// the writer writes the close. With start, the caller must run the writer.
-func (q *sendQueue) end() (start bool) {
+// the writer writes the close. With drop, the waiting messages are let go
+// at once (they will not be written). With start, the caller must run the
+// writer.
+func (q *sendQueue) end(drop bool) (start bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.ended = true
+	if drop {
+		clear(q.msgs)
+		q.msgs = nil
+		q.bytes = q.batch
+	}
 	return q.claim()
 }
 
-// next is the writer's turn: it returns every waiting message, in order,
-// whether a ping is due and whether the connection is ending, and leaves
-// the queue empty; spare (whose messages the writer has written) becomes
-// the queue's next slice. When there is nothing to do (no message, no
-// ping, not ending) the writer's run is over: running is cleared in the
-// same critical section, so that the next push starts a new writer, and
-// spare is dropped.
+// next is the writer's turn: it releases the bytes of the previous batch
+// (written by now), returns every waiting message, in order, whether a
+// ping is due and whether the connection is ending, and leaves the queue
+// empty; spare (whose messages the writer has written) becomes the queue's
+// next slice. When there is nothing to do (no message, no ping, not
+// ending) the writer's run is over: running is cleared in the same
+// critical section, so that the next push starts a new writer, and spare
+// is dropped.
 func (q *sendQueue) next(spare [][]byte) (msgs [][]byte, ping, ending, idle bool) {
 	clear(spare)
 	if cap(spare) > maxKeptQueue {
@@ -262,6 +284,8 @@ func (q *sendQueue) next(spare [][]byte) (msgs [][]byte, ping, ending, idle bool
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	q.bytes -= q.batch
+	q.batch = q.bytes // every message held is in the batch handed out
 	if len(q.msgs) == 0 && !q.pingDue && !q.ended {
 		q.running = false
 		q.msgs = nil // an idle connection holds no slice
@@ -279,16 +303,26 @@ func (q *sendQueue) take() [][]byte {
 	defer q.mu.Unlock()
 	msgs := q.msgs
 	q.msgs = nil
+	q.batch = q.bytes
 	return msgs
 }
 
-// finish records that the last writer has returned; only the running
-// writer calls it, once.
+// finish records that the last writer has returned, and releases what it
+// held; only the running writer calls it, once.
 func (q *sendQueue) finish() {
 	q.mu.Lock()
 	q.finished, q.running, q.msgs = true, false, nil
+	q.bytes, q.batch = 0, 0
 	q.mu.Unlock()
 	close(q.done)
+}
+
+// heldBytes is how many bytes of messages the queue and the writer's batch
+// hold, as the budget counts them.
+func (q *sendQueue) heldBytes() int64 {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.bytes
 }
 
 // SendJSON encodes v and sends it. A value that cannot be encoded is
@@ -379,6 +413,7 @@ func (c *Conn) end(code int, reason string, frame bool) bool {
 		c.flushQueue = code != CloseSlowConsumer
 		wait = c.srv.lim.CloseWait
 	}
+	flush := c.flushQueue
 	// Under mu, so that the pong handler cannot extend it again.
 	c.ws.SetReadDeadline(time.Now().Add(wait))
 	c.mu.Unlock()
@@ -386,7 +421,9 @@ func (c *Conn) end(code int, reason string, frame bool) bool {
 	if frame {
 		c.debug("closing connection", "code", code, "reason", reason)
 	}
-	if c.send.end() {
+	// What is queued and will not be written is let go now, not when the
+	// writer, perhaps stuck on a peer that does not read, returns.
+	if c.send.end(!flush) {
 		go c.writeLoop()
 	}
 	return true
@@ -449,7 +486,9 @@ func (c *Conn) readPump() {
 	s := c.srv
 	c.ws.SetReadLimit(s.lim.ReadLimit)
 	c.extendReadDeadline()
-	c.ws.SetPongHandler(func(string) error { c.extendReadDeadline(); return nil })
+	c.ws.SetPingHandler(c.handlePing)
+	c.ws.SetPongHandler(c.handlePong)
+	c.ws.SetCloseHandler(c.handleClose)
 	for {
 		mt, data, buf, err := c.readMessage()
 		if err != nil {
@@ -470,9 +509,8 @@ func (c *Conn) handleFrame(mt int, data []byte) {
 	}
 	c.extendReadDeadline()
 	s.m.MessagesIn.Inc()
-	switch c.bucket.take(s.now()) {
+	switch c.spend("message") {
 	case rateLimited:
-		c.countRateLimited()
 		// Name the dropped message, so the client knows what to resend.
 		env, re, _ := decodeEnvelope(data)
 		if env != nil {
@@ -481,9 +519,6 @@ func (c *Conn) handleFrame(mt int, data []byte) {
 		c.SendError(re, wireRateLimited, "too many messages; slow down")
 		return
 	case rateFlood:
-		c.countRateLimited()
-		c.Logger().Warn("message flood, disconnecting")
-		c.Close(websocket.ClosePolicyViolation, ReasonRateLimit)
 		return
 	}
 	if mt != websocket.TextMessage {
@@ -567,6 +602,69 @@ func (c *Conn) readError(err error) {
 	if !errors.As(err, &ce) && c.ctx.Err() == nil {
 		c.debug("read failed", "err", err)
 	}
+}
+
+// spend takes a token of the connection's message budget for one frame
+// the peer sent (kind names it in the log) and says whether it is within
+// the budget. Over it, the connection is counted as rate limited; a flood
+// closes it with 1008.
+func (c *Conn) spend(kind string) rateVerdict {
+	v := c.bucket.take(c.srv.now())
+	switch v {
+	case rateLimited:
+		c.countRateLimited()
+	case rateFlood:
+		c.countRateLimited()
+		c.Logger().Warn("flood, disconnecting", "frame", kind)
+		c.Close(websocket.ClosePolicyViolation, ReasonRateLimit)
+	}
+	return v
+}
+
+// controlFrame spends a token for a control frame the peer sent (kind:
+// ping, pong or close) and reports whether to act on it: only within the
+// budget, and not once the connection is ending, when control frames are
+// dropped as messages are. The websocket.Conn calls the control frames'
+// handlers on the read goroutine, which owns the budget.
+func (c *Conn) controlFrame(kind string) bool {
+	if c.ctx.Err() != nil {
+		return false
+	}
+	return c.spend(kind) == rateOK
+}
+
+// handlePing answers a ping within the budget with a pong, as the
+// websocket.Conn's default handler does; WriteControl may write beside the
+// writer. A ping over the budget is not answered.
+func (c *Conn) handlePing(data string) error {
+	if !c.controlFrame("ping") {
+		return nil
+	}
+	err := c.ws.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(c.srv.lim.WriteWait))
+	if ne, ok := err.(net.Error); err == websocket.ErrCloseSent || ok && ne.Timeout() {
+		return nil // the end, or a writer stuck on the peer, decides
+	}
+	return err
+}
+
+// handlePong gives the peer another PongWait, within the budget.
+func (c *Conn) handlePong(string) error {
+	if c.controlFrame("pong") {
+		c.extendReadDeadline()
+	}
+	return nil
+}
+
+// handleClose answers the peer's close frame with one of the same code, as
+// the websocket.Conn's default handler does, within the budget; the read
+// then ends either way. A close that floods the budget is answered with
+// 1008 instead, and one the connection is ending for (the answer to the
+// server's own close frame) is not answered.
+func (c *Conn) handleClose(code int, _ string) error {
+	if c.controlFrame("close") {
+		c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, ""), time.Now().Add(c.srv.lim.WriteWait))
+	}
+	return nil
 }
 
 func (c *Conn) countRateLimited() {
@@ -853,6 +951,7 @@ func (s *WSServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		ctx:    ctx,
 		cancel: cancel,
 	}
+	c.send.budget = s.lim.SendBudget
 	c.num = connSeq.Add(1)
 	if s.lim.MsgRate > 0 {
 		c.bucket = newTokenBucket(s.lim.MsgRate, s.lim.MsgBurst, s.now())

@@ -24,10 +24,12 @@ import (
 const ioWait = 5 * time.Second
 
 // fakeHandler answers "hello" (name → player id, attached to the hub) with
-// "welcome", "panic" with a panic, and anything else with an echo.
+// "welcome", "panic" with a panic, "big" with a reply of bigReply bytes,
+// and anything else with an echo.
 type fakeHandler struct {
 	hub    *Hub
-	closed chan *Conn // every Closed call
+	closed chan *Conn      // every Closed call
+	big    chan bigOutcome // every "big" answered
 
 	mu    sync.Mutex
 	conns map[string]*Conn // by player id
@@ -46,6 +48,17 @@ func (h *fakeHandler) HandleMessage(ctx context.Context, c *Conn, env *Envelope)
 		c.SendJSON(map[string]string{"type": "welcome", "re": env.ID})
 	case "panic":
 		panic("handler bug")
+	case "big":
+		// A reply of its own, as each encoding makes one, sent (not
+		// replied) so that the reader goes on reading while it is written.
+		msg := make([]byte, bigReply)
+		copy(msg, `{"type":"big","pad":"`)
+		for i := len(`{"type":"big","pad":"`); i < len(msg)-2; i++ {
+			msg[i] = 'b'
+		}
+		copy(msg[len(msg)-2:], `"}`)
+		ok := c.Send(msg)
+		h.big <- bigOutcome{ok: ok, held: c.send.heldBytes()}
 	case "reply":
 		// The answer by Reply, then messages of another goroutine queued
 		// while this dispatch still runs: the reader writes them all
@@ -85,11 +98,32 @@ type testServer struct {
 	url string
 }
 
+// bigReply is the size of the fake handler's answer to "big": about the
+// largest list_matches reply of a lobby full of long names.
+const bigReply = 400 << 10
+
+// bigOutcome is what became of a "big" reply: whether Send took it, and
+// the bytes the connection's send queue held right after.
+type bigOutcome struct {
+	ok   bool
+	held int64
+}
+
 func newTestServer(t *testing.T, lim Limits) *testServer {
 	t.Helper()
+	return newTestServerClock(t, lim, nil)
+}
+
+// newTestServerClock is newTestServer with the rate limiter's clock now
+// (time.Now if nil), set before the server accepts any connection.
+func newTestServerClock(t *testing.T, lim Limits, now func() time.Time) *testServer {
+	t.Helper()
 	m := NewMetrics("test")
-	h := &fakeHandler{hub: NewHub(m), closed: make(chan *Conn, 100), conns: map[string]*Conn{}}
+	h := &fakeHandler{hub: NewHub(m), closed: make(chan *Conn, 100), big: make(chan bigOutcome, 1000), conns: map[string]*Conn{}}
 	ws := NewWSServer(h, lim, m, slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelDebug})))
+	if now != nil {
+		ws.now = now
+	}
 	ts := httptest.NewServer(ws)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), ioWait)
@@ -661,7 +695,7 @@ func TestSendQueue(t *testing.T) {
 		t.Fatalf("push on an idle queue: ok %v start %v; want a writer started", ok, start)
 	}
 	// The end: queued messages stay for the close; nothing more is queued.
-	if q.end() {
+	if q.end(false) {
 		t.Fatal("end started a second writer while one runs")
 	}
 	if ok, start := q.push([]byte("late")); ok || start {
@@ -680,12 +714,12 @@ func TestSendQueue(t *testing.T) {
 	default:
 		t.Fatal("done not closed by finish")
 	}
-	if q.end() || q.queuePing() {
+	if q.end(false) || q.queuePing() {
 		t.Fatal("a writer was started after the writing finished")
 	}
 	// An idle queue that ends starts the writer that writes the close.
 	q2 := newSendQueue(limit)
-	if !q2.end() {
+	if !q2.end(false) {
 		t.Fatal("end of an idle queue did not start a writer")
 	}
 }

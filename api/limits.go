@@ -38,6 +38,13 @@ const (
 	// never stalls the sender.
 	DefaultSendQueue = 256
 
+	// DefaultSendBudget is how many bytes of outgoing messages, counted as
+	// encoded, a connection may hold queued and not yet written. Like a full
+	// send queue, going over it disconnects the client as a slow consumer;
+	// it bounds the memory a client that never reads can make the server
+	// hold, whatever the size of the replies it asks for.
+	DefaultSendBudget = 1 << 20
+
 	// DefaultMsgRate and DefaultMsgBurst are a connection's message budget:
 	// a token bucket refilled at MsgRate messages a second that holds at
 	// most MsgBurst. See Limits.MsgRate for what happens beyond it.
@@ -62,7 +69,8 @@ const (
 	// connection is closed in favour of the newer one.
 	CloseReplaced = 4000
 	// CloseSlowConsumer: the client did not read its messages fast enough
-	// and its send queue overflowed. A client may reconnect and resume.
+	// and its send queue overflowed (SendQueue messages or SendBudget
+	// bytes). A client may reconnect and resume.
 	CloseSlowConsumer = 4008
 )
 
@@ -95,11 +103,19 @@ type Limits struct {
 	// SendQueue is the capacity, in messages, of a connection's send
 	// queue; overflowing it disconnects the client as slow.
 	SendQueue int
+	// SendBudget is the most bytes of outgoing messages (as encoded) a
+	// connection may hold queued and not yet written; a message that would
+	// take it over disconnects the client as slow, as a full queue does.
+	SendBudget int64
 	// MsgRate (messages a second) and MsgBurst bound what a client may send.
 	// A message beyond the budget is not handled: the client gets a
 	// "rate_limited" error instead. Each such message deepens a debt; once
 	// the client has sent MsgBurst more messages than its budget (a flood)
-	// the connection is closed with 1008 "rate limit exceeded". A negative
+	// the connection is closed with 1008 "rate limit exceeded". Control
+	// frames (ping, pong, close) count as messages: beyond the budget a
+	// ping gets no pong, a pong does not extend the read deadline and a
+	// close is not answered, without an error message; they deepen the
+	// debt, and a flood of them closes as one of messages. A negative
 	// MsgRate turns rate limiting off.
 	MsgRate  float64
 	MsgBurst int
@@ -134,6 +150,9 @@ func (l Limits) WithDefaults() Limits {
 	}
 	if l.SendQueue <= 0 {
 		l.SendQueue = DefaultSendQueue
+	}
+	if l.SendBudget <= 0 {
+		l.SendBudget = DefaultSendBudget
 	}
 	if l.MsgRate == 0 {
 		l.MsgRate = DefaultMsgRate

@@ -24,8 +24,8 @@ type Metrics struct {
 	Players         prometheus.Gauge   // klondike_connected_players: players with a connection
 	MessagesIn      prometheus.Counter // klondike_messages_received_total: client data frames
 	MessagesOut     prometheus.Counter // klondike_messages_sent_total: server messages written
-	SlowDisconnects prometheus.Counter // klondike_slow_disconnects_total: closed for a full send queue
-	RateLimited     prometheus.Counter // klondike_rate_limited_total: connections that went over their message rate (once each)
+	SlowDisconnects prometheus.Counter // klondike_slow_disconnects_total: closed for a full send queue (messages or bytes)
+	RateLimited     prometheus.Counter // klondike_rate_limited_total: connections that went over their message rate, control frames included (once each)
 
 	// Rejected counts refused upgrades by reason: origin, ip_cap, shutdown.
 	Rejected *prometheus.CounterVec // klondike_connections_rejected_total{reason}
@@ -71,7 +71,7 @@ func NewMetrics(version string) *Metrics {
 			Name: "klondike_messages_sent_total", Help: "WebSocket messages written to clients.",
 		})).(prometheus.Counter),
 		SlowDisconnects: f(prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "klondike_slow_disconnects_total", Help: "Connections closed because their send queue overflowed.",
+			Name: "klondike_slow_disconnects_total", Help: "Connections closed because their send queue overflowed, in messages or in bytes.",
 		})).(prometheus.Counter),
 		RateLimited: f(prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "klondike_rate_limited_total", Help: "Connections that went over their message rate, counted once each.",
