@@ -222,6 +222,17 @@ func readMoves(args []string, stdin io.Reader, stdinByDefault bool) ([]moveToken
 	return splitMoves(data), nil
 }
 
+// noteTerminalInput tells the user, on stderr, when the moves are about to
+// be read from a terminal (args as for readMoves), lest the command seem to
+// hang: they are typed and ended with the end-of-file key.
+func noteTerminalInput(fs *flag.FlagSet, stdin io.Reader, stderr io.Writer, stdinByDefault bool) {
+	args := fs.Args()
+	fromStdin := (len(args) == 0 && stdinByDefault) || (len(args) == 1 && args[0] == "-")
+	if fromStdin && isTerminal(stdin) {
+		fmt.Fprintf(stderr, "%s: reading moves from the terminal: type them, then Ctrl-D (Ctrl-Z Enter on Windows)\n", fs.Name())
+	}
+}
+
 // playMoves plays the tokens in order on g. It calls report after each one
 // with its 1-based index, the parsed move (zero when it did not parse), what
 // it did and why it was refused (a parse error or a refusal, nil when played).

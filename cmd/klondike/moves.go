@@ -11,11 +11,13 @@ import (
 func movesUsage(w io.Writer) {
 	fmt.Fprint(w, `Usage: klondike moves [--seed N | --deal FILE] [rule flags] [MOVES_FILE | -]
 
-Moves plays the moves of MOVES_FILE ('-' for stdin; with no MOVES_FILE, none)
-on a deal, then prints every legal move of the position reached, one a line
-in canonical notation, in the engine's order: D, R, W-F, W-Tn, Tn-F, Tn-Tm,
-Fs-Tn, U. It prints nothing when the game is over. A refused move is reported
-on stderr, changes nothing, and the replay goes on.
+Moves plays the moves of MOVES_FILE (stdin when it is '-' or not given, as
+for 'klondike replay') on a deal, then prints every legal move of the
+position reached, one a line in canonical notation, in the engine's order:
+D, R, W-F, W-Tn, Tn-F, Tn-Tm, Fs-Tn, U. It prints nothing when the game is
+over. A refused move is reported on stderr, changes nothing, and the replay
+goes on. For the opening position give no moves: an empty file, or stdin
+from /dev/null; on a terminal, type the moves and end them with Ctrl-D.
 
 `+movesFileHelp+`
 `+gameFlagsHelp+`
@@ -23,9 +25,9 @@ Exit status: 0 when every move was legal, 1 when any was refused, 2 for bad
 usage or a bad deal or moves file.
 
 Examples:
-  klondike moves --seed 1
+  klondike moves --seed 1 < /dev/null
   klondike moves --seed 1 game.txt
-  echo "T6-F T7-F" | klondike moves --seed 1 --undo no_reveal -
+  echo "T6-F T7-F" | klondike moves --seed 1 --undo no_reveal
 `)
 }
 
@@ -39,7 +41,8 @@ func runMoves(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, fs, err)
 	}
-	toks, err := readMoves(fs.Args(), stdin, false)
+	noteTerminalInput(fs, stdin, stderr, true)
+	toks, err := readMoves(fs.Args(), stdin, true)
 	if err != nil {
 		return fail(stderr, fs, err)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -85,11 +86,54 @@ func TestMoves(t *testing.T) {
 	}
 }
 
-func TestMovesDoesNotReadStdinByDefault(t *testing.T) {
-	var out, errOut strings.Builder
-	status := run([]string{"moves", "--seed", "1"}, failReader{t}, &out, &errOut)
-	if status != 0 || out.String() != "D\nT6-F\nT7-F\n" {
-		t.Errorf("exit %d, out %q, stderr %q", status, out.String(), errOut.String())
+// TestMovesReadStdinAsReplayDoes checks the one convention of moves and
+// replay: the moves come from stdin when no file is given or the file is
+// "-", from the file otherwise, and nothing else reads stdin.
+func TestMovesReadStdinAsReplayDoes(t *testing.T) {
+	file := writeFile(t, "game.txt", "T6-F T7-F\n")
+	const played = "T6-F T7-F"
+	for _, cmd := range []string{"moves", "replay"} {
+		for _, c := range []struct {
+			name      string
+			file      []string // the arguments after the flags
+			stdin     string
+			readStdin bool
+		}{
+			{"no file", nil, played, true},
+			{"-", []string{"-"}, played, true},
+			{"a file", []string{file}, "", false},
+			{"no file, empty stdin", nil, "", true},
+		} {
+			args := append([]string{cmd, "--seed", "1"}, c.file...)
+			var stdin io.Reader = strings.NewReader(c.stdin)
+			if !c.readStdin {
+				stdin = failReader{t}
+			}
+			var out, errOut strings.Builder
+			if status := run(args, stdin, &out, &errOut); status != 0 {
+				t.Errorf("%q: exit %d, stderr %q", args, status, errOut.String())
+				continue
+			}
+			wantPlayed := c.stdin != "" || !c.readStdin
+			switch cmd {
+			case "moves":
+				want := engineMoves(t, 1, engine.DefaultRules(), "")
+				if wantPlayed {
+					want = engineMoves(t, 1, engine.DefaultRules(), played)
+				}
+				if got := lines(out.String()); !slices.Equal(got, want) {
+					t.Errorf("%q with stdin %q: moves %q, want %q", args, c.stdin, got, want)
+				}
+			case "replay":
+				want := float64(0)
+				if wantPlayed {
+					want = 2
+				}
+				if sum := summaryOf(t, out.String()); sum["moves"] != want {
+					t.Errorf("%q with stdin %q: summary %v, want %v moves", args, c.stdin, sum, want)
+				}
+			}
+		}
 	}
 }
 

@@ -12,7 +12,9 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"os/exec"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,8 +27,8 @@ import (
 
 func playUsage(w io.Writer) {
 	fmt.Fprint(w, `Usage: klondike play --server ws://HOST:PORT/ws [--name NAME] [--token TOKEN]
-                     [--create | --code CODE | --quick | --spectate MATCH_ID]
-                     [--draw 1|3] [--color]
+                     [--create [--public] | --code CODE | --quick | --spectate MATCH_ID]
+                     [--draw 1|3] [--color[=auto|always|never]]
 
 Play connects to a klondiked server and plays matches from the terminal: it
 prints the board after every change (face-down cards as ##), reads moves in
@@ -39,16 +41,24 @@ Flags:
   --name NAME     your name, 1 to 24 printable characters (default $USER,
                   or "player")
   --token TOKEN   resume an earlier session (printed when you quit a match)
-  --create        create a private match and print its invite code
+  --create        create a match and print its invite code and the command
+                  to share; the match is private: players join it by its
+                  code, and it is not listed in the lobby
+  --public        with --create: a public match, which also shows in the
+                  lobby's list (play's list, the web lobby) for anyone to join
   --code CODE     join the match with this invite code (or match id)
   --quick         join (or open) a public quick match
   --spectate ID   watch a match's leaderboards by its match id
   --draw 1|3      cards turned by each D in the match you create or the
                   quick match you look for (default 3)
-  --color         red suits in colour, when stdout is a terminal
+  --color[=WHEN]  paint the board, red suits red and card backs dim: auto
+                  (the default) when stdout is a terminal, NO_COLOR is unset
+                  or empty and TERM is not dumb; always (--color alone), even
+                  into a pipe or with NO_COLOR; never
 
 With none of --create, --code, --quick and --spectate, play lists the open
-public matches and waits for one of: join CODE, create, quick, spectate ID.
+public matches and waits for one of: join CODE, create, create public, quick,
+spectate ID.
 
 Commands (one a line):
   D, R, U, W-Tn, W-F, Tn-F, Tn-Tm, Tn:k-Tm, Fs-Tn
@@ -61,10 +71,23 @@ Commands (one a line):
                   all ready starts by itself)
   start           start the match (host only)
   resign          give up this round's game (asks y/N)
-  join CODE | create | quick | spectate ID | list | leave | rematch
+  create          create a private match, joined by its code
+  create public   create a public match, listed in the lobby
+  join CODE | quick | spectate ID | leave | rematch
+  list            list the open public matches; list more: the next page
   help            this list of commands
   quit            leave; in a match you keep your seat, and your game goes on
                   until its time limit: --token TOKEN resumes it
+
+Scores: the board shows your game score, the move points of the match's
+scoring, and with standard scoring your timed score too. Leaderboards and
+results show the round score: with standard scoring the timed score, the
+game score less 2 points for every full 10 seconds of the round (not below
+0), plus, for a win of at least 30 s, 700000 divided by its seconds; with
+vegas and none scoring, the game score itself (no time penalty).
+
+The share, watch and resume lines that play prints start with the command
+you ran (go run ./cmd/klondike when you ran it with go run).
 
 Ending: quit, Ctrl-C, or the end of stdin. At the end of stdin, play waits
 for whatever is under way: replies to what it sent, queued moves, and a match
@@ -81,8 +104,10 @@ or a request made by a flag was refused, 2 for bad usage, 130 on Ctrl-C.
 
 Examples:
   klondike play --server ws://127.0.0.1:8080/ws --name alice --create
+  klondike play --server ws://127.0.0.1:8080/ws --name alice --create --public
   klondike play --server ws://127.0.0.1:8080/ws --name bob --code K7QX2M
   klondike play --server ws://127.0.0.1:8080/ws --quick --draw 1
+  klondike play --server ws://127.0.0.1:8080/ws --create --color=never
   printf 'start\nD\nT6-F\n' | klondike play --server ws://127.0.0.1:8080/ws --create
 `)
 }
@@ -94,24 +119,75 @@ var errInterrupted = errors.New("interrupted")
 const exitInterrupted = 130
 
 func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cfg, ok, status := playSetup(args, osPlayEnv(), stdout, stderr)
+	if !ok {
+		return status
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	c := newPlayClient(cfg, stdin, stdout)
+	err := c.run(ctx)
+	switch {
+	case errors.Is(err, errInterrupted):
+		fmt.Fprintln(stdout, "interrupted")
+		return exitInterrupted
+	case err != nil:
+		fmt.Fprintf(stderr, "klondike play: %v\n", err)
+		return exitFailure
+	case c.failed:
+		return exitFailure
+	}
+	return exitOK
+}
+
+// playEnv is what play reads of its surroundings besides its arguments and
+// streams: osPlayEnv gives the process's own, a test its made-up one.
+type playEnv struct {
+	getenv   func(string) string
+	arg0     string // the program as invoked (os.Args[0])
+	lookPath func(string) (string, error)
+	isDir    func(string) bool // whether a path names a directory
+}
+
+func osPlayEnv() playEnv {
+	return playEnv{
+		getenv:   os.Getenv,
+		arg0:     os.Args[0],
+		lookPath: exec.LookPath,
+		isDir: func(path string) bool {
+			st, err := os.Stat(path)
+			return err == nil && st.IsDir()
+		},
+	}
+}
+
+// playSetup turns play's arguments into the client's configuration. It
+// returns ok when play should go on, and otherwise the exit status (after
+// printing the help or the usage error).
+func playSetup(args []string, env playEnv, stdout, stderr io.Writer) (cfg playConfig, ok bool, status int) {
 	fs := newFlagSet("play")
-	cfg := playConfig{}
 	var create, quick bool
 	var code, spectate string
+	var color colorMode
 	fs.StringVar(&cfg.URL, "server", "", "server WebSocket `URL`")
 	fs.StringVar(&cfg.Name, "name", "", "your `NAME`")
 	fs.StringVar(&cfg.Token, "token", "", "session `TOKEN` to resume")
 	fs.BoolVar(&create, "create", false, "create a match")
+	fs.BoolVar(&cfg.Public, "public", false, "list the created match in the lobby")
 	fs.StringVar(&code, "code", "", "invite `CODE` of the match to join")
 	fs.BoolVar(&quick, "quick", false, "join a quick match")
 	fs.StringVar(&spectate, "spectate", "", "`MATCH_ID` to watch")
 	fs.IntVar(&cfg.Draw, "draw", 3, "cards turned by D: 1 or 3")
-	fs.BoolVar(&cfg.Color, "color", false, "red suits in colour on a terminal")
+	fs.Var(&color, "color", "paint the board: auto, always or never")
 	if ok, status := parseFlags(fs, args, playUsage, stdout, stderr); !ok {
-		return status
+		return cfg, false, status
 	}
 	if fs.NArg() > 0 {
-		return usageError(stderr, fs.Name(), fmt.Errorf("unexpected arguments %q", fs.Args()))
+		err := fmt.Errorf("unexpected arguments %q", fs.Args())
+		if w := fs.Arg(0); isSet(fs, "color") && slices.Contains(colorModeNames[:], w) {
+			err = fmt.Errorf("unexpected argument %q: write --color=%s", w, w)
+		}
+		return cfg, false, usageError(stderr, fs.Name(), err)
 	}
 	n := 0
 	for _, set := range []bool{create, code != "", quick, spectate != ""} {
@@ -120,7 +196,10 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if n > 1 {
-		return usageError(stderr, fs.Name(), errors.New("give at most one of --create, --code, --quick and --spectate"))
+		return cfg, false, usageError(stderr, fs.Name(), errors.New("give at most one of --create, --code, --quick and --spectate"))
+	}
+	if cfg.Public && !create {
+		return cfg, false, usageError(stderr, fs.Name(), errors.New("--public goes with --create (a quick match is always public; in the lobby, type create public)"))
 	}
 	switch {
 	case create:
@@ -133,38 +212,22 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cfg.Action, cfg.Code = "spectate", spectate
 	}
 	if cfg.Draw != 1 && cfg.Draw != 3 {
-		return usageError(stderr, fs.Name(), fmt.Errorf("--draw %d: want 1 or 3", cfg.Draw))
+		return cfg, false, usageError(stderr, fs.Name(), fmt.Errorf("--draw %d: want 1 or 3", cfg.Draw))
 	}
 	u, err := serverURL(cfg.URL)
 	if err != nil {
-		return usageError(stderr, fs.Name(), err)
+		return cfg, false, usageError(stderr, fs.Name(), err)
 	}
 	cfg.URL = u
 	if cfg.Name == "" {
-		cfg.Name = os.Getenv("USER")
+		cfg.Name = env.getenv("USER")
 	}
 	if cfg.Name == "" {
 		cfg.Name = "player"
 	}
-	if cfg.Color && !isTerminal(stdout) {
-		cfg.Color = false
-	}
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	c := newPlayClient(cfg, stdin, stdout)
-	err = c.run(ctx)
-	switch {
-	case errors.Is(err, errInterrupted):
-		fmt.Fprintln(stdout, "interrupted")
-		return exitInterrupted
-	case err != nil:
-		fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
-		return exitFailure
-	case c.failed:
-		return exitFailure
-	}
-	return exitOK
+	cfg.Color = useColor(color, isTerminal(stdout), env.getenv)
+	cfg.Program = invokedAs(env.arg0, env.lookPath, env.isDir)
+	return cfg, true, exitOK
 }
 
 // serverURL checks --server and completes it: a ws or wss URL (http and
@@ -193,16 +256,6 @@ func serverURL(s string) (string, error) {
 		u.Path = "/ws"
 	}
 	return u.String(), nil
-}
-
-// isTerminal reports whether w is a character device, such as a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // The protocol's messages as the client reads them. They are declared here,
@@ -336,7 +389,8 @@ type (
 		Totals  []wireTotal `json:"totals"`
 	}
 	wireMatches struct {
-		Matches []wireMatch `json:"matches"`
+		Matches    []wireMatch `json:"matches"`
+		NextCursor string      `json:"next_cursor"` // more matches follow: ask with this cursor
 	}
 	wireError struct {
 		Code    string `json:"code"`
@@ -365,7 +419,12 @@ type playConfig struct {
 	Action string // "create", "join", "quick", "spectate" or "" (the lobby)
 	Code   string // the invite code or match id to join, or the match to spectate
 	Draw   int
-	Color  bool
+	Public bool // the match that Action "create" makes is listed in the lobby
+	Color  bool // paint the board (red suits, dim card backs)
+	// Program is the command that ran this client, such as "klondike" or
+	// "go run ./cmd/klondike": the lines it prints for others to paste
+	// start with it. Empty means "klondike".
+	Program string
 	// Settings are sent with create_match and quick_match besides draw.
 	Settings map[string]any
 
@@ -462,6 +521,7 @@ type playClient struct {
 
 	match      *wireMatch
 	matchText  string // the last match summary printed
+	listCursor string // where the next page of the match list starts; "" after the last
 	spectating string // the match id being watched
 	round      *roundState
 	queue      []string // moves waiting for the round or for the pending move
@@ -835,7 +895,10 @@ func (c *playClient) handle(data []byte) {
 			}
 		})
 	case "matches":
-		handleAs(c, env.Type, data, func(m *wireMatches) { c.printf("%s", renderMatchList(m.Matches)) })
+		handleAs(c, env.Type, data, func(m *wireMatches) {
+			c.listCursor = m.NextCursor
+			c.printf("%s", renderMatchList(m.Matches, m.NextCursor != ""))
+		})
 	case "round_starting":
 		handleAs(c, env.Type, data, c.onRoundStarting)
 	case "round_started":
@@ -902,7 +965,7 @@ func (c *playClient) startAction() {
 	c.actionSent = true
 	switch c.cfg.Action {
 	case "create":
-		c.request("create_match", map[string]any{"settings": c.settings()})
+		c.create(c.cfg.Public)
 	case "join":
 		c.join(c.cfg.Code)
 	case "quick":
@@ -911,8 +974,30 @@ func (c *playClient) startAction() {
 		c.spectate(c.cfg.Code)
 	default:
 		c.request("list_matches", nil)
-		c.printf("Type: join CODE, create, quick, spectate MATCH_ID, list, help or quit.\n")
+		c.printf("%s", lobbyPrompt)
 	}
+}
+
+// lobbyPrompt says what a player outside a match can type.
+const lobbyPrompt = "Type: join CODE, create (private, shared by its code), create public (listed),\n" +
+	"quick, spectate MATCH_ID, list, help or quit.\n"
+
+// create asks for a new match of our settings, listed in the lobby when
+// public.
+func (c *playClient) create(public bool) {
+	s := c.settings()
+	if public {
+		s["public"] = true
+	}
+	c.request("create_match", map[string]any{"settings": s})
+}
+
+// program is the command to start another client with.
+func (c *playClient) program() string {
+	if c.cfg.Program == "" {
+		return "klondike"
+	}
+	return c.cfg.Program
 }
 
 func (c *playClient) settings() map[string]any {
@@ -979,8 +1064,13 @@ func (c *playClient) onMatch(m *wireMatch, reqType string) {
 	}
 	switch reqType {
 	case "create_match":
-		c.printf("Invite code: %s\nshare: klondike play --server %s --code %s\n", clean(m.Code), c.cfg.URL, clean(m.Code))
-		c.printf("watch: klondike play --server %s --spectate %s\n", c.cfg.URL, clean(m.ID))
+		c.printf("Invite code: %s\nshare: %s play --server %s --code %s\n", clean(m.Code), c.program(), c.cfg.URL, clean(m.Code))
+		c.printf("watch: %s play --server %s --spectate %s\n", c.program(), c.cfg.URL, clean(m.ID))
+		if m.Settings.Public {
+			c.printf("A public match: it is listed in the lobby (list) for anyone to join.\n")
+		} else {
+			c.printf("A private match: only players with the code can join (create public lists one in the lobby).\n")
+		}
 		c.printf("Type start when everyone has joined.\n")
 	case "join_match":
 		c.printf("Joined match %s. The host starts it (or it starts when full and all are ready: type ready).\n", clean(m.Code))
@@ -1054,13 +1144,28 @@ func (c *playClient) onRoundStarted(m *wireRoundStarted) {
 	}
 }
 
+// scoring returns the scoring system of the current round by name: from its
+// rules when a round message gave them, else from the match's settings; ""
+// when neither is known.
+func (c *playClient) scoring() string {
+	if r := c.round; r != nil && r.rules.Draw != 0 {
+		return r.rules.Scoring.String()
+	}
+	if c.match != nil {
+		if s, err := engine.ParseScoring(c.match.Settings.Scoring); err == nil {
+			return s.String()
+		}
+	}
+	return ""
+}
+
 func (c *playClient) printBoard() {
 	r := c.round
 	if r == nil || r.view == nil {
 		c.printf("No board: you are not playing a round.\n")
 		return
 	}
-	c.printf("\n%s", renderBoard(r.view, c.cfg.Color))
+	c.printf("\n%s", renderBoard(r.view, c.scoring(), c.cfg.Color))
 	if !r.over && !r.endsAt.IsZero() {
 		left := time.Until(r.endsAt.Add(-c.skew))
 		c.printf("Round %d: %s left\n", r.number, formatMs(left.Milliseconds(), false))
@@ -1166,7 +1271,7 @@ func (c *playClient) printLeaderboard() {
 	if r.number > 0 {
 		title += fmt.Sprintf(" (round %d)", r.number)
 	}
-	c.printf("%s:\n%s", title, renderLeaderboard(r.leaderboard, c.playerID))
+	c.printf("%s:\n%s", title, renderLeaderboard(r.leaderboard, c.playerID, c.scoring()))
 }
 
 func (c *playClient) onRoundOver(m *wireRoundOver) {
@@ -1187,7 +1292,7 @@ func (c *playClient) onRoundOver(m *wireRoundOver) {
 	if m.ReplayURL != "" {
 		replay = c.httpURL(m.ReplayURL)
 	}
-	c.printf("\n%s", renderRoundOver(m, c.playerID, replay))
+	c.printf("\n%s", renderRoundOver(m, c.playerID, replay, c.scoring()))
 	for _, line := range verifyDeal(announced, seed, m.Deal, opening) {
 		c.printf("%s\n", line)
 	}
@@ -1199,7 +1304,7 @@ func (c *playClient) onMatchOver(m *wireMatchOver) {
 	}
 	c.printf("\n%s", renderMatchOver(m.Totals, c.playerID))
 	if !c.eof {
-		c.printf("Type rematch to play again with the same players, create, quick, join CODE or quit.\n")
+		c.printf("Type rematch to play again with the same players, create [public], quick, join CODE or quit.\n")
 	}
 }
 
@@ -1233,7 +1338,7 @@ func (c *playClient) onError(re, reqType string, m *wireError) {
 		if c.match == nil {
 			c.failed = true
 			if !c.eof {
-				c.printf("Type: join CODE, create, quick, spectate MATCH_ID, list, help or quit.\n")
+				c.printf("%s", lobbyPrompt)
 			}
 		}
 	}
@@ -1369,7 +1474,7 @@ func (c *playClient) command(line string) {
 	case "quit", "exit":
 		c.quit = true
 		if c.isPlayer() && c.match.State != stateOver {
-			c.printf("You keep your seat; resume with: klondike play --server %s --token %s\n", c.cfg.URL, clean(c.token))
+			c.printf("You keep your seat; resume with: %s play --server %s --token %s\n", c.program(), c.cfg.URL, clean(c.token))
 		}
 	case "board":
 		c.printBoard()
@@ -1405,7 +1510,14 @@ func (c *playClient) command(line string) {
 		}
 		c.join(args[0])
 	case "create":
-		c.request("create_match", map[string]any{"settings": c.settings()})
+		switch strings.ToLower(strings.Join(args, " ")) {
+		case "", "private":
+			c.create(false)
+		case "public":
+			c.create(true)
+		default:
+			c.printf("Usage: create [public]: a private match is joined by its code, a public one is also listed in the lobby.\n")
+		}
 	case "quick":
 		c.request("quick_match", map[string]any{"settings": c.settings()})
 	case "spectate":
@@ -1415,7 +1527,18 @@ func (c *playClient) command(line string) {
 		}
 		c.spectate(args[0])
 	case "list":
-		c.request("list_matches", nil)
+		switch strings.ToLower(strings.Join(args, " ")) {
+		case "":
+			c.request("list_matches", nil)
+		case "more":
+			if c.listCursor == "" {
+				c.printf("No more matches: list shows the first page again.\n")
+				return
+			}
+			c.request("list_matches", map[string]any{"cursor": c.listCursor})
+		default:
+			c.printf("Usage: list, or list more for the next page.\n")
+		}
 	case "leave":
 		if needMatch() {
 			c.request("leave_match", map[string]any{"match_id": c.match.ID})
@@ -1426,8 +1549,81 @@ func (c *playClient) command(line string) {
 			c.request("rematch", map[string]any{"match_id": c.match.ID})
 		}
 	default:
+		if !looksLikeMove(fields[0]) {
+			c.unknownCommand(fields[0])
+			return
+		}
 		c.moves(fields)
 	}
+}
+
+// playCommands are the commands that command knows, for suggestions.
+var playCommands = []string{
+	"help", "quit", "exit", "board", "leaderboard", "moves", "ready", "unready", "start",
+	"resign", "join", "create", "quick", "spectate", "list", "leave", "rematch",
+}
+
+// unknownCommand answers a word that is neither a command nor a move,
+// suggesting the command it may be a typo of.
+func (c *playClient) unknownCommand(word string) {
+	if s := suggestCommand(strings.ToLower(word)); s != "" {
+		c.printf("unknown command %q: did you mean %s? Type help for the commands.\n", clean(word), s)
+		return
+	}
+	c.printf("unknown command %q: type help for the commands and the moves.\n", clean(word))
+}
+
+// suggestCommand returns the command that word is one typo away from (one
+// letter added, dropped, changed, or two neighbours swapped), or "".
+func suggestCommand(word string) string {
+	if len(word) < 3 {
+		return ""
+	}
+	for _, cmd := range playCommands {
+		if oneTypo(word, cmd) {
+			return cmd
+		}
+	}
+	return ""
+}
+
+// oneTypo reports whether a and b differ by exactly one edit: a letter
+// added, dropped or changed, or two neighbouring letters swapped.
+func oneTypo(a, b string) bool {
+	if a == b {
+		return false
+	}
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	switch {
+	case len(b)-len(a) == 1:
+		return a[i:] == b[i+1:]
+	case len(a) != len(b):
+		return false
+	case a[i+1:] == b[i+1:]:
+		return true
+	}
+	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
+}
+
+// looksLikeMove reports whether a word that is not a command is meant as a
+// move, so that its parse error (which says what is wrong with the move) is
+// the right answer: a word of the notation's shape, with a '-' or a ':', or
+// a pile name (T1, a move cut short). Anything else is an unknown command.
+func looksLikeMove(word string) bool {
+	if strings.ContainsAny(word, "-:") {
+		return true
+	}
+	if len(word) == 1 {
+		_, err := engine.ParseMove(word)
+		return err == nil
+	}
+	return (word[0] == 'T' || word[0] == 't') && '0' <= word[1] && word[1] <= '9'
 }
 
 // playHelp is the help command's text.
@@ -1438,10 +1634,15 @@ Commands:
   lb         print the leaderboard       resign   give up this round (y/N)
   ready      say you are ready           unready  take it back
   start      start the match (host)      leave    leave the match
-  join CODE  join a match                create   create a match
-  quick      join a quick match          spectate MATCH_ID
-  list       list open matches           rematch  play again, same players
+  join CODE  join a match                quick    join a quick match
+  create     create a private match: players join it by its code
+  create public  create a public match: it shows in the lobby's list
+  list       list open public matches    list more  the next page of them
+  spectate MATCH_ID  watch a match       rematch  play again, same players
   help       this text                   quit     leave (your seat is kept)
+Scores: Game score = your move points, on your board.
+  ` + timedScoreNote + `  Leaderboards show the timed score with standard scoring; vegas and none have
+  no time penalty, so they show the game score.
 `
 
 // moves checks each field as a move and queues them all, or reports the
@@ -1450,13 +1651,15 @@ func (c *playClient) moves(fields []string) {
 	ms := make([]string, 0, len(fields))
 	for _, f := range fields {
 		m, err := engine.ParseMove(f)
-		if err != nil {
-			var pe *engine.ParseError
-			if errors.As(err, &pe) && len(fields) == 1 {
-				c.printf("Unknown command or bad move %q: %s. Type help.\n", f, pe.Msg)
-			} else {
-				c.printf("%v; nothing sent. Type help.\n", err)
-			}
+		switch {
+		case err != nil && !looksLikeMove(f):
+			c.printf("%q is not a move (moves look like D, W-T3, T7-F); nothing sent. Type help.\n", clean(f))
+			return
+		case err != nil && len(fields) == 1:
+			c.printf("%s. Type help for the notation.\n", clean(err.Error()))
+			return
+		case err != nil:
+			c.printf("%s; nothing sent. Type help for the notation.\n", clean(err.Error()))
 			return
 		}
 		ms = append(ms, m.String())

@@ -399,7 +399,7 @@ func TestPlayJoinMovesAndResults(t *testing.T) {
 
 	// A bad move is caught before it is sent.
 	p.typeLine("T9-T1")
-	p.expect(`Unknown command or bad move "T9-T1": pile number must be 1..7`)
+	p.expect(`bad move "T9-T1": pile number must be 1..7. Type help for the notation.`)
 	p.typeLine("moves")
 	p.expect("Legal moves: D W-T3 T7-F\n")
 	fc.quiet()
@@ -432,8 +432,9 @@ func TestPlayJoinMovesAndResults(t *testing.T) {
 		{"player_id": "alice", "name": "alice", "rank": 1, "score": 20, "foundation": 1, "moves": 6, "status": "playing", "finished_ms": nil},
 		{"player_id": "bob", "name": "bob", "rank": 2, "score": 0, "foundation": 0, "moves": 0, "status": "playing", "finished_ms": nil},
 	}})
-	p.expect("Leaderboard (round 1):")
+	p.expect("Leaderboard (round 1):\n   #  Player  Timed score  Cards")
 	p.expect(">  1  alice")
+	p.expect("\nTimed score = game score - 2 points each 10 s (min 0) + a win's time bonus\n")
 
 	// Resign asks first.
 	p.typeLine("resign")
@@ -460,8 +461,9 @@ func TestPlayJoinMovesAndResults(t *testing.T) {
 		"replay_url": "/api/v1/rounds/r1/replay",
 		"totals":     []map[string]any{{"player_id": "bob", "name": "bob", "total": 30, "wins": 1, "placings": []int{1}, "rank": 1}},
 	})
-	p.expect("Round 1 over. Results:")
+	p.expect("Round 1 over. Results:\n   #  Player  Timed score")
 	p.expect(">  2  alice")
+	p.expect("\nTimed score = ")
 	p.expect("Replay: http://127.0.0.1:")
 	p.expect("/api/v1/rounds/r1/replay\n")
 	p.expect("deal verified: commitment matches\n")
@@ -563,6 +565,7 @@ func TestPlayCreatePrintsInvite(t *testing.T) {
 	fc.reply(cr, map[string]any{"type": "match", "match": m})
 	p.expect("Invite code: ABC234\nshare: klondike play --server " + fs.url + " --code ABC234\n")
 	p.expect("watch: klondike play --server " + fs.url + " --spectate m1\n")
+	p.expect("A private match: only players with the code can join (create public lists one in the lobby).\n")
 	p.typeLine("start")
 	st := fc.next("start_match")
 	if st["match_id"] != "m1" {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -57,11 +58,14 @@ func cardText(c engine.Card, color bool) string {
 //	    TS  ##  ##  ##  ##  ##
 //	…
 //
-//	Score: 0  Moves: 0  Time: 0:00  Passes: 0 used, unlimited  Status: playing
+//	Game score: 0  Timed score: 0
+//	Moves: 0  Time: 0:00  Passes: 0 used, unlimited  Status: playing
 //
 // Face-down cards are "##", an empty pile "--"; the visible waste cards are
 // listed bottom first with the top one, the playable card, in brackets.
-func renderBoard(v *engine.View, color bool) string {
+// scoring is the round's scoring system by name ("" when unknown): only
+// standard scoring has a timed score apart from the game score.
+func renderBoard(v *engine.View, scoring string, color bool) string {
 	var b strings.Builder
 	f := v.Foundations
 	fmt.Fprintf(&b, "Foundations: C: %d  D: %d  H: %d  S: %d\n", f.C, f.D, f.H, f.S)
@@ -120,9 +124,31 @@ func renderBoard(v *engine.View, color bool) string {
 	if v.PassesLeft != nil {
 		passes = strconv.Itoa(*v.PassesLeft) + " left"
 	}
-	fmt.Fprintf(&b, "\nScore: %d  Moves: %d  Time: %s  Passes: %d used, %s  Status: %s\n",
-		v.Score, v.Moves, formatMs(v.ElapsedMs, false), v.PassesUsed, passes, v.Status)
+	fmt.Fprintf(&b, "\nGame score: %d", v.Score)
+	if scoring == engine.ScoringStandard.String() {
+		timed := engine.TimedScore(engine.ScoringStandard, v.Score, time.Duration(v.ElapsedMs)*time.Millisecond, v.Status == engine.Won)
+		fmt.Fprintf(&b, "  Timed score: %d", timed)
+	}
+	fmt.Fprintf(&b, "\nMoves: %d  Time: %s  Passes: %d used, %s  Status: %s\n",
+		v.Moves, formatMs(v.ElapsedMs, false), v.PassesUsed, passes, v.Status)
 	return b.String()
+}
+
+// timedScoreNote explains, in one line, the score that leaderboards show
+// under standard scoring (docs/rules.md, "Timed score").
+const timedScoreNote = "Timed score = game score - 2 points each 10 s (min 0) + a win's time bonus\n"
+
+// scoreHeading names the score that leaderboards show: under standard
+// scoring the timed score, under vegas and none the game score itself (no
+// time penalty); just "Score" when the scoring is unknown.
+func scoreHeading(scoring string) string {
+	switch scoring {
+	case engine.ScoringStandard.String():
+		return "Timed score"
+	case engine.ScoringVegas.String(), engine.ScoringNone.String():
+		return "Game score"
+	}
+	return "Score"
 }
 
 // renderMoves lists moves on one line, or says there are none.
@@ -239,13 +265,15 @@ func youMark(playerID, me string) string {
 
 // renderLeaderboard draws a round's leaderboard or results: rank, name,
 // round score, cards on the foundations, moves, status and finish time, the
-// reader's line (player id me) marked with '>'.
-func renderLeaderboard(entries []wireEntry, me string) string {
+// reader's line (player id me) marked with '>'. The score's heading and,
+// under standard scoring, a line that explains the timed score follow the
+// round's scoring by name ("" when unknown).
+func renderLeaderboard(entries []wireEntry, me, scoring string) string {
 	if len(entries) == 0 {
 		return "  (no players)\n"
 	}
 	t := table{right: []bool{false, true, false, true, true, true, false, true}}
-	t.add(" ", "#", "Player", "Score", "Cards", "Moves", "Status", "Finished")
+	t.add(" ", "#", "Player", scoreHeading(scoring), "Cards", "Moves", "Status", "Finished")
 	for _, e := range entries {
 		fin := "-"
 		if e.FinishedMs != nil {
@@ -253,6 +281,9 @@ func renderLeaderboard(entries []wireEntry, me string) string {
 		}
 		t.add(youMark(e.PlayerID, me), strconv.Itoa(e.Rank), clean(e.Name), strconv.Itoa(e.Score),
 			strconv.Itoa(e.Foundation), strconv.Itoa(e.Moves), clean(e.Status), fin)
+	}
+	if scoring == engine.ScoringStandard.String() {
+		return t.String() + timedScoreNote
 	}
 	return t.String()
 }
@@ -264,7 +295,7 @@ func renderTotals(totals []wireTotal, me string) string {
 		return "  (no players)\n"
 	}
 	t := table{right: []bool{false, true, false, true, true, false}}
-	t.add(" ", "#", "Player", "Total", "Wins", "Placings")
+	t.add(" ", "#", "Player", "Total", "Firsts", "Placings")
 	for _, x := range totals {
 		pl := make([]string, len(x.Placings))
 		for i, p := range x.Placings {
@@ -282,11 +313,12 @@ func renderTotals(totals []wireTotal, me string) string {
 
 // renderRoundOver draws a round's end: the results, the deal that was
 // played, where its replay is, and the match totals so far. replayURL is
-// the replay's full address (the message carries a path).
-func renderRoundOver(ro *wireRoundOver, me, replayURL string) string {
+// the replay's full address (the message carries a path); scoring is as
+// renderLeaderboard's.
+func renderRoundOver(ro *wireRoundOver, me, replayURL, scoring string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Round %d over. Results:\n", ro.Round)
-	b.WriteString(renderLeaderboard(ro.Results, me))
+	b.WriteString(renderLeaderboard(ro.Results, me, scoring))
 	d := ro.Deal
 	switch {
 	case d.KnownDeal:
@@ -371,10 +403,14 @@ func renderMatch(m *wireMatch, me string) string {
 	return b.String()
 }
 
-// renderMatchList draws the open public matches.
-func renderMatchList(ms []wireMatch) string {
-	if len(ms) == 0 {
-		return "No open public matches.\n"
+// renderMatchList draws a page of the open public matches; more says that
+// further pages follow.
+func renderMatchList(ms []wireMatch, more bool) string {
+	switch {
+	case len(ms) == 0 && more:
+		return "No open public matches on this page. More follow: type list more.\n"
+	case len(ms) == 0:
+		return "No open public matches (create public opens one that others see here).\n"
 	}
 	t := table{right: []bool{false, false, true, true, false, true, false}}
 	t.add("  Code", "Host", "Players", "Draw", "Mode", "Rounds", "Time")
@@ -388,6 +424,9 @@ func renderMatchList(ms []wireMatch) string {
 		t.add("  "+clean(m.Code), host, fmt.Sprintf("%d/%d", len(m.Players), m.Settings.MaxPlayers),
 			strconv.Itoa(m.Settings.Draw), clean(m.Settings.Mode), strconv.Itoa(m.Settings.Rounds),
 			formatMs(int64(m.Settings.TimeLimitS)*1000, false))
+	}
+	if more {
+		return "Open matches:\n" + t.String() + "More matches follow: type list more.\n"
 	}
 	return "Open matches:\n" + t.String()
 }

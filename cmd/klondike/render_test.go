@@ -62,9 +62,10 @@ QH  ##  ##  ##  ##  ##  ##
                     AH  ##
                         AS
 
-Score: 0  Moves: 0  Time: 0:00  Passes: 0 used, unlimited  Status: playing
+Game score: 0  Timed score: 0
+Moves: 0  Time: 0:00  Passes: 0 used, unlimited  Status: playing
 `
-	checkText(t, "deal #1 opening", renderBoard(&v, false), want)
+	checkText(t, "deal #1 opening", renderBoard(&v, "standard", false), want)
 }
 
 func TestRenderBoardAfterMoves(t *testing.T) {
@@ -81,9 +82,10 @@ QH  ##  ##  ##  ##  ##  ##
                         ##
                         AS
 
-Score: 15  Moves: 2  Time: 1:15  Passes: 0 used, unlimited  Status: playing
+Game score: 15  Timed score: 1
+Moves: 2  Time: 1:15  Passes: 0 used, unlimited  Status: playing
 `
-	checkText(t, "deal #1 after D T6-F", renderBoard(&v, false), want)
+	checkText(t, "deal #1 after D T6-F", renderBoard(&v, "standard", false), want)
 	checkText(t, "legal moves", renderMoves(v.LegalMoves(engine.DefaultRules(), nil)), "Legal moves: D W-T3 T7-F\n")
 }
 
@@ -105,9 +107,10 @@ T1  T2  T3  T4  T5  T6  T7
 --  ##  --  --  --  --  AH
     ##
 
-Score: -20  Moves: 300  Time: 1:02:03  Passes: 1 used, 2 left  Status: stuck
+Game score: -20
+Moves: 300  Time: 1:02:03  Passes: 1 used, 2 left  Status: stuck
 `
-	checkText(t, "hand-made view", renderBoard(&v, false), want)
+	checkText(t, "hand-made view", renderBoard(&v, "vegas", false), want)
 	if got := renderMoves(nil); got != "Legal moves: none\n" {
 		t.Errorf("renderMoves(nil) = %q", got)
 	}
@@ -115,11 +118,11 @@ Score: -20  Moves: 300  Time: 1:02:03  Passes: 1 used, 2 left  Status: stuck
 
 func TestRenderBoardColor(t *testing.T) {
 	v := deal1View(t, engine.DefaultRules(), 0)
-	plain := renderBoard(&v, false)
+	plain := renderBoard(&v, "standard", false)
 	if strings.Contains(plain, "\x1b") {
 		t.Error("plain board has escape codes")
 	}
-	col := renderBoard(&v, true)
+	col := renderBoard(&v, "standard", true)
 	if !strings.Contains(col, ansiRed+"QH"+ansiReset) || strings.Contains(col, ansiRed+"AS") {
 		t.Errorf("colour board does not paint hearts red (and only red suits):\n%q", col)
 	}
@@ -127,6 +130,35 @@ func TestRenderBoardColor(t *testing.T) {
 	strip := strings.NewReplacer(ansiRed, "", ansiDim, "", ansiReset, "")
 	if strip.Replace(col) != plain {
 		t.Errorf("colour board without escapes differs from the plain one:\n%s", strip.Replace(col))
+	}
+}
+
+// TestRenderBoardScores checks the board's score line: the game score
+// always, labelled so, and the timed score (the leaderboard's) only under
+// standard scoring, on the board's clock, with a win's bonus.
+func TestRenderBoardScores(t *testing.T) {
+	for _, c := range []struct {
+		scoring   string
+		score     int
+		elapsedMs int64
+		status    engine.Status
+		want      string
+	}{
+		{"standard", 10, 9999, engine.Playing, "Game score: 10  Timed score: 10\n"},
+		{"standard", 10, 10000, engine.Playing, "Game score: 10  Timed score: 8\n"},
+		{"standard", 10, 100000, engine.Stuck, "Game score: 10  Timed score: 0\n"},
+		{"standard", 655, 183000, engine.Won, "Game score: 655  Timed score: 4444\n"},
+		{"vegas", -47, 100000, engine.Playing, "Game score: -47\n"},
+		{"none", 0, 100000, engine.Playing, "Game score: 0\n"},
+		{"", 10, 100000, engine.Playing, "Game score: 10\n"},
+	} {
+		v := engine.View{Score: c.score, ElapsedMs: c.elapsedMs, Status: c.status}
+		board := renderBoard(&v, c.scoring, false)
+		_, line, _ := strings.Cut(board, "\n\nGame score: ")
+		if got := "Game score: " + line[:strings.IndexByte(line, '\n')+1]; got != c.want {
+			t.Errorf("renderBoard(score %d at %d ms, %s, %s) score line = %q, want %q",
+				c.score, c.elapsedMs, c.status, c.scoring, got, c.want)
+		}
 	}
 }
 
@@ -139,13 +171,23 @@ var testEntries = []wireEntry{
 }
 
 func TestRenderLeaderboard(t *testing.T) {
-	want := `   #  Player           Score  Cards  Moves  Status    Finished
-   1  alice              655     52    131  won         3:03.0
->  2  bob the builder    -12      4     17  playing          -
-   3  carol                0      0      2  resigned    0:09.0
+	want := `   #  Player           Timed score  Cards  Moves  Status    Finished
+   1  alice                    655     52    131  won         3:03.0
+>  2  bob the builder          -12      4     17  playing          -
+   3  carol                      0      0      2  resigned    0:09.0
+Timed score = game score - 2 points each 10 s (min 0) + a win's time bonus
 `
-	checkText(t, "leaderboard", renderLeaderboard(testEntries, "p2"), want)
-	checkText(t, "empty leaderboard", renderLeaderboard(nil, "p2"), "  (no players)\n")
+	checkText(t, "leaderboard", renderLeaderboard(testEntries, "p2", "standard"), want)
+	checkText(t, "empty leaderboard", renderLeaderboard(nil, "p2", "standard"), "  (no players)\n")
+	// Without a time penalty the leaderboard shows the game score, and
+	// says so; an unknown scoring gets the plain heading.
+	for scoring, heading := range map[string]string{"vegas": "Game score", "none": "Game score", "": "Score"} {
+		got := renderLeaderboard(testEntries[:1], "", scoring)
+		want := "   #  Player  " + heading + "  Cards  Moves  Status  Finished\n"
+		if first, _, _ := strings.Cut(got, "1  alice"); first != want+"   " || strings.Contains(got, "Timed") {
+			t.Errorf("renderLeaderboard(%q) =\n%s\nwant the heading %q and no timed score", scoring, got, heading)
+		}
+	}
 }
 
 var testTotals = []wireTotal{
@@ -155,15 +197,15 @@ var testTotals = []wireTotal{
 }
 
 func TestRenderTotals(t *testing.T) {
-	want := `   #  Player           Total  Wins  Placings
->  1  alice             1310     2  1 1
-   2  bob the builder     40     0  2 3
-   3  carol                0     0  -
+	want := `   #  Player           Total  Firsts  Placings
+>  1  alice             1310       2  1 1
+   2  bob the builder     40       0  2 3
+   3  carol                0       0  -
 `
 	checkText(t, "totals", renderTotals(testTotals, "p1"), want)
 	checkText(t, "match over", renderMatchOver(testTotals[:1], ""), `Match over. Final standings:
-   #  Player  Total  Wins  Placings
-   1  alice    1310     2  1 1
+   #  Player  Total  Firsts  Placings
+   1  alice    1310       2  1 1
 `)
 }
 
@@ -174,21 +216,22 @@ func TestRenderRoundOver(t *testing.T) {
 		ReplayURL: "/api/v1/rounds/r1/replay", Totals: testTotals[:2],
 	}
 	want := `Round 2 over. Results:
-   #  Player           Score  Cards  Moves  Status   Finished
->  1  alice              655     52    131  won        3:03.0
-   2  bob the builder    -12      4     17  playing         -
+   #  Player           Timed score  Cards  Moves  Status   Finished
+>  1  alice                    655     52    131  won        3:03.0
+   2  bob the builder          -12      4     17  playing         -
+Timed score = game score - 2 points each 10 s (min 0) + a win's time bonus
 Deal: #12345678901234567890  salt 00ff
 Replay: http://127.0.0.1:8080/api/v1/rounds/r1/replay
 Match totals:
-   #  Player           Total  Wins  Placings
->  1  alice             1310     2  1 1
-   2  bob the builder     40     0  2 3
+   #  Player           Total  Firsts  Placings
+>  1  alice             1310       2  1 1
+   2  bob the builder     40       0  2 3
 `
-	checkText(t, "round over", renderRoundOver(ro, "p1", "http://127.0.0.1:8080/api/v1/rounds/r1/replay"), want)
+	checkText(t, "round over", renderRoundOver(ro, "p1", "http://127.0.0.1:8080/api/v1/rounds/r1/replay", "standard"), want)
 
 	ro.Deal = wireDeal{Seed: "1", KnownDeal: true}
 	ro.Totals = nil
-	got := renderRoundOver(ro, "p1", "")
+	got := renderRoundOver(ro, "p1", "", "vegas")
 	if !strings.Contains(got, "Deal: #1 (a known deal)\n") || strings.Contains(got, "Replay:") || strings.Contains(got, "totals") {
 		t.Errorf("known deal round over:\n%s", got)
 	}
@@ -224,13 +267,24 @@ func TestRenderMatch(t *testing.T) {
 }
 
 func TestRenderMatchList(t *testing.T) {
-	checkText(t, "no matches", renderMatchList(nil), "No open public matches.\n")
 	m := testMatch()
-	want := `Open matches:
+	table := `Open matches:
   Code    Host   Players  Draw  Mode  Rounds  Time
   K7QX2M  alice      2/8     3  race       1  15:00
 `
-	checkText(t, "match list", renderMatchList([]wireMatch{*m}), want)
+	for _, c := range []struct {
+		name    string
+		matches []wireMatch
+		more    bool
+		want    string
+	}{
+		{"none", nil, false, "No open public matches (create public opens one that others see here).\n"},
+		{"none on this page", nil, true, "No open public matches on this page. More follow: type list more.\n"},
+		{"one", []wireMatch{*m}, false, table},
+		{"one page of several", []wireMatch{*m}, true, table + "More matches follow: type list more.\n"},
+	} {
+		checkText(t, c.name, renderMatchList(c.matches, c.more), c.want)
+	}
 }
 
 func TestFormatMs(t *testing.T) {

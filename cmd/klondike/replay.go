@@ -13,8 +13,9 @@ import (
 func replayUsage(w io.Writer) {
 	fmt.Fprint(w, `Usage: klondike replay [--seed N | --deal FILE] [rule flags] [--elapsed DURATION] [MOVES_FILE | -]
 
-Replay plays the moves of MOVES_FILE (stdin when it is '-' or not given) on a
-deal and prints one JSON object a line for each move, in order:
+Replay plays the moves of MOVES_FILE (stdin when it is '-' or not given, as
+for 'klondike moves') on a deal and prints one JSON object a line for each
+move, in order:
 
   {"i":1,"move":"D","ok":true,"score":0,"events":["drew"]}
   {"i":7,"move":"T1-T2","ok":false,"error":"QH on TS: a card goes on …"}
@@ -108,6 +109,7 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, fs, err)
 	}
+	noteTerminalInput(fs, stdin, stderr, true)
 	toks, err := readMoves(fs.Args(), stdin, true)
 	if err != nil {
 		return fail(stderr, fs, err)

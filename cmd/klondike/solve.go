@@ -128,6 +128,7 @@ func runSolve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, fs, err)
 	}
+	noteTerminalInput(fs, stdin, stderr, false)
 	toks, err := readMoves(fs.Args(), stdin, false)
 	if err != nil {
 		return fail(stderr, fs, err)
