@@ -54,11 +54,6 @@ const (
 	// DefaultMaxConnsPerIP caps the open WebSocket connections of one remote
 	// IP address; over it the upgrade is refused with HTTP 429.
 	DefaultMaxConnsPerIP = 64
-
-	// DefaultReadHeaderTimeout is the http.Server's ReadHeaderTimeout: it
-	// belongs to the server, not to this package, and is set where the
-	// http.Server is made (it bounds a slow-loris before any upgrade).
-	DefaultReadHeaderTimeout = 5 * time.Second
 )
 
 // WebSocket close codes the server uses beyond the standard ones (1008

@@ -27,7 +27,8 @@ type Metrics struct {
 	SlowDisconnects prometheus.Counter // klondike_slow_disconnects_total: closed for a full send queue (messages or bytes)
 	RateLimited     prometheus.Counter // klondike_rate_limited_total: connections that went over their message rate, control frames included (once each)
 
-	// Rejected counts refused upgrades by reason: origin, ip_cap, shutdown.
+	// Rejected counts refused connections and upgrades by reason: origin,
+	// ip_cap and shutdown (WebSocket upgrades), http_ip_cap (any route).
 	Rejected *prometheus.CounterVec // klondike_connections_rejected_total{reason}
 
 	// Moves counts moves by result: accepted, duplicate, or the wire error
@@ -45,7 +46,7 @@ type Metrics struct {
 // The fixed label values, made present (at zero) from the start so that
 // rates and alerts work before the first event.
 var (
-	rejectReasons = []string{"origin", "ip_cap", "shutdown"}
+	rejectReasons = []string{"origin", "ip_cap", "shutdown", "http_ip_cap"}
 	moveResults   = []string{"accepted", "illegal_move", "out_of_order", "round_not_running",
 		"unavailable", "bad_request", "internal", "duplicate"}
 )
@@ -77,7 +78,7 @@ func NewMetrics(version string) *Metrics {
 			Name: "klondike_rate_limited_total", Help: "Connections that went over their message rate, counted once each.",
 		})).(prometheus.Counter),
 		Rejected: f(prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "klondike_connections_rejected_total", Help: "WebSocket upgrades refused, by reason.",
+			Name: "klondike_connections_rejected_total", Help: "Connections and WebSocket upgrades refused, by reason.",
 		}, []string{"reason"})).(*prometheus.CounterVec),
 		Moves: f(prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "klondike_moves_total", Help: "Moves handled, by result.",

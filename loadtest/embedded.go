@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"net/url"
 	"os"
 	"strings"
@@ -65,8 +64,9 @@ func startEmbedded(cfg *config) (wsURL string, rt *redisTarget, stop func(), err
 		closeStore()
 		return "", nil, nil, err
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: api.DefaultReadHeaderTimeout}
-	go hs.Serve(ln)
+	// Every bot comes from one address: no per-address cap.
+	hs, listen := api.NewHTTPServer(srv, api.HTTPLimits{MaxConnsPerIP: -1}, nil)
+	go hs.Serve(listen(ln))
 	stop = func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

@@ -19,6 +19,7 @@ import (
 	"net/http/pprof"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -61,6 +62,8 @@ type Options struct {
 	ShutdownGrace time.Duration
 	Limits        api.Limits
 	Origins       string
+	// HTTP are the limits of every HTTP connection, the profiler's too.
+	HTTP api.HTTPLimits
 	// WinnableWorkers solve deals in the background for matches with
 	// deals "winnable"; 0 keeps no pool.
 	WinnableWorkers int
@@ -79,12 +82,28 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 		}
 		return def
 	}
-	envDur := func(name string, def time.Duration) time.Duration {
-		if v := getenv(name); v != "" {
-			if d, err := time.ParseDuration(v); err == nil {
-				return d
-			}
+	// envErr reports the first environment variable whose value does not
+	// parse, even one a flag overrides: parseOptions returns it.
+	var envErr error
+	envParse := func(name, want string, parse func(string) error) {
+		if v := strings.TrimSpace(getenv(name)); v != "" && envErr == nil && parse(v) != nil {
+			envErr = fmt.Errorf("%s=%q: want %s", name, v, want)
 		}
+	}
+	envDur := func(name string, def time.Duration) time.Duration {
+		envParse(name, "a duration such as 15s", func(v string) (err error) { def, err = time.ParseDuration(v); return err })
+		return def
+	}
+	envInt := func(name string, def int) int {
+		envParse(name, "an integer", func(v string) (err error) { def, err = strconv.Atoi(v); return err })
+		return def
+	}
+	envInt64 := func(name string, def int64) int64 {
+		envParse(name, "an integer", func(v string) (err error) { def, err = strconv.ParseInt(v, 10, 64); return err })
+		return def
+	}
+	envFloat := func(name string, def float64) float64 {
+		envParse(name, "a number", func(v string) (err error) { def, err = strconv.ParseFloat(v, 64); return err })
 		return def
 	}
 	fs.StringVar(&o.Addr, "addr", env("KLONDIKE_ADDR", ":8080"), "listen address (env KLONDIKE_ADDR)")
@@ -98,15 +117,22 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 	fs.StringVar(&o.LogLevel, "log-level", env("KLONDIKE_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env KLONDIKE_LOG_LEVEL)")
 	fs.DurationVar(&o.ShutdownGrace, "shutdown-grace", envDur("KLONDIKE_SHUTDOWN_GRACE", 10*time.Second), "how long a shutdown waits for connections to drain (env KLONDIKE_SHUTDOWN_GRACE)")
 	fs.StringVar(&o.Origins, "allowed-origins", env("KLONDIKE_ALLOWED_ORIGINS", ""), "comma-separated extra WebSocket origins allowed besides the server's own host; * allows any (env KLONDIKE_ALLOWED_ORIGINS)")
-	fs.IntVar(&o.Limits.MaxConnsPerIP, "max-conns-per-ip", envInt(getenv, "KLONDIKE_MAX_CONNS_PER_IP", api.DefaultMaxConnsPerIP), "WebSocket connections allowed from one IP; negative: no cap (env KLONDIKE_MAX_CONNS_PER_IP)")
-	fs.Int64Var(&o.Limits.ReadLimit, "read-limit", int64(envInt(getenv, "KLONDIKE_READ_LIMIT", api.DefaultReadLimit)), "largest WebSocket frame a client may send, in bytes; larger closes the connection (env KLONDIKE_READ_LIMIT)")
+	fs.IntVar(&o.Limits.MaxConnsPerIP, "max-conns-per-ip", envInt("KLONDIKE_MAX_CONNS_PER_IP", api.DefaultMaxConnsPerIP), "WebSocket connections allowed from one IP; negative: no cap (env KLONDIKE_MAX_CONNS_PER_IP)")
+	fs.Int64Var(&o.Limits.ReadLimit, "read-limit", envInt64("KLONDIKE_READ_LIMIT", api.DefaultReadLimit), "largest WebSocket frame a client may send, in bytes; larger closes the connection (env KLONDIKE_READ_LIMIT)")
 	fs.DurationVar(&o.Limits.HelloTimeout, "hello-timeout", envDur("KLONDIKE_HELLO_TIMEOUT", api.DefaultHelloTimeout), "time a new connection has to send hello (env KLONDIKE_HELLO_TIMEOUT)")
 	fs.DurationVar(&o.Limits.PongWait, "pong-wait", envDur("KLONDIKE_PONG_WAIT", api.DefaultPongWait), "silence after which a connection is dropped; pings go out at 9/10 of it (env KLONDIKE_PONG_WAIT)")
 	fs.DurationVar(&o.Limits.WriteWait, "write-wait", envDur("KLONDIKE_WRITE_WAIT", api.DefaultWriteWait), "time allowed to write one frame (env KLONDIKE_WRITE_WAIT)")
-	fs.IntVar(&o.Limits.SendQueue, "send-queue", envInt(getenv, "KLONDIKE_SEND_QUEUE", api.DefaultSendQueue), "messages queued for one client before it is dropped as slow (env KLONDIKE_SEND_QUEUE)")
-	fs.Float64Var(&o.Limits.MsgRate, "msg-rate", envFloat(getenv, "KLONDIKE_MSG_RATE", api.DefaultMsgRate), "messages a second a client may send; beyond it rate_limited, and a flood closes; negative: no limit (env KLONDIKE_MSG_RATE)")
-	fs.IntVar(&o.Limits.MsgBurst, "msg-burst", envInt(getenv, "KLONDIKE_MSG_BURST", api.DefaultMsgBurst), "burst of messages allowed above the rate (env KLONDIKE_MSG_BURST)")
-	fs.IntVar(&o.WinnableWorkers, "winnable-workers", envInt(getenv, "KLONDIKE_WINNABLE_WORKERS", dealpool.DefaultWorkers), "background solvers that keep deals proved winnable ready for matches with deals \"winnable\"; 0: none, such matches get unchecked deals, said so (env KLONDIKE_WINNABLE_WORKERS)")
+	fs.Int64Var(&o.Limits.SendBudget, "send-budget", envInt64("KLONDIKE_SEND_BUDGET", api.DefaultSendBudget), "bytes of outgoing messages, as encoded, queued for one client before it is dropped as slow (env KLONDIKE_SEND_BUDGET)")
+	fs.IntVar(&o.Limits.SendQueue, "send-queue", envInt("KLONDIKE_SEND_QUEUE", api.DefaultSendQueue), "messages queued for one client before it is dropped as slow (env KLONDIKE_SEND_QUEUE)")
+	fs.Float64Var(&o.Limits.MsgRate, "msg-rate", envFloat("KLONDIKE_MSG_RATE", api.DefaultMsgRate), "messages a second a client may send; beyond it rate_limited, and a flood closes; negative: no limit (env KLONDIKE_MSG_RATE)")
+	fs.IntVar(&o.Limits.MsgBurst, "msg-burst", envInt("KLONDIKE_MSG_BURST", api.DefaultMsgBurst), "burst of messages allowed above the rate (env KLONDIKE_MSG_BURST)")
+	fs.DurationVar(&o.HTTP.ReadHeaderTimeout, "http-read-header-timeout", envDur("KLONDIKE_HTTP_READ_HEADER_TIMEOUT", api.DefaultHTTPReadHeaderTimeout), "time a request has to send its headers; a slower one's connection is closed (env KLONDIKE_HTTP_READ_HEADER_TIMEOUT)")
+	fs.DurationVar(&o.HTTP.ReadTimeout, "http-read-timeout", envDur("KLONDIKE_HTTP_READ_TIMEOUT", api.DefaultHTTPReadTimeout), "time a whole request, body included, has to arrive; a later one's connection is closed (env KLONDIKE_HTTP_READ_TIMEOUT)")
+	fs.DurationVar(&o.HTTP.WriteTimeout, "http-write-timeout", envDur("KLONDIKE_HTTP_WRITE_TIMEOUT", api.DefaultHTTPWriteTimeout), "time from a request's headers to the end of its response, on every route but the WebSocket (env KLONDIKE_HTTP_WRITE_TIMEOUT)")
+	fs.DurationVar(&o.HTTP.IdleTimeout, "http-idle-timeout", envDur("KLONDIKE_HTTP_IDLE_TIMEOUT", api.DefaultHTTPIdleTimeout), "time a keep-alive connection may wait for its next request (env KLONDIKE_HTTP_IDLE_TIMEOUT)")
+	fs.IntVar(&o.HTTP.MaxHeaderBytes, "http-max-header-bytes", envInt("KLONDIKE_HTTP_MAX_HEADER_BYTES", api.DefaultHTTPMaxHeaderBytes), "largest request headers, in bytes; larger get 431 (env KLONDIKE_HTTP_MAX_HEADER_BYTES)")
+	fs.IntVar(&o.HTTP.MaxConnsPerIP, "max-http-conns-per-ip", envInt("KLONDIKE_MAX_HTTP_CONNS_PER_IP", api.DefaultHTTPMaxConnsPerIP), "TCP connections allowed from one IP, every route and WebSocket ones included; more are answered 429 and closed; must exceed --max-conns-per-ip; negative: no cap (env KLONDIKE_MAX_HTTP_CONNS_PER_IP)")
+	fs.IntVar(&o.WinnableWorkers, "winnable-workers", envInt("KLONDIKE_WINNABLE_WORKERS", dealpool.DefaultWorkers), "background solvers that keep deals proved winnable ready for matches with deals \"winnable\"; 0: none, such matches get unchecked deals, said so (env KLONDIKE_WINNABLE_WORKERS)")
 	fs.Usage = func() {
 		fmt.Fprintf(out, "Usage: klondiked [flags]\n\nThe competitive Klondike server. Flags win over KLONDIKE_* environment variables.\n\nExamples:\n  klondiked --addr 127.0.0.1:8080\n  KLONDIKE_LOG_FORMAT=json klondiked\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -114,8 +140,14 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
+	if envErr != nil {
+		return o, envErr
+	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	if err := checkLimits(o); err != nil {
+		return o, err
 	}
 	if o.RedisLinger < 0 || o.RedisLinger > time.Second {
 		return o, fmt.Errorf("--redis-linger %v: want 0..1s", o.RedisLinger)
@@ -133,12 +165,35 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 	return o, nil
 }
 
-func envInt(getenv func(string) string, name string, def int) int {
-	var n int
-	if _, err := fmt.Sscan(getenv(name), &n); err == nil {
-		return n
+// checkLimits refuses limits that make no sense. A zero one is its
+// default.
+func checkLimits(o Options) error {
+	for _, d := range []struct {
+		flag string
+		v    time.Duration
+	}{
+		{"http-read-header-timeout", o.HTTP.ReadHeaderTimeout},
+		{"http-read-timeout", o.HTTP.ReadTimeout},
+		{"http-write-timeout", o.HTTP.WriteTimeout},
+		{"http-idle-timeout", o.HTTP.IdleTimeout},
+	} {
+		if d.v < 0 {
+			return fmt.Errorf("--%s %v: want a positive duration, or 0 for the default", d.flag, d.v)
+		}
 	}
-	return def
+	if n := o.HTTP.MaxHeaderBytes; n < 0 || n > http.DefaultMaxHeaderBytes {
+		return fmt.Errorf("--http-max-header-bytes %d: want 0 (the default) to %d", n, http.DefaultMaxHeaderBytes)
+	}
+	if o.Limits.SendBudget < 0 {
+		return fmt.Errorf("--send-budget %d: want a positive number of bytes, or 0 for the default", o.Limits.SendBudget)
+	}
+	// Every WebSocket connection is an HTTP connection too: a client with
+	// all its WebSocket connections open must still be able to make requests.
+	ws, all := o.Limits.WithDefaults().MaxConnsPerIP, o.HTTP.WithDefaults().MaxConnsPerIP
+	if ws > 0 && all > 0 && all <= ws {
+		return fmt.Errorf("--max-http-conns-per-ip %d: want more than --max-conns-per-ip %d, which counts against it", all, ws)
+	}
+	return nil
 }
 
 // Redis client timeouts: a Redis that does not answer within them makes
@@ -202,14 +257,6 @@ func openStore(ctx context.Context, o Options, log *slog.Logger) (stores, func()
 	}, func() { _ = c.Close() }, nil
 }
 
-func envFloat(getenv func(string) string, name string, def float64) float64 {
-	var f float64
-	if _, err := fmt.Sscan(getenv(name), &f); err == nil {
-		return f
-	}
-	return def
-}
-
 func newLogger(o Options, w io.Writer) (*slog.Logger, error) {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(o.LogLevel)); err != nil {
@@ -268,14 +315,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 			srv.Close()
 			return fmt.Errorf("--debug-addr: %w", err)
 		}
-		ds := &http.Server{Handler: debugMux(), ReadHeaderTimeout: api.DefaultReadHeaderTimeout}
-		go func() { _ = ds.Serve(dln) }()
+		ds, listen := api.NewHTTPServer(debugMux(), o.HTTP, nil)
+		go func() { _ = ds.Serve(listen(dln)) }()
 		defer ds.Close()
 		log.Info("profiler listening", "addr", dln.Addr().String())
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: api.DefaultReadHeaderTimeout, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	hs, listen := api.NewHTTPServer(srv, o.HTTP, srv.Metrics)
+	hs.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- hs.Serve(listen(ln)) }()
 	log.Info("klondiked listening", "addr", ln.Addr().String(), "store", storeName, "version", version)
 	if ready != nil {
 		ready <- ln.Addr().String()

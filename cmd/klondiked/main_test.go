@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"flag"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"klondike/api"
 	"klondike/match/redisstore"
 	"klondike/match/redisstore/redistest"
 )
@@ -72,12 +75,71 @@ func TestOptionsFlagsWinOverEnvironment(t *testing.T) {
 	}
 }
 
+func TestOptionsHTTPLimitsAndSendBudget(t *testing.T) {
+	var out bytes.Buffer
+	o, err := parseOptions(nil, env(nil), &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (api.HTTPLimits{}).WithDefaults(); o.HTTP != want || o.Limits.SendBudget != api.DefaultSendBudget {
+		t.Errorf("defaults: HTTP %+v, send budget %d; want %+v, %d", o.HTTP, o.Limits.SendBudget, want, api.DefaultSendBudget)
+	}
+	vars := map[string]string{
+		"KLONDIKE_HTTP_READ_HEADER_TIMEOUT": "1s", "KLONDIKE_HTTP_READ_TIMEOUT": "2s", "KLONDIKE_HTTP_WRITE_TIMEOUT": "3s",
+		"KLONDIKE_HTTP_IDLE_TIMEOUT": "4s", "KLONDIKE_HTTP_MAX_HEADER_BYTES": "8192", "KLONDIKE_MAX_HTTP_CONNS_PER_IP": "100",
+		"KLONDIKE_SEND_BUDGET": "65536",
+	}
+	o, err = parseOptions(nil, env(vars), &out)
+	want := api.HTTPLimits{ReadHeaderTimeout: time.Second, ReadTimeout: 2 * time.Second, WriteTimeout: 3 * time.Second,
+		IdleTimeout: 4 * time.Second, MaxHeaderBytes: 8192, MaxConnsPerIP: 100}
+	if err != nil || o.HTTP != want || o.Limits.SendBudget != 65536 {
+		t.Errorf("from the environment: HTTP %+v, send budget %d, %v; want %+v, 65536", o.HTTP, o.Limits.SendBudget, err, want)
+	}
+	o, err = parseOptions([]string{"--http-read-header-timeout", "5ms", "--http-read-timeout", "6ms", "--http-write-timeout", "7ms",
+		"--http-idle-timeout", "8ms", "--http-max-header-bytes", "9000", "--max-http-conns-per-ip", "-1", "--send-budget", "70000"}, env(vars), &out)
+	want = api.HTTPLimits{ReadHeaderTimeout: 5 * time.Millisecond, ReadTimeout: 6 * time.Millisecond, WriteTimeout: 7 * time.Millisecond,
+		IdleTimeout: 8 * time.Millisecond, MaxHeaderBytes: 9000, MaxConnsPerIP: -1}
+	if err != nil || o.HTTP != want || o.Limits.SendBudget != 70000 {
+		t.Errorf("flags over the environment: HTTP %+v, send budget %d, %v; want %+v, 70000", o.HTTP, o.Limits.SendBudget, err, want)
+	}
+	if o, err = parseOptions([]string{"--max-conns-per-ip", "-1", "--max-http-conns-per-ip", "5"}, env(nil), &out); err != nil || o.HTTP.MaxConnsPerIP != 5 {
+		t.Errorf("no WebSocket cap, an HTTP cap of 5: %d, %v", o.HTTP.MaxConnsPerIP, err)
+	}
+	for _, c := range []struct {
+		args []string
+		env  map[string]string
+		name string // what the error must name
+	}{
+		{args: []string{"--http-read-header-timeout", "-1s"}, name: "http-read-header-timeout"},
+		{args: []string{"--http-read-timeout", "-1s"}, name: "http-read-timeout"},
+		{args: []string{"--http-write-timeout", "-1ms"}, name: "http-write-timeout"},
+		{args: []string{"--http-idle-timeout", "-1m"}, name: "http-idle-timeout"},
+		{args: []string{"--http-max-header-bytes", "-1"}, name: "http-max-header-bytes"},
+		{args: []string{"--http-max-header-bytes", "2000000"}, name: "http-max-header-bytes"},
+		{args: []string{"--send-budget", "-1"}, name: "send-budget"},
+		{args: []string{"--max-http-conns-per-ip", "64"}, name: "max-http-conns-per-ip"},
+		{args: []string{"--max-conns-per-ip", "20", "--max-http-conns-per-ip", "10"}, name: "max-http-conns-per-ip"},
+		{env: map[string]string{"KLONDIKE_HTTP_READ_TIMEOUT": "soon"}, name: "KLONDIKE_HTTP_READ_TIMEOUT"},
+		{env: map[string]string{"KLONDIKE_SEND_BUDGET": "1MiB"}, name: "KLONDIKE_SEND_BUDGET"},
+		{env: map[string]string{"KLONDIKE_MAX_HTTP_CONNS_PER_IP": "lots"}, name: "KLONDIKE_MAX_HTTP_CONNS_PER_IP"},
+		{env: map[string]string{"KLONDIKE_HTTP_IDLE_TIMEOUT": "-1s"}, name: "http-idle-timeout"},
+	} {
+		if _, err := parseOptions(c.args, env(c.env), &out); err == nil || !strings.Contains(err.Error(), c.name) {
+			t.Errorf("parseOptions(%q, %v) = %v, want an error naming %s", c.args, c.env, err, c.name)
+		}
+	}
+}
+
 func TestHelpAndBadUsage(t *testing.T) {
 	var out bytes.Buffer
 	if _, err := parseOptions([]string{"--help"}, env(nil), &out); !errors.Is(err, flag.ErrHelp) {
 		t.Fatalf("--help = %v", err)
 	}
-	for _, name := range []string{"--addr", "--redis", "KLONDIKE_REDIS_URL", "--log-format", "--shutdown-grace", "--allowed-origins"} {
+	for _, name := range []string{"--addr", "--redis", "KLONDIKE_REDIS_URL", "--log-format", "--shutdown-grace", "--allowed-origins",
+		"--http-read-header-timeout", "KLONDIKE_HTTP_READ_HEADER_TIMEOUT", "--http-read-timeout", "KLONDIKE_HTTP_READ_TIMEOUT",
+		"--http-write-timeout", "KLONDIKE_HTTP_WRITE_TIMEOUT", "--http-idle-timeout", "KLONDIKE_HTTP_IDLE_TIMEOUT",
+		"--http-max-header-bytes", "KLONDIKE_HTTP_MAX_HEADER_BYTES", "--max-http-conns-per-ip", "KLONDIKE_MAX_HTTP_CONNS_PER_IP",
+		"--send-budget", "KLONDIKE_SEND_BUDGET"} {
 		if !strings.Contains(out.String(), strings.TrimLeft(name, "-")) {
 			t.Errorf("--help does not mention %s", name)
 		}
@@ -130,6 +192,62 @@ func TestRunServesAndDrains(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("run did not return after shutdown")
+	}
+}
+
+// TestRunAppliesHTTPLimits checks that the server run serves with the HTTP
+// limits of its flags: a connection over --max-http-conns-per-ip is
+// answered 429, and an idle keep-alive is closed after --http-idle-timeout,
+// which gives its place back.
+func TestRunAppliesHTTPLimits(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var logs bytes.Buffer
+	addr, done := startRun(t, ctx, &logs, "--addr", "127.0.0.1:0", "--winnable-workers", "0", "--shutdown-grace", "5s",
+		"--max-conns-per-ip", "1", "--max-http-conns-per-ip", "2", "--http-idle-timeout", "200ms")
+	dial := func() (net.Conn, *bufio.Reader) {
+		c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+		return c, bufio.NewReader(c)
+	}
+	get := func(c net.Conn, br *bufio.Reader) int {
+		if _, err := io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	a, abr := dial()
+	defer a.Close()
+	if code := get(a, abr); code != http.StatusOK {
+		t.Fatalf("first connection: %d", code)
+	}
+	b, _ := dial()
+	over, obr := dial()
+	defer over.Close()
+	if code := get(over, obr); code != http.StatusTooManyRequests {
+		t.Errorf("third connection from the address, cap 2: %d, want 429", code)
+	}
+	if _, err := abr.ReadByte(); err != io.EOF {
+		t.Errorf("idle keep-alive: read %v, want EOF (closed by the server)", err)
+	}
+	c, cbr := dial()
+	defer c.Close()
+	if code := get(c, cbr); code != http.StatusOK {
+		t.Errorf("after the idle connection closed: %d, want 200", code)
+	}
+	b.Close() // a connection that never sent a request would hold Shutdown back
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }
 
