@@ -3,6 +3,7 @@ package api
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 )
@@ -107,6 +108,13 @@ func TestSendOverBudgetClosesSlow(t *testing.T) {
 	s := newTestServer(t, Limits{SendBudget: budget})
 	c := s.hello(t, "p1")
 	conn := s.h.conn("p1")
+	// The welcome's bytes count until the writer comes back after writing
+	// it, which may be just after the client has read it.
+	for deadline := time.Now().Add(5 * time.Second); conn.send.heldBytes() != 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d bytes still held after the welcome", conn.send.heldBytes())
+		}
+	}
 	if !conn.Send([]byte(`{"type":"fits","pad":"` + strings.Repeat("a", budget-50) + `"}`)) {
 		t.Fatal("Send within the budget refused")
 	}

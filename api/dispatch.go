@@ -48,6 +48,7 @@ var codeTable = []struct {
 	{match.ErrNoPlayers, CodeBadRequest},
 	{match.ErrMatchClosed, CodeNotFound},
 	{match.ErrAlreadyStart, CodeBadRequest},
+	{match.ErrLeft, CodeBadRequest},
 	{match.ErrBadSettings, CodeBadRequest},
 	{match.ErrNoHints, CodeBadRequest},
 	{errNoHintsHere, CodeBadRequest},
@@ -55,8 +56,12 @@ var codeTable = []struct {
 	{lobby.ErrUnknownToken, CodeUnauthorized},
 	{lobby.ErrNoSuchMatch, CodeNotFound},
 	{lobby.ErrNoSuchRound, CodeNotFound},
+	{lobby.ErrBadCursor, CodeBadRequest},
 	{lobby.ErrInAnotherMatch, CodeBadRequest},
 	{lobby.ErrShuttingDown, CodeUnavailable},
+	{lobby.ErrTooManyOpenFromAddr, CodeRateLimited},
+	{lobby.ErrTooManyOpen, CodeUnavailable},
+	{lobby.ErrTooManyNewSessions, CodeRateLimited},
 	{context.DeadlineExceeded, CodeUnavailable},
 	{context.Canceled, CodeUnavailable},
 }
@@ -159,9 +164,10 @@ type (
 		Match *match.MatchInfo `json:"match"`
 	}
 	matchesReply struct {
-		Type    string             `json:"type"`
-		Re      string             `json:"re,omitempty"`
-		Matches []*match.MatchInfo `json:"matches"`
+		Type       string             `json:"type"`
+		Re         string             `json:"re,omitempty"`
+		Matches    []*match.MatchInfo `json:"matches"`
+		NextCursor string             `json:"next_cursor,omitempty"` // absent on the last page
 	}
 	// moveOKMsg is what appendMoveOK writes (by hand, for speed).
 	moveOKMsg struct {
@@ -224,7 +230,7 @@ func (s *Service) HandleMessage(parent context.Context, c *Conn, env *Envelope) 
 			err = s.replyMatch(c, env, func() (*match.MatchInfo, error) { return s.Lobby.QuickMatch(ctx, pid, m.Settings) })
 		}
 	case "list_matches":
-		c.SendJSON(matchesReply{Type: "matches", Re: env.ID, Matches: s.Lobby.OpenMatches(ctx)})
+		err = s.listMatches(ctx, c, env)
 	case "join_match":
 		var m matchRefMsg
 		if err = decode(env, &m); err == nil {
@@ -329,7 +335,7 @@ func (s *Service) hello(ctx context.Context, c *Conn, env *Envelope) {
 		s.sendError(c, env.ID, err)
 		return
 	}
-	ses, resumed, err := s.Lobby.Hello(ctx, m.Name, m.Token)
+	ses, resumed, err := s.Lobby.HelloFrom(ctx, c.RemoteIP(), m.Name, m.Token)
 	if err != nil {
 		s.sendError(c, env.ID, err)
 		return

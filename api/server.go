@@ -41,6 +41,16 @@ type Config struct {
 	// DataEpochEvery is how often the shared state is checked for a loss
 	// of its data (default 2 s; see lobby.Config).
 	DataEpochEvery time.Duration
+	// AbandonedAfter is how long an open match none of whose players is
+	// connected stays open (default 2 min; lobby.Config.AbandonedAfter).
+	AbandonedAfter time.Duration
+	// MaxOpenMatches bounds the open matches made on this node (default
+	// 1000), MaxOpenMatchesPerIP those made by the players of one address
+	// (default 10); negative: no cap (lobby.Config.MaxOpen, MaxOpenPerIP).
+	MaxOpenMatches, MaxOpenMatchesPerIP int
+	// NewSessionsPerMinute bounds the sessions one address may start
+	// (default 30); negative: no limit (lobby.Config.NewSessionsPerMinute).
+	NewSessionsPerMinute int
 	// Version is reported in klondike_build_info.
 	Version string
 	Logger  *slog.Logger
@@ -80,8 +90,9 @@ func NewServer(cfg Config) *Server {
 	s.Lobby = lobby.New(lobby.Config{
 		Store: cfg.Store, Sessions: cfg.Sessions, Coord: cfg.Coord, Sink: s.Hub, Logger: cfg.Logger, Match: cfg.Match,
 		MatchRetention: cfg.MatchRetention, RoundRetention: cfg.RoundRetention, SessionIdle: cfg.SessionIdle,
-		DataEpochEvery: cfg.DataEpochEvery,
-		OnRoundDealt:   s.Metrics.RoundsStarted.Inc, OnRoundOver: s.Metrics.RoundsFinished.Inc,
+		DataEpochEvery: cfg.DataEpochEvery, AbandonedAfter: cfg.AbandonedAfter,
+		MaxOpen: cfg.MaxOpenMatches, MaxOpenPerIP: cfg.MaxOpenMatchesPerIP, NewSessionsPerMinute: cfg.NewSessionsPerMinute,
+		OnRoundDealt: s.Metrics.RoundsStarted.Inc, OnRoundOver: s.Metrics.RoundsFinished.Inc,
 	})
 	s.Metrics.RegisterMatchGauges(
 		func() float64 { o, _ := s.Lobby.Counts(); return float64(o) },
@@ -97,9 +108,7 @@ func NewServer(cfg Config) *Server {
 	})
 	s.mux.HandleFunc("GET /readyz", s.readyz)
 	s.mux.Handle("GET /metrics", s.Metrics.Handler())
-	s.mux.HandleFunc("GET /api/v1/matches", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]any{"matches": s.Lobby.OpenMatches(r.Context())})
-	})
+	s.mux.HandleFunc("GET /api/v1/matches", s.listMatches)
 	s.mux.HandleFunc("GET /api/v1/rounds/{id}/leaderboard", s.leaderboard)
 	s.mux.HandleFunc("GET /api/v1/rounds/{id}/replay", s.replay)
 	// The web client: every other GET (/, /m/<code>, /deal/<seed>, assets).
@@ -113,6 +122,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.Serve
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	if s.draining.Load() {
 		http.Error(w, "shutting down", http.StatusServiceUnavailable)
+		return
+	}
+	if !s.Lobby.Ready() {
+		// The lobby has not read the store's data epoch yet: it serves no
+		// match until it has.
+		http.Error(w, "not ready: the store is unavailable", http.StatusServiceUnavailable)
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)

@@ -18,7 +18,7 @@ import (
 // startEmbedded runs the real server in this process, as cmd/klondiked
 // wires it (api.NewServer), on a loopback port of its own: the memory
 // store, or with --redis the Redis store, sessions and Coord on one client
-// (as klondiked --redis). The per-IP cap is off, since every bot comes
+// (as klondiked --redis). The per-IP caps and limits are off, since every bot comes
 // from 127.0.0.1, and the message rate is --msg-rate. --no-coord leaves
 // the Coord out (the lobby's state in this process, as before it
 // existed). With --redis the Redis target is returned too (nil otherwise),
@@ -55,8 +55,10 @@ func startEmbedded(cfg *config) (wsURL string, rt *redisTarget, stop func(), err
 		Sessions: sessions,
 		Coord:    coord,
 		Limits:   api.Limits{MaxConnsPerIP: -1, MsgRate: cfg.MsgRate, MsgBurst: burst},
-		Logger:   logger,
-		Version:  "loadtest",
+		// Every bot is one address: no per-address or total lobby caps.
+		NewSessionsPerMinute: -1, MaxOpenMatchesPerIP: -1, MaxOpenMatches: -1,
+		Logger:  logger,
+		Version: "loadtest",
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -29,6 +30,18 @@ var (
 	ErrNoSuchRound    = errors.New("no such round")
 	ErrInAnotherMatch = errors.New("you are playing in another match: leave it first")
 	ErrShuttingDown   = errors.New("the server is shutting down")
+	// ErrNotReady: the node has not yet read the shared state's data
+	// epoch, without which it could not tell that the state lost its data
+	// since (see Config.DataEpochEvery); it serves no match until then.
+	ErrNotReady = fmt.Errorf("%w: the server has not reached its store yet; try again", match.ErrUnavailable)
+	// ErrTooManyOpenFromAddr: the players of one address have made
+	// Config.MaxOpenPerIP open matches on this node.
+	ErrTooManyOpenFromAddr = errors.New("too many open matches from your address: start or leave one first")
+	// ErrTooManyOpen: this node holds Config.MaxOpen open matches.
+	ErrTooManyOpen = errors.New("the server has too many open matches; try again later")
+	// ErrTooManyNewSessions: one address started Config.NewSessionsPerMinute
+	// sessions in the last minute.
+	ErrTooManyNewSessions = errors.New("too many new players from your address; try again in a minute")
 )
 
 // A Session is a player's identity on this server. The token lets the same
@@ -64,6 +77,23 @@ type Config struct {
 	// (default 2 s): when it changes, the shared state lost its data, and
 	// the matches this node serves are voided (match.Match.Void).
 	DataEpochEvery time.Duration
+	// AbandonedAfter is how long an open match stays open once none of
+	// its members is connected (default 2 min): then it is closed (over),
+	// as when its last member leaves, and leaves the list.
+	AbandonedAfter time.Duration
+	// MaxOpen bounds the open matches made on this node, quick ones
+	// included (default 1000); MaxOpenPerIP those of them made by players
+	// whose hello came from one address (default 10; quick matches, made
+	// for whoever asks with the same rules, are not counted per address).
+	// A match stops counting when it leaves the open state. Negative: no
+	// cap.
+	MaxOpen      int
+	MaxOpenPerIP int
+	// NewSessionsPerMinute bounds the sessions one address may start
+	// (hello without a token; default 30): a token bucket per address
+	// that holds that many and refills at that rate a minute. Resuming a
+	// session is never limited. Negative: no limit.
+	NewSessionsPerMinute int
 	// OnRoundDealt and OnRoundOver count rounds for metrics; may be nil.
 	OnRoundDealt func()
 	OnRoundOver  func()
@@ -75,6 +105,12 @@ const (
 	DefaultRoundRetention = 24 * time.Hour
 	DefaultSessionIdle    = 7 * 24 * time.Hour
 	DefaultDataEpochEvery = 2 * time.Second
+	DefaultAbandonedAfter = 2 * time.Minute
+	DefaultMaxOpen        = 1000
+	DefaultMaxOpenPerIP   = 10
+	// DefaultNewSessionsPerMinute lets a household or an office behind
+	// one address in, not a script minting identities.
+	DefaultNewSessionsPerMinute = 30
 	// VoidReason is what players are told of a match voided because the
 	// shared state lost its data.
 	VoidReason   = "the server's store lost its data: this match does not count"
@@ -108,8 +144,16 @@ type Lobby struct {
 	// they asked for (see quick.go).
 	quick map[match.Settings]*quickQueue
 
+	// open counts the open matches made on this node (see caps.go).
+	open openCount
+	// newSessions limits the sessions each address starts (newsessions.go).
+	newSessions *addrBuckets
+	// ready is set once the data epoch is read (epoch.go).
+	ready atomic.Bool
+
 	stop chan struct{}
 	done chan struct{}
+	bg   sync.WaitGroup // the goroutines besides the janitor that Close waits for
 }
 
 type entry struct {
@@ -117,6 +161,13 @@ type entry struct {
 	m      *match.Match
 	info   *match.MatchInfo
 	overAt time.Time
+	// idleSince is when the lobby first saw the match open with none of
+	// its members connected; zero otherwise (see abandoned.go).
+	idleSince time.Time
+	// counted: the match is one of this node's open matches in l.open,
+	// made by a player from addr ("" for none).
+	counted bool
+	addr    string
 }
 
 type seatLock struct {
@@ -146,6 +197,18 @@ func New(cfg Config) *Lobby {
 	if cfg.DataEpochEvery <= 0 {
 		cfg.DataEpochEvery = DefaultDataEpochEvery
 	}
+	if cfg.AbandonedAfter <= 0 {
+		cfg.AbandonedAfter = DefaultAbandonedAfter
+	}
+	if cfg.MaxOpen == 0 {
+		cfg.MaxOpen = DefaultMaxOpen
+	}
+	if cfg.MaxOpenPerIP == 0 {
+		cfg.MaxOpenPerIP = DefaultMaxOpenPerIP
+	}
+	if cfg.NewSessionsPerMinute == 0 {
+		cfg.NewSessionsPerMinute = DefaultNewSessionsPerMinute
+	}
 	if cfg.Sessions == nil {
 		cfg.Sessions = newMemSessions()
 	}
@@ -162,14 +225,25 @@ func New(cfg Config) *Lobby {
 		cfg: cfg, sessions: cfg.Sessions, players: map[string]*known{},
 		matches: map[string]*entry{}, rounds: map[string]*roundEntry{}, seating: map[string]*seatLock{},
 		quick: map[match.Settings]*quickQueue{},
-		stop:  make(chan struct{}), done: make(chan struct{}),
+		open:  openCount{byAddr: map[string]int{}}, newSessions: newAddrBuckets(cfg.NewSessionsPerMinute),
+		stop: make(chan struct{}), done: make(chan struct{}),
 	}
+	// The data epoch is read first (see watchEpoch), at the same time as
+	// the subscription is made: a store that is down delays the start by
+	// the subscription's wait alone.
+	tried := make(chan struct{})
+	l.bg.Add(1)
+	go l.watchEpoch(tried)
 	subscribed := make(chan struct{})
 	go l.subscribe(subscribed)
 	select {
 	case <-subscribed:
 	case <-time.After(2 * time.Second):
 		cfg.Logger.Warn("not yet subscribed to the other nodes' events; retrying in the background")
+	}
+	<-tried
+	if !l.ready.Load() {
+		cfg.Logger.Warn("the store's data epoch is not read yet: serving no match until it is; retrying in the background")
 	}
 	go l.janitor()
 	return l
@@ -230,6 +304,7 @@ func (l *Lobby) Close() {
 	l.mu.Unlock()
 	close(l.stop)
 	<-l.done
+	l.bg.Wait()
 	// All at once: one at a time, thousands of match goroutines on a busy
 	// node took minutes, past any shutdown grace.
 	var wg sync.WaitGroup
@@ -283,12 +358,22 @@ func CleanName(name string) (string, error) {
 	return name, nil
 }
 
-// Hello starts a session, or with a token resumes one (made on this node or
-// another); the name of a resumed session is updated when a valid one is
-// given. It fails with ErrUnknownToken for a token it does not know, and
-// with an error matching match.ErrUnavailable when the sessions' store
-// cannot be reached.
+// Hello is HelloFrom for a caller without a network address (a tool, a
+// benchmark): the limits per address do not apply to its players.
 func (l *Lobby) Hello(ctx context.Context, name, token string) (s Session, resumed bool, err error) {
+	return l.HelloFrom(ctx, "", name, token)
+}
+
+// HelloFrom starts a session, or with a token resumes one (made on this
+// node or another), for a player connecting from addr (an IP address; ""
+// for none); the name of a resumed session is updated when a valid one is
+// given. The player's open matches count against addr (Config.MaxOpenPerIP).
+// It fails with ErrUnknownToken for a token it does not know, with
+// ErrTooManyNewSessions when addr started too many sessions lately
+// (resuming is never limited), and with an error matching
+// match.ErrUnavailable when the sessions' store cannot be reached.
+func (l *Lobby) HelloFrom(ctx context.Context, addr, name, token string) (s Session, resumed bool, err error) {
+	addr = addrKey(addr)
 	l.mu.Lock()
 	closed := l.closed
 	l.mu.Unlock()
@@ -313,32 +398,43 @@ func (l *Lobby) Hello(ctx context.Context, name, token string) (s Session, resum
 		if err != nil {
 			return Session{}, false, err
 		}
+		if addr != "" && !l.newSessions.take(addr, time.Now()) {
+			return Session{}, false, ErrTooManyNewSessions
+		}
 		s = Session{PlayerID: randomHex(8), Name: n, Token: randomHex(24)}
 		if err := l.sessions.Save(ctx, s, l.cfg.SessionIdle); err != nil {
 			return Session{}, false, err
 		}
 	}
 	l.mu.Lock()
-	l.players[s.PlayerID] = &known{Player: match.Player{ID: s.PlayerID, Name: s.Name}, seen: time.Now()}
+	l.players[s.PlayerID] = &known{Player: match.Player{ID: s.PlayerID, Name: s.Name}, seen: time.Now(), addr: addr}
 	l.mu.Unlock()
 	return s, resumed, nil
 }
 
-// known is a player who said hello on this node, and when.
+// known is a player who said hello on this node, when, and from where
+// (addrKey of the address; "" for none).
 type known struct {
 	match.Player
 	seen time.Time
+	addr string
 }
 
 func (l *Lobby) player(id string) (match.Player, error) {
+	pl, _, err := l.playerFrom(id)
+	return pl, err
+}
+
+// playerFrom is player with the address of the player's last hello.
+func (l *Lobby) playerFrom(id string) (pl match.Player, addr string, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	k, ok := l.players[id]
 	if !ok {
-		return match.Player{}, ErrUnknownToken
+		return match.Player{}, "", ErrUnknownToken
 	}
 	k.seen = time.Now()
-	return k.Player, nil
+	return k.Player, k.addr, nil
 }
 
 // matchConfig is the configuration of this node's replicas.
@@ -367,12 +463,39 @@ func (l *Lobby) matchConfig() match.Config {
 // newMatch makes a match, with an invite code of its own, and this node's
 // replica of it.
 func (l *Lobby) newMatch(ctx context.Context, s match.Settings, quick bool) (*match.Match, error) {
+	return l.newMatchBy(ctx, s, quick, "")
+}
+
+// newMatchBy is newMatch for a player from addr ("" for none): the match
+// counts against the caps on open matches (see caps.go) from before its
+// invite code is claimed, so that a refusal costs the store nothing.
+func (l *Lobby) newMatchBy(ctx context.Context, s match.Settings, quick bool, addr string) (m *match.Match, err error) {
+	if err := l.checkReady(); err != nil {
+		return nil, err
+	}
 	l.mu.Lock()
 	closed := l.closed
+	if !closed {
+		err = l.open.reserve(addr, l.cfg.MaxOpen, l.cfg.MaxOpenPerIP)
+	}
 	l.mu.Unlock()
 	if closed {
 		return nil, ErrShuttingDown
 	}
+	if err != nil {
+		return nil, err
+	}
+	// The reservation passes to the entry once it is in place; until then
+	// a failure gives it back.
+	e := &entry{ready: make(chan struct{}), counted: true, addr: addr}
+	placed := false
+	defer func() {
+		if !placed {
+			l.mu.Lock()
+			l.uncount(e)
+			l.mu.Unlock()
+		}
+	}()
 	id := randomHex(8)
 	code := ""
 	for range 20 {
@@ -392,22 +515,25 @@ func (l *Lobby) newMatch(ctx context.Context, s match.Settings, quick bool) (*ma
 	// The entry is in place before the match's record is: a request that
 	// finds the match (on the open list) meanwhile waits for this replica
 	// instead of making a second one on this node.
-	e := &entry{ready: make(chan struct{})}
 	l.mu.Lock()
 	l.matches[id] = e
+	placed = true
 	l.mu.Unlock()
-	m, err := match.New(id, code, s, quick, l.matchConfig())
+	m, err = match.New(id, code, s, quick, l.matchConfig())
 	l.mu.Lock()
 	closing := l.closed
 	switch {
 	case err != nil:
 		delete(l.matches, id)
+		l.uncount(e)
 	case closing:
 		// Close ran meanwhile and did not see this replica.
 		delete(l.matches, id)
+		l.uncount(e)
 		err = ErrShuttingDown
 	default:
-		e.m, e.info = m, m.Info()
+		e.m = m
+		l.observe(e, m.Info(), time.Now())
 	}
 	l.mu.Unlock()
 	close(e.ready)
@@ -429,7 +555,7 @@ func (l *Lobby) onChange(info *match.MatchInfo) {
 	if e == nil {
 		return
 	}
-	e.info = info
+	l.observe(e, info, time.Now())
 	if info.State == match.StateOver && e.overAt.IsZero() {
 		// The players keep the finished match as their current one, so a
 		// reconnect gets its results and a rematch needs no id, until they
@@ -509,9 +635,12 @@ func (l *Lobby) point(ctx context.Context, playerID, matchID string) error {
 
 const pointTimeout = 4 * time.Second
 
-// CreateMatch makes a match with the settings and seats its creator as host.
+// CreateMatch makes a match with the settings and seats its creator as
+// host, taking them out of the open match they were in (a player is in one
+// open match at most). It fails with ErrTooManyOpenFromAddr or
+// ErrTooManyOpen at the caps on open matches.
 func (l *Lobby) CreateMatch(ctx context.Context, playerID string, p match.PartialSettings) (*match.MatchInfo, error) {
-	pl, err := l.player(playerID)
+	pl, addr, err := l.playerFrom(playerID)
 	if err != nil {
 		return nil, err
 	}
@@ -523,7 +652,7 @@ func (l *Lobby) CreateMatch(ctx context.Context, playerID string, p match.Partia
 	if err := l.checkFree(ctx, playerID); err != nil {
 		return nil, err
 	}
-	m, err := l.newMatch(ctx, s, false)
+	m, err := l.newMatchBy(ctx, s, false, addr)
 	if err != nil {
 		return nil, err
 	}
@@ -721,7 +850,8 @@ const (
 func definitelyNotJoined(err error) bool {
 	switch {
 	case errors.Is(err, match.ErrMatchFull) || errors.Is(err, match.ErrNotOpen) ||
-		errors.Is(err, match.ErrBusy) || errors.Is(err, match.ErrMatchClosed):
+		errors.Is(err, match.ErrBusy) || errors.Is(err, match.ErrMatchClosed) ||
+		errors.Is(err, match.ErrLeft):
 		return true
 	case errors.Is(err, match.ErrUnavailable):
 		// The store failed, perhaps on a timeout (the error then wraps
@@ -765,8 +895,12 @@ func (l *Lobby) free(ctx context.Context, playerID string) (cur string, err erro
 }
 
 // Match returns this node's replica of a match, made from the Coord's
-// record if the match was made on another node.
+// record if the match was made on another node. Until the node is ready
+// (see Ready) it fails with ErrNotReady.
 func (l *Lobby) Match(ctx context.Context, id string) (*match.Match, error) {
+	if err := l.checkReady(); err != nil {
+		return nil, err
+	}
 	l.mu.Lock()
 	e := l.matches[id]
 	closed := l.closed
@@ -815,10 +949,12 @@ func (l *Lobby) Match(ctx context.Context, id string) (*match.Match, error) {
 		}
 		return e.m, nil
 	}
-	l.matches[id] = &entry{m: m, info: m.Info()}
+	ne := &entry{m: m}
+	l.observe(ne, m.Info(), time.Now())
 	if m.Info().State == match.StateOver {
-		l.matches[id].overAt = time.Now()
+		ne.overAt = time.Now()
 	}
+	l.matches[id] = ne
 	return m, nil
 }
 
@@ -862,25 +998,6 @@ func (l *Lobby) JoinMatch(ctx context.Context, playerID, matchID, code string) (
 // quickFirstLook is how many of the oldest open matches a quick match
 // looks at before it reads the rest of the list.
 const quickFirstLook = 8
-
-// openListLimit bounds the open matches the lobby reads for its list.
-const openListLimit = 200
-
-// listOpen reads the open public matches of every node from the Coord.
-func (l *Lobby) listOpen(ctx context.Context) []*match.MatchInfo {
-	ids, err := l.cfg.Coord.OpenMatches(ctx, openListLimit)
-	if err != nil {
-		l.cfg.Logger.Warn("listing the open matches failed", "err", err)
-		return nil
-	}
-	var out []*match.MatchInfo
-	for _, id := range ids {
-		if info := l.openInfo(ctx, id); info != nil {
-			out = append(out, info)
-		}
-	}
-	return out
-}
 
 // openInfo returns the snapshot of an open public match: from this node's
 // replica when it has one that hears of every change (no round trip), else
@@ -964,7 +1081,8 @@ func (l *Lobby) Rematch(ctx context.Context, playerID, matchID string) (*match.M
 	if err != nil {
 		return nil, err
 	}
-	m, err := l.newMatch(ctx, old.Settings, old.Quick)
+	_, addr, _ := l.playerFrom(playerID)
+	m, err := l.newMatchBy(ctx, old.Settings, old.Quick, addr)
 	if err != nil {
 		return nil, err
 	}
@@ -983,8 +1101,12 @@ func (l *Lobby) Rematch(ctx context.Context, playerID, matchID string) (*match.M
 }
 
 // Round returns a round by id: this node's object for it, or one made from
-// the Coord's record of a round played elsewhere.
+// the Coord's record of a round played elsewhere. Until the node is ready
+// (see Ready) it fails with ErrNotReady.
 func (l *Lobby) Round(ctx context.Context, id string) (*match.Round, error) {
+	if err := l.checkReady(); err != nil {
+		return nil, err
+	}
 	l.mu.Lock()
 	re := l.rounds[id]
 	l.mu.Unlock()
@@ -1010,16 +1132,6 @@ func (l *Lobby) Round(ctx context.Context, id string) (*match.Round, error) {
 		}
 	}
 	return match.RoundFromRecord(rr, l.cfg.Store)
-}
-
-// OpenMatches returns the open public matches of every node, for the lobby
-// list.
-func (l *Lobby) OpenMatches(ctx context.Context) []*match.MatchInfo {
-	out := l.listOpen(ctx)
-	if out == nil {
-		out = []*match.MatchInfo{}
-	}
-	return out
 }
 
 // Counts returns how many of this node's matches are open and how many are
@@ -1052,59 +1164,25 @@ func (l *Lobby) Connected(ctx context.Context, playerID string, up bool) {
 	}
 }
 
-// janitor forgets finished matches, old rounds and idle sessions.
+// janitor forgets finished matches, old rounds, idle sessions and the
+// addresses whose new-session budget is full again, and closes abandoned
+// open matches.
 func (l *Lobby) janitor() {
 	defer close(l.done)
 	t := time.NewTicker(janitorEvery)
 	defer t.Stop()
-	e := time.NewTicker(l.cfg.DataEpochEvery)
-	defer e.Stop()
-	var epoch string
+	a := time.NewTicker(l.abandonedEvery())
+	defer a.Stop()
 	for {
 		select {
 		case <-l.stop:
 			return
 		case now := <-t.C:
 			l.sweep(now)
-		case <-e.C:
-			epoch = l.checkEpoch(epoch)
+		case now := <-a.C:
+			l.closeAbandoned(now)
 		}
 	}
-}
-
-// checkEpoch reads the Coord's data epoch; if it is not the one seen
-// before, the shared state lost its data and every match this node serves
-// is voided. It returns the epoch to compare with next time.
-func (l *Lobby) checkEpoch(seen string) string {
-	ctx, cancel := context.WithTimeout(context.Background(), max(l.cfg.DataEpochEvery, 5*time.Second))
-	defer cancel()
-	now, err := l.cfg.Coord.DataEpoch(ctx)
-	if err != nil || now == seen {
-		return seen // unavailable now: the next tick tries again
-	}
-	if seen == "" {
-		return now
-	}
-	l.cfg.Logger.Error("the shared state lost its data: voiding this node's matches", "epoch_was", seen, "epoch", now)
-	l.mu.Lock()
-	ms := make([]*match.Match, 0, len(l.matches))
-	for _, e := range l.matches {
-		if e.m != nil {
-			ms = append(ms, e.m)
-		}
-	}
-	l.mu.Unlock()
-	failed := false
-	for _, m := range ms {
-		if err := m.Void(ctx, VoidReason); err != nil {
-			l.cfg.Logger.Warn("voiding a match failed; trying again", "match", m.ID, "err", err)
-			failed = true
-		}
-	}
-	if failed {
-		return seen
-	}
-	return now
 }
 
 func (l *Lobby) sweep(now time.Time) {
@@ -1133,6 +1211,7 @@ func (l *Lobby) sweep(now time.Time) {
 	if ms, ok := l.sessions.(*memSessions); ok {
 		ms.sweep(now)
 	}
+	l.newSessions.sweep(now)
 	for _, m := range closing {
 		m.Close()
 	}

@@ -100,8 +100,8 @@ func TestCreateJoinLeave(t *testing.T) {
 		if len(info.Code) != lobby.CodeLength || info.Host != a.PlayerID || info.Settings.Undo != "no_reveal" {
 			t.Fatalf("created %+v", info)
 		}
-		if got := l.OpenMatches(context.Background()); len(got) != 1 || got[0].ID != info.ID {
-			t.Fatalf("open matches = %v", got)
+		if got, _, err := l.OpenMatches(context.Background(), "", 0); err != nil || len(got) != 1 || got[0].ID != info.ID {
+			t.Fatalf("open matches = %v, %v", got, err)
 		}
 		if _, err := l.JoinMatch(ctx, b.PlayerID, "", strings.ToLower(info.Code)); err != nil {
 			t.Fatalf("join by lower-case code: %v", err)

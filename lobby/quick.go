@@ -34,6 +34,14 @@ const quickBatch = 64
 // queue; few, so that batches rarely race for the same open match.
 const quickWorkers = 4
 
+// quickLookLimit bounds the open matches one batch looks at for free
+// seats; quickPage is how many it reads at a time after the first
+// quickFirstLook.
+const (
+	quickLookLimit = 200
+	quickPage      = 64
+)
+
 // quickTimeout bounds the store calls of one batch. A caller waits for its
 // batch once it is taken, so this also bounds that wait.
 const quickTimeout = 5 * time.Second
@@ -167,32 +175,38 @@ func (l *Lobby) seatBatch(q *quickQueue, batch []*quickReq) {
 	ctx, cancel := context.WithTimeout(context.Background(), quickTimeout)
 	defer cancel()
 	rest := l.leaveCurrent(ctx, batch)
-	// The open matches, oldest first, read in two steps: the oldest few
+	// The open matches, oldest first, a page at a time: the oldest few
 	// (one short round trip, almost always enough), then, only if they
-	// did not take everyone and there are more, up to openListLimit.
+	// did not take everyone and there are more, larger pages, up to
+	// quickLookLimit matches in all. A match that left the list and
+	// joined it again while it is read can come twice: it is tried once.
 	tried := map[string]bool{}
-	for _, limit := range []int{quickFirstLook, openListLimit} {
-		ids, err := l.cfg.Coord.OpenMatches(ctx, limit)
+	var after int64
+	for looked, limit := 0, quickFirstLook; len(rest) > 0 && looked < quickLookLimit; limit = quickPage {
+		limit = min(limit, quickLookLimit-looked)
+		ms, err := l.cfg.Coord.OpenMatches(ctx, after, limit)
 		if err != nil {
 			answerAll(rest, err)
 			return
 		}
-		for _, id := range ids {
+		looked += len(ms)
+		for _, om := range ms {
+			after = om.Seq
 			if len(rest) == 0 {
 				return
 			}
-			if tried[id] {
+			if tried[om.ID] {
 				continue
 			}
-			tried[id] = true
-			n, err := l.quickInto(ctx, id, want, rest)
+			tried[om.ID] = true
+			n, err := l.quickInto(ctx, om.ID, want, rest)
 			if err != nil {
 				answerAll(rest, err)
 				return
 			}
 			rest = rest[n:]
 		}
-		if len(rest) == 0 || len(ids) < limit {
+		if len(ms) < limit {
 			break
 		}
 	}

@@ -13,6 +13,14 @@ var ErrVersionConflict = errors.New("the record changed since it was read")
 // ErrRoundClosed: the round has ended in the store; it takes no more moves.
 var ErrRoundClosed = errors.New("the round is closed")
 
+// An OpenMatch is a match on the list of open matches and its place there.
+type OpenMatch struct {
+	ID string
+	// Seq is the match's place on the list, 1 or more: larger for every
+	// match that joined it later.
+	Seq int64
+}
+
 // A Coord is what the server nodes share besides move logs and standings:
 // the matches' records, the lobby's indexes, a message bus between nodes,
 // leases, and the data epoch. The memory implementation serves one
@@ -35,9 +43,16 @@ type Coord interface {
 	// true and leaves it when false. The record lives ttl after its last
 	// save.
 	SaveMatch(ctx context.Context, id string, prev int64, rec []byte, open bool, ttl time.Duration) (version int64, err error)
-	// OpenMatches returns the ids of the matches last saved with open set,
-	// oldest first, at most limit of them (limit ≤ 0: all).
-	OpenMatches(ctx context.Context, limit int) ([]string, error)
+	// OpenMatches returns the matches last saved with open set whose place
+	// on the list is after the place after (0: from the start), in the
+	// order they joined the list, at most limit of them (limit ≤ 0: all).
+	// A match keeps its place while it stays open; one that leaves the list
+	// and joins it again gets a new place at the end. Places only grow, so
+	// a reader that pages through the list, each time after the last place
+	// it was given, sees every match that stayed open meanwhile exactly
+	// once, and those that joined meanwhile if still open when it gets
+	// there.
+	OpenMatches(ctx context.Context, after int64, limit int) ([]OpenMatch, error)
 
 	// ClaimCode maps an invite code to a match for ttl unless the code is
 	// already mapped: ok is false then, and nothing changes.

@@ -26,6 +26,10 @@ var (
 	ErrMatchClosed  = errors.New("the match is over")
 	ErrBusy         = errors.New("the match is busy; try again")
 	ErrAlreadyStart = errors.New("the match has already started")
+	// ErrLeft: a player who left a match once it had started forfeited
+	// their game; seating them again in its later rounds would be unfair
+	// to those who stayed.
+	ErrLeft = errors.New("you left this match; once it has started you cannot rejoin it")
 )
 
 // Config holds what a match needs from its surroundings. A zero duration
@@ -874,7 +878,8 @@ func (m *Match) watchedElsewhere() bool {
 	return false
 }
 
-// Join seats a player; joining again is a no-op.
+// Join seats a player; joining again is a no-op. A player who left the
+// match once it had started is refused with ErrLeft.
 func (m *Match) Join(ctx context.Context, p Player) error {
 	return m.do(ctx, func() error {
 		added, err := m.seat(p)
@@ -889,8 +894,9 @@ func (m *Match) Join(ctx context.Context, p Player) error {
 // record (one save, however many players), while the match is open and has
 // free seats. It returns how many were seated: always the first n of ps
 // (a player who is a member already counts as seated). With an error n is
-// 0: ErrNotOpen or ErrMatchFull when the match took nobody; as with Join,
-// an error other than those, ErrBusy and the context's may come from a
+// 0: ErrNotOpen, ErrMatchFull or ErrLeft when the match took nobody; as
+// with Join, an error other than those, ErrBusy and the context's may come
+// from a
 // save that landed though its answer was lost. A full match starts as it
 // does after Join.
 func (m *Match) JoinMany(ctx context.Context, ps []Player) (n int, err error) {
@@ -919,9 +925,13 @@ func (m *Match) JoinMany(ctx context.Context, ps []Player) (n int, err error) {
 	return n, err
 }
 
-// seat makes p a member (added), or marks a member connected again.
+// seat makes p a member (added), or marks a member connected again;
+// ErrLeft for a member who left once the match had started.
 func (m *Match) seat(p Player) (added bool, err error) {
 	if mb := m.member(p.ID); mb != nil {
+		if mb.Left {
+			return false, ErrLeft
+		}
 		if m.seen(p.ID) || !mb.Connected {
 			mb.Connected = true
 			m.changed()
@@ -1074,6 +1084,33 @@ func (m *Match) SetConnected(ctx context.Context, playerID string, connected boo
 		}
 		return nil
 	})
+}
+
+// CloseAbandoned ends an open match none of whose members is connected,
+// as the record says when the command runs: it becomes over, as when its
+// last member leaves, and leaves the lobby's list. It reports whether it
+// did; a match that is not open, or has a member connected, is left alone.
+// How long the members have been away is the caller's to judge.
+func (m *Match) CloseAbandoned(ctx context.Context) (closed bool, err error) {
+	err = m.do(ctx, func() error {
+		closed = false // a retry after a conflicting save starts again
+		if m.st.State != StateOpen {
+			return nil
+		}
+		for _, mb := range m.active() {
+			if mb.Connected {
+				return nil
+			}
+		}
+		m.changed()
+		m.finish(ctx)
+		closed = true
+		return nil
+	})
+	if err != nil {
+		closed = false
+	}
+	return closed, err
 }
 
 // Resume sends the player what they need to continue after a reconnect:

@@ -958,3 +958,45 @@ func TestLocalLeaderboardMatchesTheStore(t *testing.T) {
 		same("after the round ended")
 	})
 }
+
+// TestJoinAfterLeave: a player who leaves an open match may join it again
+// (the seat was freed); one who leaves it once started is refused with
+// ErrLeft, and is still not seated.
+func TestJoinAfterLeave(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		m := newMatch(t, match.DefaultSettings(), newSink())
+		carol := match.Player{ID: "c", Name: "carol"}
+		for _, p := range []match.Player{alice, bob, carol} {
+			if err := m.Join(ctx, p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := m.Leave(ctx, "c"); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Join(ctx, carol); err != nil {
+			t.Fatalf("joining an open match again after leaving it: %v", err)
+		}
+		if err := m.Start(ctx, "a"); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Leave(ctx, "c"); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Join(ctx, carol); !errors.Is(err, match.ErrLeft) {
+			t.Fatalf("joining a started match after leaving it = %v, want ErrLeft", err)
+		}
+		if n, err := m.JoinMany(ctx, []match.Player{carol}); n != 0 || !errors.Is(err, match.ErrLeft) {
+			t.Fatalf("JoinMany of a player who left = %d, %v; want 0, ErrLeft", n, err)
+		}
+		for _, p := range m.Info().Players {
+			if p.PlayerID == "c" {
+				t.Fatalf("carol is seated again: %v", m.Info().Players)
+			}
+		}
+		if err := m.Join(ctx, bob); err != nil {
+			t.Fatalf("joining again as a member who stayed: %v", err)
+		}
+	})
+}

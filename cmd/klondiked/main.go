@@ -69,6 +69,9 @@ type Options struct {
 	WinnableWorkers int
 	// DebugAddr, when set, serves net/http/pprof on a listener of its own.
 	DebugAddr string
+	// The lobby's limits (see api.Config).
+	AbandonedAfter                                            time.Duration
+	MaxOpenMatches, MaxOpenMatchesPerIP, NewSessionsPerMinute int
 }
 
 // parseOptions reads flags over environment variables over defaults.
@@ -132,6 +135,10 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 	fs.DurationVar(&o.HTTP.IdleTimeout, "http-idle-timeout", envDur("KLONDIKE_HTTP_IDLE_TIMEOUT", api.DefaultHTTPIdleTimeout), "time a keep-alive connection may wait for its next request (env KLONDIKE_HTTP_IDLE_TIMEOUT)")
 	fs.IntVar(&o.HTTP.MaxHeaderBytes, "http-max-header-bytes", envInt("KLONDIKE_HTTP_MAX_HEADER_BYTES", api.DefaultHTTPMaxHeaderBytes), "largest request headers, in bytes; larger get 431 (env KLONDIKE_HTTP_MAX_HEADER_BYTES)")
 	fs.IntVar(&o.HTTP.MaxConnsPerIP, "max-http-conns-per-ip", envInt("KLONDIKE_MAX_HTTP_CONNS_PER_IP", api.DefaultHTTPMaxConnsPerIP), "TCP connections allowed from one IP, every route and WebSocket ones included; more are answered 429 and closed; must exceed --max-conns-per-ip; negative: no cap (env KLONDIKE_MAX_HTTP_CONNS_PER_IP)")
+	fs.DurationVar(&o.AbandonedAfter, "abandoned-after", envDur("KLONDIKE_ABANDONED_AFTER", lobby.DefaultAbandonedAfter), "an open match none of whose players has been connected for this long is closed and leaves the list (env KLONDIKE_ABANDONED_AFTER)")
+	fs.IntVar(&o.MaxOpenMatches, "max-open-matches", envInt("KLONDIKE_MAX_OPEN_MATCHES", lobby.DefaultMaxOpen), "open matches this node holds at most, quick ones included; more are refused as unavailable; negative: no cap (env KLONDIKE_MAX_OPEN_MATCHES)")
+	fs.IntVar(&o.MaxOpenMatchesPerIP, "max-open-matches-per-ip", envInt("KLONDIKE_MAX_OPEN_MATCHES_PER_IP", lobby.DefaultMaxOpenPerIP), "open matches made on this node by the players of one address; more are refused as rate_limited; negative: no cap (env KLONDIKE_MAX_OPEN_MATCHES_PER_IP)")
+	fs.IntVar(&o.NewSessionsPerMinute, "new-sessions-per-minute", envInt("KLONDIKE_NEW_SESSIONS_PER_MINUTE", lobby.DefaultNewSessionsPerMinute), "new players (hello without a token) one address may start a minute; more are refused as rate_limited; negative: no limit (env KLONDIKE_NEW_SESSIONS_PER_MINUTE)")
 	fs.IntVar(&o.WinnableWorkers, "winnable-workers", envInt("KLONDIKE_WINNABLE_WORKERS", dealpool.DefaultWorkers), "background solvers that keep deals proved winnable ready for matches with deals \"winnable\"; 0: none, such matches get unchecked deals, said so (env KLONDIKE_WINNABLE_WORKERS)")
 	fs.Usage = func() {
 		fmt.Fprintf(out, "Usage: klondiked [flags]\n\nThe competitive Klondike server. Flags win over KLONDIKE_* environment variables.\n\nExamples:\n  klondiked --addr 127.0.0.1:8080\n  KLONDIKE_LOG_FORMAT=json klondiked\n\nFlags:\n")
@@ -176,6 +183,7 @@ func checkLimits(o Options) error {
 		{"http-read-timeout", o.HTTP.ReadTimeout},
 		{"http-write-timeout", o.HTTP.WriteTimeout},
 		{"http-idle-timeout", o.HTTP.IdleTimeout},
+		{"abandoned-after", o.AbandonedAfter},
 	} {
 		if d.v < 0 {
 			return fmt.Errorf("--%s %v: want a positive duration, or 0 for the default", d.flag, d.v)
@@ -302,7 +310,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		defer pool.Close()
 		mcfg.Winnable = pool
 	}
-	srv := api.NewServer(api.Config{Store: st.store, Sessions: st.sessions, Coord: st.coord, Limits: o.Limits, Version: version, Logger: log, Match: mcfg, Hint: api.SolverHints()})
+	srv := api.NewServer(api.Config{
+		Store: st.store, Sessions: st.sessions, Coord: st.coord, Limits: o.Limits, Version: version, Logger: log, Match: mcfg, Hint: api.SolverHints(),
+		AbandonedAfter: o.AbandonedAfter, MaxOpenMatches: o.MaxOpenMatches, MaxOpenMatchesPerIP: o.MaxOpenMatchesPerIP, NewSessionsPerMinute: o.NewSessionsPerMinute,
+	})
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
 		srv.Close()

@@ -32,8 +32,8 @@ type Coord struct {
 
 	mu        sync.Mutex
 	matches   map[string]*matchRec
-	open      map[string]uint64 // open match -> the order it joined the list in
-	openSeq   uint64
+	open      map[string]int64 // open match -> its place on the list
+	openSeq   int64            // the last place given
 	codes     map[string]expiring[string]
 	players   map[string]expiring[string]
 	rounds    map[string]expiring[[]byte]
@@ -67,7 +67,7 @@ func NewCoord() *Coord {
 	return &Coord{
 		epoch:     hex.EncodeToString(b[:]),
 		matches:   map[string]*matchRec{},
-		open:      map[string]uint64{},
+		open:      map[string]int64{},
 		codes:     map[string]expiring[string]{},
 		players:   map[string]expiring[string]{},
 		rounds:    map[string]expiring[[]byte]{},
@@ -160,23 +160,25 @@ func (c *Coord) SaveMatch(_ context.Context, id string, prev int64, rec []byte, 
 }
 
 // OpenMatches implements match.Coord.
-func (c *Coord) OpenMatches(_ context.Context, limit int) ([]string, error) {
+func (c *Coord) OpenMatches(_ context.Context, after int64, limit int) ([]match.OpenMatch, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := time.Now()
-	ids := make([]string, 0, len(c.open))
-	for id := range c.open {
+	var out []match.OpenMatch
+	for id, seq := range c.open {
 		if c.liveMatch(id, now) == nil {
 			delete(c.open, id)
 			continue
 		}
-		ids = append(ids, id)
+		if seq > after {
+			out = append(out, match.OpenMatch{ID: id, Seq: seq})
+		}
 	}
-	slices.SortFunc(ids, func(a, b string) int { return cmp.Compare(c.open[a], c.open[b]) })
-	if limit > 0 && len(ids) > limit {
-		ids = ids[:limit]
+	slices.SortFunc(out, func(a, b match.OpenMatch) int { return cmp.Compare(a.Seq, b.Seq) })
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
 	}
-	return ids, nil
+	return out, nil
 }
 
 // ClaimCode implements match.Coord. Claiming a code again for the match it

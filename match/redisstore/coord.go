@@ -131,7 +131,7 @@ func (c *Coord) openKey(name string) string { return c.prefix + "{open}:" + name
 
 // openKeys are openlist.lua's keys.
 func (c *Coord) openKeys() []string {
-	return []string{c.openKey("list"), c.openKey("seen"), c.openKey("gone")}
+	return []string{c.openKey("list"), c.openKey("seen"), c.openKey("gone"), c.openKey("seq")}
 }
 
 // ms is a TTL in whole milliseconds, at least 1: go-redis would take 0 for
@@ -237,45 +237,55 @@ func (c *Coord) SaveMatch(ctx context.Context, id string, prev int64, rec []byte
 	return v, nil
 }
 
-// OpenMatches implements match.Coord: a ZRANGE of the open list a page at
-// a time, and a pipeline of EXISTS for the page's records (one command per
-// match: on Redis Cluster they are in different slots). Matches whose
-// record expired are taken off the list (ZREM and HDEL in one MULTI) and
-// not returned.
+// openBatch is how many entries of the open list OpenMatches reads at a
+// time when it is asked for all of them.
+const openBatch = 100
+
+// OpenMatches implements match.Coord: a ZRANGEBYSCORE of the open list from
+// just above after, with the scores (the places), and a pipeline of EXISTS
+// for the entries' records (one command per match: on Redis Cluster they are
+// in different slots); again from the last entry read while expired records
+// left the result short. Matches whose record expired are taken off the list
+// (ZREM and HDEL in one MULTI) and not returned.
 //
 // Taking an expired match off races a save that creates a match of the same
 // id anew, which would then be missing from the list until its next save;
 // match ids are not reused, so this does not happen.
-func (c *Coord) OpenMatches(ctx context.Context, limit int) ([]string, error) {
-	page := int64(100)
-	if limit > 0 {
-		page = int64(limit)
-	}
-	var out, gone []string
-	for start := int64(0); limit <= 0 || len(out) < limit; start += page {
-		ids, err := c.c.ZRange(ctx, c.openKey("list"), start, start+page-1).Result()
+func (c *Coord) OpenMatches(ctx context.Context, after int64, limit int) ([]match.OpenMatch, error) {
+	var out []match.OpenMatch
+	var gone []string
+	for limit <= 0 || len(out) < limit {
+		n := int64(openBatch)
+		if limit > 0 {
+			n = int64(limit - len(out))
+		}
+		zs, err := c.c.ZRangeByScoreWithScores(ctx, c.openKey("list"), &redis.ZRangeBy{
+			Min: "(" + strconv.FormatInt(after, 10), Max: "+inf", Count: n,
+		}).Result()
 		if err != nil {
 			return nil, mapErr(err)
 		}
-		if len(ids) == 0 {
+		if len(zs) == 0 {
 			break
 		}
 		pipe := c.c.Pipeline()
-		exists := make([]*redis.IntCmd, len(ids))
-		for i, id := range ids {
-			exists[i] = pipe.Exists(ctx, c.matchKey(id))
+		exists := make([]*redis.IntCmd, len(zs))
+		for i, z := range zs {
+			exists[i] = pipe.Exists(ctx, c.matchKey(z.Member.(string)))
 		}
 		if _, err := pipe.Exec(ctx); err != nil {
 			return nil, mapErr(err)
 		}
-		for i, id := range ids {
+		for i, z := range zs {
+			id := z.Member.(string)
 			if exists[i].Val() == 0 {
 				gone = append(gone, id)
-			} else if limit <= 0 || len(out) < limit {
-				out = append(out, id)
+			} else {
+				out = append(out, match.OpenMatch{ID: id, Seq: int64(z.Score)})
 			}
 		}
-		if int64(len(ids)) < page {
+		after = int64(zs[len(zs)-1].Score)
+		if int64(len(zs)) < n {
 			break
 		}
 	}

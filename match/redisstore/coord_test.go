@@ -161,8 +161,8 @@ func TestCoordScriptFlush(t *testing.T) {
 			t.Fatalf("ReleaseLease after SCRIPT FLUSH: %v", err)
 		}
 	}
-	if ids, err := f.co.OpenMatches(f.ctx, 0); err != nil || len(ids) != 1 || ids[0] != "m" {
-		t.Fatalf("OpenMatches: %q, %v", ids, err)
+	if ms, err := f.co.OpenMatches(f.ctx, 0, 0); err != nil || len(ms) != 1 || ms[0].ID != "m" {
+		t.Fatalf("OpenMatches: %v, %v", ms, err)
 	}
 }
 
@@ -196,7 +196,8 @@ func TestCoordDataEpochAfterFlush(t *testing.T) {
 	}
 }
 
-// TestCoordKeys: every key but the data epoch has a TTL; a match's key
+// TestCoordKeys: every key but the data epoch and the open list's last
+// place has a TTL; a match's key
 // carries its hash tag and a round's record is in the slot of the round's
 // other keys.
 func TestCoordKeys(t *testing.T) {
@@ -227,7 +228,7 @@ func TestCoordKeys(t *testing.T) {
 
 	want := map[string]bool{ // key -> has a TTL of about ttl (else the store's hour)
 		"{m:m1}:rec": true, "{m:m2}:rec": true, "{open}:list": true, "{open}:seen": true, "{open}:gone": true,
-		"code:CODE": true, "player:p:match": true, "{round:r1}:record": true, "lease:clock": true, "data-epoch": false,
+		"{open}:seq": false, "code:CODE": true, "player:p:match": true, "{round:r1}:record": true, "lease:clock": true, "data-epoch": false,
 		"{round:r1}:log:p": false, "{round:r1}:epochs": false, "{round:r1}:standings": false,
 		"{round:r1}:rank": false, "{round:r1}:rankm": false,
 	}
@@ -249,7 +250,7 @@ func TestCoordKeys(t *testing.T) {
 		d, err := f.c.PTTL(f.ctx, k).Result()
 		must(err)
 		switch {
-		case name == "data-epoch":
+		case name == "data-epoch" || name == "{open}:seq":
 			if d != -1 {
 				t.Errorf("%s has TTL %v, want none", k, d)
 			}
@@ -287,7 +288,7 @@ func TestCoordOutage(t *testing.T) {
 	ops := map[string]func() error{
 		"LoadMatch":   func() error { _, _, err := co.LoadMatch(ctx, "m"); return err },
 		"SaveMatch":   func() error { _, err := co.SaveMatch(ctx, "m", 1, []byte("x"), true, time.Hour); return err },
-		"OpenMatches": func() error { _, err := co.OpenMatches(ctx, 0); return err },
+		"OpenMatches": func() error { _, err := co.OpenMatches(ctx, 0, 0); return err },
 		"ClaimCode":   func() error { _, err := co.ClaimCode(ctx, "C", "m", time.Hour); return err },
 		"CodeMatch":   func() error { _, err := co.CodeMatch(ctx, "C"); return err },
 		"SetPlayerMatch": func() error {
@@ -369,7 +370,7 @@ func TestCoordLostReplies(t *testing.T) {
 		}
 	}
 	// The last save of each was closed (from an odd version).
-	if ids, err := direct.OpenMatches(ctx, 0); err != nil || len(ids) != 0 {
-		t.Fatalf("OpenMatches = %q, %v; want none", ids, err)
+	if ms, err := direct.OpenMatches(ctx, 0, 0); err != nil || len(ms) != 0 {
+		t.Fatalf("OpenMatches = %v, %v; want none", ms, err)
 	}
 }

@@ -7,8 +7,19 @@ import (
 	"testing"
 	"time"
 
+	"klondike/match"
 	"klondike/match/redisstore/redistest"
 )
+
+// openIDs returns the ids of the whole open list.
+func openIDs(ctx context.Context, c *Coord) ([]string, error) {
+	ms, err := c.OpenMatches(ctx, 0, 0)
+	ids := make([]string, len(ms))
+	for i, m := range ms {
+		ids[i] = m.ID
+	}
+	return ids, err
+}
 
 // TestOpenListFollowsVersions plays the second steps of two saves in the
 // wrong order, as two nodes may: the list keeps what the newer save said.
@@ -20,7 +31,7 @@ func TestOpenListFollowsVersions(t *testing.T) {
 	hour := time.Hour.Milliseconds()
 	list := func(want ...string) {
 		t.Helper()
-		got, err := c.OpenMatches(ctx, 0)
+		got, err := openIDs(ctx, c)
 		if err != nil || !slices.Equal(got, want) && len(got)+len(want) > 0 {
 			t.Fatalf("OpenMatches = %q, %v; want %q", got, err, want)
 		}
@@ -60,7 +71,7 @@ func TestOpenListSkipAcrossNodes(t *testing.T) {
 	ctx := context.Background()
 	list := func(want ...string) {
 		t.Helper()
-		got, err := a.OpenMatches(ctx, 0)
+		got, err := openIDs(ctx, a)
 		if err != nil || !slices.Equal(got, want) && len(got)+len(want) > 0 {
 			t.Fatalf("OpenMatches = %q, %v; want %q", got, err, want)
 		}
@@ -103,4 +114,35 @@ func TestOpenListSkipAcrossNodes(t *testing.T) {
 	}
 	save(b, 6, true)
 	list("m")
+}
+
+// TestOpenListPlacesWithoutCounter: a list whose last place given is lost
+// (or was never kept, by an older version) still gives places above every
+// one on it, and counts on from there.
+func TestOpenListPlacesWithoutCounter(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t)
+	c := NewCoord(srv.Client(t), Config{Prefix: redistest.Prefix(t)})
+	ctx := context.Background()
+	for _, id := range []string{"a", "b"} {
+		if _, err := c.SaveMatch(ctx, id, 0, []byte(id), true, time.Hour); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.c.Del(ctx, c.openKey("seq")).Err(); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"c", "d"} {
+		if _, err := c.SaveMatch(ctx, id, 0, []byte(id), true, time.Hour); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ms, err := c.OpenMatches(ctx, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []match.OpenMatch{{ID: "a", Seq: 1}, {ID: "b", Seq: 2}, {ID: "c", Seq: 3}, {ID: "d", Seq: 4}}
+	if !slices.Equal(ms, want) {
+		t.Fatalf("OpenMatches = %v, want %v", ms, want)
+	}
 }

@@ -18,9 +18,10 @@
 // The Coord (coord.go) adds, under the same prefix:
 //
 //	<prefix>{m:<id>}:rec               hash: v -> version, rec -> the match's record
-//	<prefix>{open}:list                sorted set: open match ids, scored in the order they opened
+//	<prefix>{open}:list                sorted set: open match ids, scored by their places, which grow in the order they opened
 //	<prefix>{open}:seen                hash: match id -> the last version applied to the list
 //	<prefix>{open}:gone                sorted set: matches closed lately -> when (ms)
+//	<prefix>{open}:seq                 string: the last place given on the open list (no TTL)
 //	<prefix>code:<code>                string: the invite code's match id
 //	<prefix>player:<id>:match          string: the player's current match id
 //	<prefix>{round:<id>}:record        string: the round's record

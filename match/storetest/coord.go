@@ -36,6 +36,9 @@ func RunCoord(t *testing.T, newCoord func(t *testing.T) match.Coord) {
 		{"MatchExpires", testMatchExpires},
 		{"OpenMatches", testOpenMatches},
 		{"OpenMatchesLimit", testOpenMatchesLimit},
+		{"OpenMatchesPaging", testOpenMatchesPaging},
+		{"OpenMatchesPlacesGrow", testOpenMatchesPlacesGrow},
+		{"OpenMatchesPagingChanges", testOpenMatchesPagingChanges},
 		{"OpenMatchExpires", testOpenMatchExpires},
 		{"Codes", testCodes},
 		{"ConcurrentCodeClaims", testConcurrentCodeClaims},
@@ -92,18 +95,49 @@ func (h *coordHarness) wantMatch(id string, rec string, version int64) {
 	}
 }
 
+// open returns the ids and places OpenMatches(after, limit) gives, and
+// fails the test unless the places grow and are all above after.
+func (h *coordHarness) open(after int64, limit int) (ids []string, seqs []int64) {
+	h.t.Helper()
+	got, err := h.c.OpenMatches(h.ctx, after, limit)
+	if err != nil {
+		h.t.Fatalf("OpenMatches(%d, %d): %v", after, limit, err)
+	}
+	if limit > 0 && len(got) > limit {
+		h.t.Fatalf("OpenMatches(%d, %d) = %v: more than the limit", after, limit, got)
+	}
+	last := after
+	for _, m := range got {
+		if m.Seq <= last || m.Seq < 1 {
+			h.t.Fatalf("OpenMatches(%d, %d) = %v: places not growing from %d", after, limit, got, after)
+		}
+		last = m.Seq
+		ids = append(ids, m.ID)
+		seqs = append(seqs, m.Seq)
+	}
+	return ids, seqs
+}
+
 func (h *coordHarness) wantOpen(want ...string) {
 	h.t.Helper()
-	got, err := h.c.OpenMatches(h.ctx, 0)
-	if err != nil {
-		h.t.Fatalf("OpenMatches: %v", err)
-	}
+	got, _ := h.open(0, 0)
 	if len(got) == 0 && len(want) == 0 {
 		return
 	}
 	if !slices.Equal(got, want) {
 		h.t.Fatalf("OpenMatches = %q, want %q", got, want)
 	}
+}
+
+// seqOf returns the place of an open match on the list.
+func (h *coordHarness) seqOf(id string) int64 {
+	h.t.Helper()
+	ids, seqs := h.open(0, 0)
+	i := slices.Index(ids, id)
+	if i < 0 {
+		h.t.Fatalf("%s is not on the open list %q", id, ids)
+	}
+	return seqs[i]
 }
 
 // eventually polls cond every 20 ms for up to 5 s.
@@ -279,16 +313,146 @@ func testOpenMatchesLimit(t *testing.T, h *coordHarness) {
 		want = append(want, id)
 	}
 	for _, limit := range []int{1, 2, 6, 7, 8, 0, -1} {
-		got, err := h.c.OpenMatches(h.ctx, limit)
-		if err != nil {
-			t.Fatal(err)
-		}
+		got, _ := h.open(0, limit)
 		w := want
 		if limit > 0 && limit < len(w) {
 			w = w[:limit]
 		}
 		if !slices.Equal(got, w) {
-			t.Fatalf("OpenMatches(%d) = %q, want %q", limit, got, w)
+			t.Fatalf("OpenMatches(0, %d) = %q, want %q", limit, got, w)
+		}
+	}
+}
+
+// Paging through the list, each page after the last place of the one
+// before, lists every match once, in order, whatever the page size.
+func testOpenMatchesPaging(t *testing.T, h *coordHarness) {
+	var want []string
+	for i := range 7 {
+		id := fmt.Sprintf("m%d", i)
+		h.save(id, 0, id, true)
+		want = append(want, id)
+	}
+	all, seqs := h.open(0, 0)
+	if !slices.Equal(all, want) {
+		t.Fatalf("OpenMatches(0, 0) = %q, want %q", all, want)
+	}
+	for _, limit := range []int{1, 2, 3, 7, 8} {
+		var got []string
+		var after int64
+		for range len(want) + 2 {
+			ids, ps := h.open(after, limit)
+			got = append(got, ids...)
+			if len(ids) < limit {
+				break
+			}
+			after = ps[len(ps)-1]
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("paging %d at a time: %q, want %q", limit, got, want)
+		}
+	}
+	for i, seq := range seqs {
+		if ids, _ := h.open(seq, 2); !slices.Equal(ids, want[i+1:min(i+3, len(want))]) {
+			t.Fatalf("OpenMatches(%d, 2) = %q, want %q", seq, ids, want[i+1:min(i+3, len(want))])
+		}
+	}
+	if ids, _ := h.open(seqs[len(seqs)-1]+1000, 0); len(ids) != 0 {
+		t.Fatalf("OpenMatches after the last place = %q, want none", ids)
+	}
+}
+
+// A place is never given twice: not when the matches after it left the
+// list, nor when the whole list emptied, so that a reader's position stays
+// before every match that joins later.
+func testOpenMatchesPlacesGrow(t *testing.T, h *coordHarness) {
+	a := h.save("a", 0, "a", true)
+	b := h.save("b", 0, "b", true)
+	sb := h.seqOf("b")
+	b = h.save("b", b, "b closed", false)
+	c := h.save("c", 0, "c", true)
+	if sc := h.seqOf("c"); sc <= sb {
+		t.Fatalf("c joined at place %d after b left place %d: want it after b's", sc, sb)
+	}
+	if ids, _ := h.open(sb, 0); !slices.Equal(ids, []string{"c"}) {
+		t.Fatalf("OpenMatches after b's place = %q, want [c]", ids)
+	}
+	sc := h.seqOf("c")
+	h.save("a", a, "a closed", false)
+	h.save("c", c, "c closed", false)
+	h.wantOpen()
+	h.save("d", 0, "d", true)
+	if sd := h.seqOf("d"); sd <= sc {
+		t.Fatalf("d joined the emptied list at place %d, want after c's %d", sd, sc)
+	}
+	// Opened again: a new place at the end.
+	h.save("b", b, "b again", true)
+	if sb2 := h.seqOf("b"); sb2 <= h.seqOf("d") {
+		t.Fatalf("b opened again at place %d, want after d's", sb2)
+	}
+}
+
+// A reader pages through the list while matches leave it and others join
+// it between its pages: nothing is listed twice, none that stayed open
+// throughout is skipped, nor any that joined before the last page, and
+// none is listed once it left.
+func testOpenMatchesPagingChanges(t *testing.T, h *coordHarness) {
+	const n = 24
+	version := map[string]int64{}
+	save := func(id string, open bool) {
+		version[id] = h.save(id, version[id], fmt.Sprint(id, " v", version[id]+1, " ", open), open)
+	}
+	for i := range n {
+		save(fmt.Sprintf("stay%02d", i), true)
+		save(fmt.Sprintf("leave%02d", i), true)
+	}
+	closed := map[string]bool{}
+	var joined []string
+	step := 0
+	change := func() { // close one leaving match and open a new one
+		if step < n {
+			// From the far end first, so that some leave before they are read.
+			id := fmt.Sprintf("leave%02d", (step*7)%n)
+			save(id, false)
+			closed[id] = true
+			id = fmt.Sprintf("new%02d", step)
+			save(id, true)
+			joined = append(joined, id)
+		}
+		step++
+	}
+	seen := map[string]bool{}
+	var after int64
+	for pages := 0; ; pages++ {
+		if pages > 4*n {
+			t.Fatal("paging did not reach the end of the list")
+		}
+		before := len(joined)
+		ids, seqs := h.open(after, 3)
+		for _, id := range ids {
+			if seen[id] {
+				t.Fatalf("%s listed twice", id)
+			}
+			if closed[id] {
+				t.Fatalf("%s listed after it left the list", id)
+			}
+			seen[id] = true
+		}
+		if len(ids) < 3 {
+			for _, id := range joined[:before] {
+				if !seen[id] {
+					t.Fatalf("%s joined before the last page and was not listed", id)
+				}
+			}
+			break
+		}
+		after = seqs[len(seqs)-1]
+		change()
+		change()
+	}
+	for i := range n {
+		if id := fmt.Sprintf("stay%02d", i); !seen[id] {
+			t.Fatalf("%s stayed open throughout and was not listed", id)
 		}
 	}
 }
@@ -302,9 +466,11 @@ func testOpenMatchExpires(t *testing.T, h *coordHarness) {
 	}
 	h.save("last", 0, "last", true)
 	h.wantOpen("first", "short", "last")
+	// A page that finds an expired match reads on to fill its limit.
+	first := h.seqOf("first")
 	h.eventually("the expired match leaves the list", func() bool {
-		got, err := h.c.OpenMatches(h.ctx, 2)
-		return err == nil && slices.Equal(got, []string{"first", "last"})
+		got, err := h.c.OpenMatches(h.ctx, first, 1)
+		return err == nil && len(got) == 1 && got[0].ID == "last"
 	})
 	h.wantOpen("first", "last")
 }
