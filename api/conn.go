@@ -922,7 +922,7 @@ func NewWSServer(h Handler, lim Limits, m *Metrics, log *slog.Logger) *WSServer 
 // with 503 while shutting down, 403 for a foreign Origin and 429 when the
 // remote IP has MaxConnsPerIP connections open.
 func (s *WSServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	ip := remoteIP(r)
+	ip := s.lim.clientIP(r)
 	if !s.lim.originAllowed(r) {
 		s.m.Rejected.WithLabelValues("origin").Inc()
 		s.log.Debug("websocket origin refused", "remote_ip", ip, "origin", r.Header.Get("Origin"))
@@ -1058,13 +1058,4 @@ func (s *WSServer) Shutdown(ctx context.Context) error {
 		s.mu.Unlock()
 		return ctx.Err()
 	}
-}
-
-// remoteIP is the TCP peer's address, without the port.
-func remoteIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }

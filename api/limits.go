@@ -1,7 +1,9 @@
 package api
 
 import (
+	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -114,9 +116,16 @@ type Limits struct {
 	// MsgRate turns rate limiting off.
 	MsgRate  float64
 	MsgBurst int
-	// MaxConnsPerIP caps the connections of one remote IP (the TCP peer's
-	// address; proxies' headers are not trusted). Negative: no cap.
+	// MaxConnsPerIP caps the connections of one client address (see
+	// TrustedProxies). Negative: no cap.
 	MaxConnsPerIP int
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
+	// believed. A connection is a client's whose address is the TCP peer's,
+	// unless the peer is one of these: then it is the last address of the
+	// header that is not a trusted proxy. Every limit per address (the
+	// connection cap here, the lobby's limits) counts by that address.
+	// Empty: no proxy is trusted, the header is ignored.
+	TrustedProxies []netip.Prefix
 	// AllowedOrigins lists the browser origins ("https://example.com",
 	// compared case-insensitively) that may connect besides the server's own
 	// host. A request without an Origin header (not a browser) is always
@@ -227,4 +236,51 @@ func (b *tokenBucket) take(now time.Time) rateVerdict {
 	default:
 		return rateFlood
 	}
+}
+
+// clientIP is the address a WebSocket request counts under: the TCP peer's,
+// or behind a trusted proxy the client's it forwarded (see TrustedProxies).
+func (l Limits) clientIP(r *http.Request) string {
+	peer := peerIP(r)
+	if len(l.TrustedProxies) == 0 {
+		return peer
+	}
+	addr, err := netip.ParseAddr(peer)
+	if err != nil || !l.trusted(addr) {
+		return peer
+	}
+	// Read from the right: each proxy appends the address it was reached
+	// from, and only those of trusted proxies can be believed; the first
+	// untrusted one is the client.
+	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		a, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			break // a forged or broken header: the last proxy is all we know
+		}
+		if !l.trusted(a.Unmap()) {
+			return a.Unmap().String()
+		}
+		peer = a.Unmap().String()
+	}
+	return peer
+}
+
+func (l Limits) trusted(a netip.Addr) bool {
+	a = a.Unmap()
+	for _, p := range l.TrustedProxies {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// peerIP is the TCP peer's address, without the port.
+func peerIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }

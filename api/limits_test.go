@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -128,5 +129,39 @@ func TestCloseReasonTruncated(t *testing.T) {
 	ce, _ := readClose(t, c)
 	if ce.Code != 4001 || len(ce.Text) > maxCloseReason || !utf8.ValidString(ce.Text) || ce.Text == "" {
 		t.Fatalf("closed with %d %q", ce.Code, ce.Text)
+	}
+}
+
+func TestClientIP(t *testing.T) {
+	proxies := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+	tests := []struct {
+		name    string
+		trusted []netip.Prefix
+		peer    string
+		xff     []string
+		want    string
+	}{
+		{"no proxy trusted: the header is ignored", nil, "10.0.0.5:1234", []string{"203.0.113.9"}, "10.0.0.5"},
+		{"an untrusted peer's header is ignored", proxies, "198.51.100.7:1", []string{"203.0.113.9"}, "198.51.100.7"},
+		{"a trusted proxy names the client", proxies, "10.0.0.5:1234", []string{"203.0.113.9"}, "203.0.113.9"},
+		{"a forged first hop is not believed", proxies, "10.0.0.5:1", []string{"1.1.1.1, 203.0.113.9"}, "203.0.113.9"},
+		{"through two trusted proxies", proxies, "10.0.0.5:1", []string{"203.0.113.9, 10.1.2.3"}, "203.0.113.9"},
+		{"several header lines", proxies, "10.0.0.5:1", []string{"1.1.1.1", "203.0.113.9"}, "203.0.113.9"},
+		{"no header: the proxy itself", proxies, "10.0.0.5:1", nil, "10.0.0.5"},
+		{"a broken hop: the last proxy", proxies, "10.0.0.5:1", []string{"203.0.113.9, nonsense"}, "10.0.0.5"},
+		{"IPv6 proxy, IPv4-mapped client", proxies, "[::1]:80", []string{"::ffff:203.0.113.9"}, "203.0.113.9"},
+		{"every hop trusted: the first proxy", proxies, "10.0.0.5:1", []string{"10.9.9.9, 10.1.1.1"}, "10.9.9.9"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest("GET", "/ws", nil)
+			r.RemoteAddr = tt.peer
+			for _, v := range tt.xff {
+				r.Header.Add("X-Forwarded-For", v)
+			}
+			if got := (Limits{TrustedProxies: tt.trusted}).clientIP(r); got != tt.want {
+				t.Errorf("clientIP(peer %s, X-Forwarded-For %q) = %s, want %s", tt.peer, tt.xff, got, tt.want)
+			}
+		})
 	}
 }

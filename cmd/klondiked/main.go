@@ -17,6 +17,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"net/netip"
 	"os"
 	"os/signal"
 	"strconv"
@@ -62,6 +63,7 @@ type Options struct {
 	ShutdownGrace time.Duration
 	Limits        api.Limits
 	Origins       string
+	Proxies       string
 	// HTTP are the limits of every HTTP connection, the profiler's too.
 	HTTP api.HTTPLimits
 	// WinnableWorkers solve deals in the background for matches with
@@ -119,6 +121,7 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 	fs.StringVar(&o.LogFormat, "log-format", env("KLONDIKE_LOG_FORMAT", "text"), "log format: text or json (env KLONDIKE_LOG_FORMAT)")
 	fs.StringVar(&o.LogLevel, "log-level", env("KLONDIKE_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env KLONDIKE_LOG_LEVEL)")
 	fs.DurationVar(&o.ShutdownGrace, "shutdown-grace", envDur("KLONDIKE_SHUTDOWN_GRACE", 10*time.Second), "how long a shutdown waits for connections to drain (env KLONDIKE_SHUTDOWN_GRACE)")
+	fs.StringVar(&o.Proxies, "trusted-proxies", env("KLONDIKE_TRUSTED_PROXIES", ""), "comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client: the limits per address then count by the client's address; empty: none (env KLONDIKE_TRUSTED_PROXIES)")
 	fs.StringVar(&o.Origins, "allowed-origins", env("KLONDIKE_ALLOWED_ORIGINS", ""), "comma-separated extra WebSocket origins allowed besides the server's own host; * allows any (env KLONDIKE_ALLOWED_ORIGINS)")
 	fs.IntVar(&o.Limits.MaxConnsPerIP, "max-conns-per-ip", envInt("KLONDIKE_MAX_CONNS_PER_IP", api.DefaultMaxConnsPerIP), "WebSocket connections allowed from one IP; negative: no cap (env KLONDIKE_MAX_CONNS_PER_IP)")
 	fs.Int64Var(&o.Limits.ReadLimit, "read-limit", envInt64("KLONDIKE_READ_LIMIT", api.DefaultReadLimit), "largest WebSocket frame a client may send, in bytes; larger closes the connection (env KLONDIKE_READ_LIMIT)")
@@ -161,6 +164,20 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 	}
 	if o.WinnableWorkers < 0 || o.WinnableWorkers > 64 {
 		return o, fmt.Errorf("--winnable-workers %d: want 0..64", o.WinnableWorkers)
+	}
+	for _, p := range strings.Split(o.Proxies, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		prefix, err := netip.ParsePrefix(p)
+		if err != nil {
+			addr, aerr := netip.ParseAddr(p)
+			if aerr != nil {
+				return o, fmt.Errorf("--trusted-proxies: %q is neither an address nor a CIDR range", p)
+			}
+			prefix = netip.PrefixFrom(addr.Unmap(), addr.Unmap().BitLen())
+		}
+		o.Limits.TrustedProxies = append(o.Limits.TrustedProxies, prefix.Masked())
 	}
 	if o.Origins != "" {
 		for _, s := range strings.Split(o.Origins, ",") {

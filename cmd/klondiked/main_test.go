@@ -371,3 +371,27 @@ func TestDebugAddr(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestOptionsTrustedProxies(t *testing.T) {
+	var out bytes.Buffer
+	o, err := parseOptions([]string{"--trusted-proxies", " 10.0.0.0/8, 192.0.2.7 ,::1"}, env(nil), &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"10.0.0.0/8", "192.0.2.7/32", "::1/128"}
+	if len(o.Limits.TrustedProxies) != len(want) {
+		t.Fatalf("TrustedProxies = %v, want %v", o.Limits.TrustedProxies, want)
+	}
+	for i, p := range o.Limits.TrustedProxies {
+		if p.String() != want[i] {
+			t.Errorf("TrustedProxies[%d] = %s, want %s", i, p, want[i])
+		}
+	}
+	o, err = parseOptions(nil, env(map[string]string{"KLONDIKE_TRUSTED_PROXIES": "172.16.0.0/12"}), &out)
+	if err != nil || len(o.Limits.TrustedProxies) != 1 || o.Limits.TrustedProxies[0].String() != "172.16.0.0/12" {
+		t.Fatalf("from the environment: %v, %v", o.Limits.TrustedProxies, err)
+	}
+	if _, err := parseOptions([]string{"--trusted-proxies", "proxy.example"}, env(nil), &out); err == nil || !strings.Contains(err.Error(), "--trusted-proxies") {
+		t.Fatalf("a host name: err = %v, want one naming --trusted-proxies", err)
+	}
+}
