@@ -122,3 +122,16 @@ func TestVersionIsStable(t *testing.T) {
 		t.Fatalf("version %q", Version())
 	}
 }
+
+// TestHiddenWins guards the rule that makes the hidden attribute win over
+// every display rule (.btn is inline-flex), for builds without Chromium;
+// api/webtest checks what the browser shows.
+func TestHiddenWins(t *testing.T) {
+	css, err := staticFS.ReadFile("static/app.css")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(css), "[hidden] { display: none !important; }") {
+		t.Errorf("app.css lacks the rule [hidden] { display: none !important; }")
+	}
+}

@@ -315,25 +315,35 @@ func (p *page) enterName(path, name string) {
 	p.waitJS("connected", `window.klondike && window.klondike.state.welcomed`)
 }
 
-// screenshot saves the viewport as docs/screenshots/<name> when
-// KLONDIKE_SCREENSHOTS=1.
+// screenshotDir is where screenshots are written, from
+// KLONDIKE_SCREENSHOTS: a directory, or "1" for the repository's
+// docs/screenshots; "" when unset.
+func screenshotDir() string {
+	dir := os.Getenv("KLONDIKE_SCREENSHOTS")
+	if dir == "1" {
+		_, file, _, _ := runtime.Caller(0)
+		dir = filepath.Join(filepath.Dir(file), "..", "..", "docs", "screenshots")
+	}
+	return dir
+}
+
+// screenshot saves what the viewport shows as <screenshotDir>/<name>.
 func (p *page) screenshot(name string) {
 	p.t.Helper()
-	if os.Getenv("KLONDIKE_SCREENSHOTS") != "1" {
+	dir := screenshotDir()
+	if dir == "" {
 		return
 	}
-	// Let fonts and layout settle, and no toast hide the board.
+	// Let fonts and layout settle, and no toast or focus ring hide the page.
 	eval[bool](p, "tidy up", `(() => { document.getElementById('toasts').replaceChildren();
-		if (document.activeElement) document.activeElement.blur(); window.scrollTo(0, 0); return true; })()`)
-	time.Sleep(150 * time.Millisecond)
+		if (document.activeElement) document.activeElement.blur(); return true; })()`)
+	eval[bool](p, "settle", `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
 	ctx, cancel := context.WithTimeout(p.ctx, stepTimeout)
 	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		p.fail("screenshot "+name, err)
 	}
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "docs", "screenshots")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		p.t.Fatal(err)
 	}

@@ -4,7 +4,7 @@
 import { h, replace, fmtClock, storageGet, storageSet } from './util.js';
 import { Connection, forgetSession } from './net.js';
 import { Board } from './board.js';
-import { cardName, parseMove, makeCard } from './engine.js';
+import { cardName, parseMove, makeCard, timedScore } from './engine.js';
 import { checkCommitment } from './fair.js';
 import { ReplayViewer } from './replay.js';
 
@@ -35,6 +35,14 @@ const S = {
   route: parseRoute(location),
   routeDone: false,
   welcomed: false,
+  // resumedId is the match a resumed session brought back while a link
+  // waits: its first snapshot decides whether the link goes ahead.
+  resumedId: '',
+  // linkConflict is a link that would take the player out of a live match:
+  // they choose between the two.
+  linkConflict: null,
+  // dismissed holds matches a link replaced: their pushes are not adopted.
+  dismissed: new Set(),
 };
 
 // ---------- routing ----------
@@ -52,6 +60,22 @@ function parseRoute(loc) {
     return { kind: 'deal', ...offer };
   }
   return { kind: 'lobby' };
+}
+
+// describeRoute says in words what a link offers, or '' for the lobby.
+function describeRoute(r) {
+  if (r.kind === 'deal') return `Deal #${r.seed}, draw ${r.draw}`;
+  if (r.kind === 'match') return `An invite to match ${r.code}`;
+  return '';
+}
+
+function routePath(r) {
+  if (r.kind === 'match') return `/m/${r.code}`;
+  if (r.kind !== 'deal') return '/';
+  const q = new URLSearchParams({ draw: String(r.draw) });
+  if (r.passes !== undefined) q.set('passes', String(r.passes));
+  if (r.scoring) q.set('scoring', r.scoring);
+  return `/deal/${r.seed}?${q}`;
 }
 
 function setPath(path) {
@@ -158,11 +182,44 @@ function onWelcome(m) {
     return;
   }
   if (m.resumed && m.match_id) {
-    render(); // the server resends the match and the round
+    // The server resends the match and the round. A link opened in this
+    // tab waits for that snapshot: a finished match must not win over it.
+    if (S.route.kind !== 'lobby' && !S.routeDone) {
+      S.resumedId = m.match_id;
+      const id = m.match_id;
+      setTimeout(() => {
+        if (S.resumedId !== id) return;
+        S.resumedId = '';
+        handleRoute();
+        render();
+      }, 2000);
+    }
+    render();
     return;
   }
   handleRoute();
   render();
+}
+
+// linkDecides settles a waiting link against the first snapshot of the
+// match the session resumed, and reports whether that match is dropped.
+function linkDecides(info) {
+  if (!S.resumedId || info.id !== S.resumedId) return false;
+  S.resumedId = '';
+  const r = S.route;
+  if (r.kind === 'match' && r.code === info.code) {
+    S.routeDone = true; // the link names this very match
+    return false;
+  }
+  if (info.state === 'over') {
+    S.dismissed.add(info.id);
+    handleRoute();
+    render();
+    return true;
+  }
+  S.routeDone = true;
+  S.linkConflict = { ...r };
+  return false;
 }
 
 function handleRoute() {
@@ -173,6 +230,7 @@ function handleRoute() {
     joinByCode(r.code, true);
   } else if (r.kind === 'deal') {
     S.dealOffer = { seed: r.seed, draw: r.draw, passes: r.passes, scoring: r.scoring };
+    screenKey = ''; // the lobby shows the offer
   }
 }
 
@@ -189,6 +247,9 @@ function resetRound() {
 
 function onMatch(info, re) {
   if (S.leaving && info.id === S.leaving) return;
+  if (!re && S.dismissed.has(info.id)) return;
+  if (!re && linkDecides(info)) return;
+  if (re) S.dismissed.delete(info.id);
   const mine = isPlayer(info);
   const current = S.match && S.match.id === info.id;
   if (!current) {
@@ -199,9 +260,9 @@ function onMatch(info, re) {
   }
   S.match = info;
   if (mine && S.spectating === info.id) S.spectating = '';
-  if (info.state === 'open' || info.state === 'starting' || info.state === 'running' || info.state === 'between' || info.state === 'over') {
-    setPath(`/m/${info.code}`);
-  }
+  // A match that ends while its player chooses shows its results.
+  if (S.linkConflict && info.state === 'over') S.linkConflict = null;
+  if (!S.linkConflict) setPath(`/m/${info.code}`);
   if (info.round_id && S.roundOver && S.roundOver.round_id !== info.round_id && info.state !== 'over') {
     S.roundOver = null;
   }
@@ -255,6 +316,10 @@ function onRoundStarted(m) {
 function sendMove(text, info = {}) {
   const r = S.round;
   if (!r || !r.view || r.view.status !== 'playing') return;
+  if (text === 'U' && r.rules.undo === 'off') {
+    toast('Undo is off in this match.');
+    return;
+  }
   if (!S.conn || !S.conn.isOpen()) {
     toast('Not connected: the move was not sent.', 'error');
     if (screen.board) screen.board.moveAnswered(false);
@@ -463,7 +528,9 @@ function soloPractice(draw, seed) {
     .catch(fail);
 }
 
-function leaveMatch() {
+// leaveMatch leaves the current match (or stops watching it), then goes
+// to the lobby, or on to the link the player chose (then).
+function leaveMatch(then) {
   const m = S.match;
   if (!m) return;
   S.leaving = m.id;
@@ -471,8 +538,13 @@ function leaveMatch() {
     S.leaving = '';
     S.match = null;
     S.spectating = '';
+    S.dismissed.add(m.id);
     resetRound();
-    setPath('/');
+    if (typeof then === 'function') {
+      then();
+    } else {
+      setPath('/');
+    }
     render();
   };
   if (m.state === 'over') {
@@ -493,9 +565,10 @@ let screenKey = '';
 
 function currentScreen() {
   if (!S.name) return 'name';
-  if (!S.welcomed) return 'connecting';
+  if (!S.welcomed || S.resumedId) return 'connecting';
   const m = S.match;
   if (!m) return 'lobby';
+  if (S.linkConflict) return 'link';
   if (S.roundOver && (m.state === 'between' || m.state === 'over' || m.state === 'running')) return 'results';
   if (m.state === 'over') return 'results';
   if (m.state === 'open') return 'room';
@@ -510,7 +583,7 @@ function render() {
     if (screen.destroy) screen.destroy();
     screenKey = key;
     const kind = key.split(':')[0];
-    screen = { name: nameScreen, connecting: connectingScreen, lobby: lobbyScreen, room: roomScreen, game: gameScreen, watch: gameScreen, results: resultsScreen }[kind]();
+    screen = { name: nameScreen, connecting: connectingScreen, lobby: lobbyScreen, room: roomScreen, game: gameScreen, watch: gameScreen, results: resultsScreen, link: linkScreen }[kind]();
     const focus = document.activeElement;
     replace(app, screen.el);
     if (!focus || focus === document.body || !document.contains(focus)) {
@@ -542,6 +615,7 @@ function nameScreen() {
     },
   },
   h('h1', { id: 'name-title', text: 'Klondike race' }),
+  waitingLine(),
   h('p', { class: 'lead', text: 'Race other players on the same deal of solitaire. Every move is checked by the server; every deal is provably fair.' }),
   h('label', { for: 'name-input', text: 'Your name' }),
   input,
@@ -549,8 +623,42 @@ function nameScreen() {
   return { el: form };
 }
 
+// waitingLine says what the link that opened the page offers, before the
+// player has a name.
+function waitingLine() {
+  const what = describeRoute(S.route);
+  if (!what) return null;
+  return h('p', { class: 'waiting', id: 'waiting-link' }, 'Waiting for you: ', h('strong', { text: what }),
+    S.route.kind === 'deal' ? ' (play it alone or race friends on it)' : ' (you join it once you have a name)');
+}
+
 function connectingScreen() {
-  return { el: h('section', { class: 'panel narrow' }, h('h1', { text: 'Connecting…' }), h('p', { text: 'Reaching the server.' })) };
+  return { el: h('section', { class: 'panel narrow' }, h('h1', { text: 'Connecting…' }), waitingLine(), h('p', { text: 'Reaching the server.' })) };
+}
+
+// linkScreen: a link was opened in a tab whose player is still in a match
+// that is not over. The link goes ahead once they leave it.
+function linkScreen() {
+  const r = S.linkConflict;
+  const m0 = S.match;
+  const what = describeRoute(r);
+  const phase = { open: 'in its waiting room', starting: 'its round is about to start', running: 'a round is being played', between: 'between two rounds' }[m0.state] || m0.state;
+  const go = () => {
+    S.linkConflict = null;
+    S.routeDone = false;
+    setPath(routePath(r));
+    handleRoute();
+  };
+  const el = h('section', { class: 'panel narrow link-conflict', 'aria-labelledby': 'link-title' },
+    h('h1', { id: 'link-title', text: what }),
+    h('p', { text: `You are still in match ${m0.code} (${phase}). Leave it to go on${m0.state === 'open' ? '' : ': leaving gives up your game in it'}, or go back to it.` }),
+    h('div', { class: 'actions' },
+      h('button', { class: 'btn primary', type: 'button', id: 'link-go', 'data-autofocus': true, text: `Leave match ${m0.code} and go on`, onclick: () => leaveMatch(go) }),
+      h('button', {
+        class: 'btn', type: 'button', id: 'link-back', text: `Back to match ${m0.code}`,
+        onclick: () => { S.linkConflict = null; setPath(`/m/${S.match.code}`); render(); },
+      })));
+  return { el };
 }
 
 const SETTING_FIELDS = [
@@ -737,7 +845,7 @@ function roomScreen() {
       h('div', { class: 'inline-form' }, linkInput, h('button', { class: 'btn', type: 'button', id: 'copy-link', text: 'Copy', onclick: copy }), copyStatus)),
     h('h2', { text: 'Players' }),
     playersHost,
-    h('div', { class: 'actions' }, readyBtn, startBtn, h('button', { class: 'btn subtle', type: 'button', id: 'leave', text: 'Leave', onclick: leaveMatch })),
+    h('div', { class: 'actions' }, readyBtn, startBtn, h('button', { class: 'btn subtle', type: 'button', id: 'leave', text: 'Leave', onclick: () => leaveMatch() })),
     note);
   const update = () => {
     const m = S.match;
@@ -758,33 +866,86 @@ function roomScreen() {
   return { el, update };
 }
 
-function leaderboardTable(entries, { caption, scoring }) {
+// scoreWords names and explains a round's score in each scoring: the
+// column's header, and one line under every table that shows it.
+function scoreWords(scoring, mode) {
+  const ranking = mode === 'score'
+    ? 'Ranked by timed score.'
+    : 'Ranked by who won first, then cards home, then timed score.';
+  if (scoring === 'vegas') {
+    return { header: 'Vegas score', title: '−52 to start, +5 for each card home; no time penalty', note: `Vegas score: −52 to start, +5 for each card home, no time penalty. ${mode === 'score' ? 'Ranked by Vegas score.' : 'Ranked by who won first, then by cards home.'}` };
+  }
+  if (scoring === 'none') {
+    return { header: '', title: '', note: mode === 'score' ? 'No scoring: ties are broken by who got there first.' : 'Ranked by who won first, then by cards home.' };
+  }
+  return {
+    header: 'Timed score',
+    title: 'the board\u2019s points − 2 for every 10 s played (never below 0), + a bonus for a win',
+    note: `Timed score: the board\u2019s points − 2 for every 10 s played (never below 0), + a time bonus for a win; so most are 0 early on. ${ranking}`,
+  };
+}
+
+// scoreNote is the one line that explains the score of a table.
+function scoreNote(scoring, mode, id) {
+  return h('p', { class: 'score-note', id, text: scoreWords(scoring, mode).note });
+}
+
+function leaderboardTable(entries, { caption, scoring, mode }) {
   const statusText = (e) => {
     const t = e.finished_ms !== null && e.finished_ms !== undefined ? ` ${fmtClock(e.finished_ms)}` : '';
     return { playing: 'playing', won: `won${t}`, stuck: `stuck${t}`, resigned: 'resigned', timed_out: 'out of time' }[e.status] || e.status;
   };
-  return h('table', { class: 'board-table leaderboard', id: 'leaderboard' },
+  const words = scoreWords(scoring, mode);
+  const num = (text, title) => h('th', { scope: 'col', class: 'num', text, title: title || null });
+  return h('table', { class: 'board-table leaderboard', id: 'leaderboard', 'aria-describedby': 'score-note' },
     h('caption', { text: caption }),
     h('thead', {}, h('tr', {},
-      h('th', { scope: 'col', text: '#' }), h('th', { scope: 'col', text: 'Player' }),
-      h('th', { scope: 'col', text: 'Score', title: scoring === 'standard' ? 'move points less the time penalty, plus the bonus once won' : null }),
-      h('th', { scope: 'col', text: 'Cards', title: 'cards on the foundations' }), h('th', { scope: 'col', text: 'Moves' }), h('th', { scope: 'col', text: 'Status' }))),
+      num('#', 'rank'), h('th', { scope: 'col', text: 'Player' }),
+      num('Cards home', 'cards on the foundations, of 52'),
+      words.header ? num(words.header, words.title) : null,
+      num('Moves'), h('th', { scope: 'col', class: 'status', text: 'Status' }))),
     h('tbody', {}, entries.map((e) => h('tr', { class: `${e.player_id === S.me ? 'me' : ''} st-${e.status}`, dataset: { player: e.name, foundation: String(e.foundation) } },
-      h('td', { text: String(e.rank) }),
+      h('td', { class: 'num', text: String(e.rank) }),
       h('th', { scope: 'row' }, e.name, e.player_id === S.me ? h('span', { class: 'visually-hidden', text: ' (you)' }) : null),
-      h('td', { class: 'num', text: String(e.score) }),
       h('td', { class: 'num foundation-count', text: String(e.foundation) }),
+      words.header ? h('td', { class: 'num score', text: String(e.score) }) : null,
       h('td', { class: 'num', text: String(e.moves) }),
       h('td', { class: 'status', text: statusText(e) + (e.helped ? ' · with hints' : '') })))));
 }
 
-function totalsTable(totals, caption) {
-  return h('table', { class: 'board-table totals', id: 'totals' },
-    h('caption', { text: caption }),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: '#' }), h('th', { scope: 'col', text: 'Player' }), h('th', { scope: 'col', text: 'Total' }), h('th', { scope: 'col', text: 'Wins' }), h('th', { scope: 'col', text: 'Places' }))),
-    h('tbody', {}, totals.map((t) => h('tr', { class: t.player_id === S.me ? 'me' : '' },
-      h('td', { text: String(t.rank) }), h('th', { scope: 'row', text: t.name }), h('td', { class: 'num', text: String(t.total) }),
-      h('td', { class: 'num', text: String(t.wins) }), h('td', { text: (t.placings || []).join(', ') || '–' })))));
+// totalsTable shows the match standings. The server's "wins" counts the
+// rounds a player ranked first (a lone player who resigned ranks first), so
+// it is named for that; games won show only when the server counts them.
+function totalsTable(totals, { caption, scoring, mode }) {
+  const words = scoreWords(scoring, 'score');
+  const num = (text, title) => h('th', { scope: 'col', class: 'num', text, title: title || null });
+  const won = totals.some((t) => t.games_won !== undefined);
+  const total = words.header ? {
+    th: num(`Total ${words.header.toLowerCase()}`, `the sum of the round scores (${words.header.toLowerCase()})`),
+    td: (t) => h('td', { class: 'num total', text: String(t.total) }),
+  } : null;
+  const firsts = {
+    th: num('1st places', 'rounds in which this player ranked first, won or not'),
+    td: (t) => h('td', { class: 'num firsts', text: String(t.wins) }),
+  };
+  const cols = (mode === 'race' ? [firsts, total] : [total, firsts]).filter(Boolean);
+  const ranking = mode === 'race'
+    ? `Standings: ranked by 1st places, then by total${words.header ? ` ${words.header.toLowerCase()}` : ''}.`
+    : `Standings: ranked by total${words.header ? ` ${words.header.toLowerCase()}` : ''}.`;
+  return h('div', { class: 'totals-wrap' },
+    h('table', { class: 'board-table totals', id: 'totals', 'aria-describedby': 'totals-note' },
+      h('caption', { text: caption }),
+      h('thead', {}, h('tr', {},
+        num('#', 'rank'), h('th', { scope: 'col', text: 'Player' }),
+        cols.map((c) => c.th),
+        won ? num('Games won', 'rounds whose game this player won') : null,
+        num('Place each round', 'the rank in each round, in order'))),
+      h('tbody', {}, totals.map((t) => h('tr', { class: t.player_id === S.me ? 'me' : '', dataset: { player: t.name } },
+        h('td', { class: 'num', text: String(t.rank) }), h('th', { scope: 'row', text: t.name }),
+        cols.map((c) => c.td(t)),
+        won ? h('td', { class: 'num', text: String(t.games_won) }) : null,
+        h('td', { class: 'num', text: (t.placings || []).join(', ') || '–' }))))),
+    h('p', { class: 'score-note', id: 'totals-note', text: ranking }));
 }
 
 function confirmDialog(question, yes, onYes) {
@@ -802,13 +963,53 @@ function confirmDialog(question, yes, onYes) {
   dlg.showModal();
 }
 
+// A stat is one labelled figure of the HUD: its label and value read as
+// "Points 35", set with set(value) and hidden with set(null). A short
+// label, when given, replaces the label on a phone.
+function stat(id, label, title, cls = '', short = '') {
+  const k = h('span', { class: 'k' });
+  let shownLabel = '';
+  const setLabel = (text) => {
+    if (text === shownLabel) return;
+    shownLabel = text;
+    if (short) replace(k, h('span', { class: 'label-long', text }), h('span', { class: 'label-short', 'aria-hidden': 'true', text: short }));
+    else k.textContent = text;
+  };
+  setLabel(label);
+  const v = h('b', { class: 'v' });
+  const el = h('span', { class: `stat ${cls}`.trim(), id, title: title || null }, k, ' ', v);
+  return {
+    el,
+    set(value, newLabel) {
+      el.hidden = value === null || value === undefined;
+      if (newLabel !== undefined) setLabel(newLabel);
+      if (!el.hidden) v.textContent = String(value);
+    },
+  };
+}
+
+// soloRound tells whether the round has one player: the server offers
+// hints only then, since its solver sees cards the players cannot.
+function soloRound() {
+  const lb = S.leaderboard;
+  if (lb && S.round && lb.round_id === S.round.id && lb.entries) return lb.entries.length === 1;
+  return !!S.match && S.match.players.length === 1;
+}
+
+function foundationCount(v) {
+  return v.foundations.C + v.foundations.D + v.foundations.H + v.foundations.S;
+}
+
 function gameScreen() {
   const hud = h('div', { class: 'hud', role: 'group', 'aria-label': 'Round status' });
-  const clock = h('span', { class: 'clock', id: 'clock', 'aria-live': 'off' });
-  const score = h('span', { class: 'stat', id: 'score' });
-  const moves = h('span', { class: 'stat', id: 'moves' });
-  const passes = h('span', { class: 'stat', id: 'passes' });
-  const roundLabel = h('span', { class: 'stat', id: 'round-label' });
+  const roundStat = stat('round-label', 'Round');
+  const dealStat = stat('deal-label', 'Deal', 'a known deal: anyone can play it again');
+  const clock = stat('clock', 'Left', null, 'clock');
+  const cards = stat('cards', 'Cards', 'cards on the foundations, of 52');
+  const points = stat('points', 'Points', 'move points: what your moves earned, before the clock');
+  const timed = stat('timed-score', 'Timed score', 'the timed score the leaderboard shows: points − 2 for every 10 s played (never below 0), + a bonus for a win', '', 'Timed');
+  const moves = stat('moves', 'Moves');
+  const passes = stat('passes', 'Recycles left');
   const undoBtn = h('button', { class: 'btn', type: 'button', id: 'undo', text: 'Undo', title: 'Undo (U)', onclick: () => sendMove('U', {}) });
   const resignBtn = h('button', {
     class: 'btn subtle', type: 'button', id: 'resign', text: 'Resign',
@@ -819,7 +1020,7 @@ function gameScreen() {
   // Hints are for solo practice: the server's solver sees every card, so
   // it never helps in a round with rivals; a hinted game is marked so.
   const hintBtn = h('button', {
-    class: 'btn subtle', type: 'button', id: 'hint', text: 'Hint', title: 'Ask the solver for the next move (solo practice only)',
+    class: 'btn subtle', type: 'button', id: 'hint', text: 'Hint', title: 'Ask the solver for the next move (solo rounds only)',
     onclick: () => {
       if (!S.round) return;
       hintBtn.disabled = true;
@@ -830,14 +1031,15 @@ function gameScreen() {
       }).catch(fail).finally(() => { hintBtn.disabled = false; });
     },
   });
-  const solo = S.match && S.match.players.length === 1 && S.match.settings.max_players === 1;
-  hintBtn.hidden = !solo;
-  const banner = h('div', { class: 'banner', id: 'banner', role: 'status', 'aria-live': 'polite' });
-  replace(hud, roundLabel, clock, score, moves, passes, h('span', { class: 'spacer' }), hintBtn, undoBtn, resignBtn);
-  const overlay = h('div', { class: 'countdown', id: 'countdown', 'aria-live': 'assertive' });
+  const stats = h('div', { class: 'hud-stats' }, roundStat.el, dealStat.el, clock.el, cards.el, points.el, timed.el, moves.el, passes.el);
+  const buttons = h('div', { class: 'hud-actions' }, hintBtn, undoBtn, resignBtn);
+  replace(hud, stats, buttons);
+  const banner = h('div', { class: 'banner', id: 'banner', role: 'status', 'aria-live': 'polite', hidden: true });
+  // The countdown sits in the flow, above the board: it covers nothing.
+  const overlay = h('div', { class: 'countdown', id: 'countdown', 'aria-live': 'assertive', hidden: true });
   const boardHost = h('div', { class: 'board-host' });
-  const side = h('aside', { class: 'side', 'aria-label': 'Leaderboard' });
-  const help = h('details', { class: 'keys-help' },
+  const sideMain = h('div', { class: 'side-main' });
+  const help = h('details', { class: 'keys-help', id: 'keys-help' },
     h('summary', { text: 'Keyboard and mouse' }),
     h('ul', {},
       h('li', { text: 'Drag a card (or a run) onto a pile or a foundation; or click it, then click where it goes.' }),
@@ -846,7 +1048,8 @@ function gameScreen() {
       h('li', { text: 'Arrow keys move between piles; up/down change how many cards are chosen; Enter or Space picks or places; Esc cancels.' }),
       h('li', { text: 'D draws (or turns the waste over); U undoes.' })));
   const watching = !isPlayer(S.match) || !(S.round && S.round.view);
-  const main = h('div', { class: 'game-main' }, hud, banner, boardHost, overlay, watching ? null : help);
+  const side = h('aside', { class: 'side', 'aria-label': 'Leaderboard' }, sideMain, watching ? null : help);
+  const main = h('div', { class: 'game-main' }, hud, overlay, banner, boardHost);
   const el = h('div', { class: 'game' }, main, side);
   let board = null;
   if (!watching) {
@@ -856,13 +1059,11 @@ function gameScreen() {
       onHint: (text) => toast(text),
     });
   } else {
+    const player = isPlayer(S.match);
     replace(boardHost, h('section', { class: 'panel watching' },
-      h('h1', { text: S.match.state === 'starting' ? 'The round is about to start' : 'Watching' }),
-      h('p', { text: isPlayer(S.match) ? 'Your board appears when the round starts.' : 'Spectators see the leaderboard, never the boards.' }),
-      h('button', { class: 'btn subtle', type: 'button', text: 'Back to the lobby', onclick: leaveMatch })));
-    undoBtn.hidden = true;
-    resignBtn.hidden = true;
-    hintBtn.hidden = true;
+      h('h1', { id: 'watch-title', text: S.match.state === 'starting' ? 'The round is about to start' : 'Watching' }),
+      h('p', { text: player ? 'Your board appears when the round starts.' : 'Spectators see the leaderboard, never the boards.' }),
+      h('button', { class: 'btn subtle', type: 'button', id: 'watch-leave', text: player ? 'Leave the match' : 'Back to the lobby', onclick: () => leaveMatch() })));
   }
 
   const updateSide = () => {
@@ -870,53 +1071,82 @@ function gameScreen() {
     const m = S.match;
     const parts = [];
     if (S.leaderboard && S.leaderboard.entries) {
-      parts.push(leaderboardTable(S.leaderboard.entries, { caption: `Leaderboard${r ? ` · round ${r.number}` : ''}`, scoring: m && m.settings.scoring }));
+      const rules = (r && r.rules) || (m && m.settings) || {};
+      const mode = m && m.settings.mode;
+      parts.push(leaderboardTable(S.leaderboard.entries, { caption: `Leaderboard${r ? ` · round ${r.number}` : ''}`, scoring: rules.scoring, mode }),
+        scoreNote(rules.scoring, mode, 'score-note'));
     } else if (m) {
       parts.push(h('h2', { text: 'Players' }), playersList(m));
     }
-    if (m && m.totals && m.totals.length && m.settings.rounds > 1) parts.push(totalsTable(m.totals, 'Match totals'));
+    if (m && m.totals && m.totals.length && m.settings.rounds > 1) parts.push(totalsTable(m.totals, { caption: 'Match totals', scoring: m.settings.scoring, mode: m.settings.mode }));
     if (m && m.spectators) parts.push(h('p', { class: 'muted', text: `${m.spectators} watching` }));
-    replace(side, parts);
+    replace(sideMain, parts);
+  };
+
+  // controls shows the buttons that apply now: a player's own game being
+  // played, past the countdown; Hint in a solo round, Undo if the rules
+  // allow it.
+  const controls = (counting) => {
+    const r = S.round;
+    const v = r && r.view;
+    const playing = !watching && !counting && !!v && v.status === 'playing';
+    undoBtn.hidden = !playing || r.rules.undo === 'off';
+    resignBtn.hidden = !playing;
+    hintBtn.hidden = !playing || !soloRound();
+    if (playing) {
+      const turned = r.lastEvents && (r.lastEvents.includes('drew') || r.lastEvents.includes('revealed'));
+      undoBtn.disabled = v.moves === 0 || (r.rules.undo === 'no_reveal' && !!turned);
+      undoBtn.title = undoBtn.disabled && v.moves > 0 ? 'No undo of a move that turned a card (these rules)' : 'Undo (U)';
+    }
   };
 
   const tick = () => {
     const r = S.round;
     const now = S.conn ? S.conn.serverNow() : Date.now();
     if (!r) {
-      clock.textContent = '';
+      clock.set(null);
       overlay.hidden = true;
+      controls(false);
       return;
     }
-    if (now < r.startsAt) {
-      overlay.hidden = false;
+    const counting = now < r.startsAt;
+    if (counting) {
       const secs = Math.ceil((r.startsAt - now) / 1000);
       overlay.textContent = secs > 0 ? `Round ${r.number} starts in ${secs}…` : 'Go!';
-    } else {
-      overlay.hidden = true;
     }
-    const finished = r.view && r.view.status !== 'playing';
+    overlay.hidden = !counting;
+    const v = r.view;
+    const finished = v && v.status !== 'playing';
     const left = r.endsAt - Math.max(now, r.startsAt);
-    clock.textContent = finished ? `Time ${fmtClock(r.view.elapsed_ms)}` : `${fmtClock(left)} left`;
-    clock.classList.toggle('low', !finished && left < 30000);
+    if (finished) clock.set(fmtClock(v.elapsed_ms), 'Time');
+    else clock.set(fmtClock(left), 'Left');
+    clock.el.classList.toggle('low', !finished && left < 30000);
+    if (v && r.rules.scoring === 'standard') {
+      // The leaderboard's score, on the server's clock: the time penalty
+      // runs until a win, or until the round's end for any other game.
+      const won = v.status === 'won';
+      const at = won ? v.elapsed_ms : Math.min(now, r.endsAt) - r.startsAt;
+      timed.set(timedScore('standard', v.score, at, won));
+    } else {
+      timed.set(null);
+    }
+    controls(counting);
   };
 
   const update = () => {
     const r = S.round;
     const m = S.match;
     if (!m) return;
-    roundLabel.textContent = `Round ${r ? r.number : m.round || 1}/${m.settings.rounds}${r && r.known && r.seed ? ` · deal #${r.seed}` : ''}`;
+    roundStat.set(m.settings.rounds > 1 ? `${r ? r.number : m.round || 1}/${m.settings.rounds}` : null);
+    dealStat.set(r && r.known && r.seed ? `#${r.seed}` : null);
     if (board && r && r.view) {
       board.setView(r.view, r.rules);
       const v = r.view;
-      score.textContent = `Score ${v.score}`;
-      moves.textContent = `Moves ${v.moves}`;
-      passes.textContent = v.passes_left === null ? '' : `Recycles left ${v.passes_left}`;
-      passes.hidden = v.passes_left === null;
-      const turned = r.lastEvents && (r.lastEvents.includes('drew') || r.lastEvents.includes('revealed'));
-      undoBtn.disabled = v.status !== 'playing' || r.rules.undo === 'off' || v.moves === 0 || (r.rules.undo === 'no_reveal' && !!turned);
-      undoBtn.hidden = r.rules.undo === 'off';
-      resignBtn.disabled = v.status !== 'playing';
-      hintBtn.disabled = v.status !== 'playing';
+      const scoring = r.rules.scoring;
+      cards.set(foundationCount(v));
+      points.set(scoring === 'none' ? null : v.score, scoring === 'vegas' ? 'Vegas' : 'Points');
+      moves.set(v.moves);
+      passes.set(v.passes_left === null ? null : v.passes_left);
       const msg = {
         won: 'You won! Waiting for the round to end…', stuck: 'No useful move is left: your game is over. Waiting for the others…',
         resigned: 'You resigned. Waiting for the others…', timed_out: 'Time is up.',
@@ -925,9 +1155,7 @@ function gameScreen() {
       banner.hidden = !msg;
     } else {
       banner.hidden = true;
-      score.textContent = '';
-      moves.textContent = '';
-      passes.hidden = true;
+      for (const s of [cards, points, timed, moves, passes]) s.set(null);
     }
     updateSide();
     tick();
@@ -955,7 +1183,9 @@ function resultsScreen() {
   let screenDestroy = null;
   parts.push(h('h1', { id: 'results-title', text: ro ? `Round ${ro.round} results` : 'Match over' }));
   if (ro) {
-    parts.push(leaderboardTable(ro.results, { caption: `Results of round ${ro.round}`, scoring: rules.scoring }));
+    const mode = m && m.settings.mode;
+    parts.push(leaderboardTable(ro.results, { caption: `Results of round ${ro.round}`, scoring: rules.scoring, mode }),
+      scoreNote(rules.scoring, mode, 'score-note'));
     const d = ro.deal;
     const check = h('p', { class: 'fair-check', id: 'commitment-check', dataset: { state: 'checking' }, text: 'Checking the commitment…' });
     const published = r && r.commitment ? r.commitment : '';
@@ -1009,12 +1239,15 @@ function resultsScreen() {
     if (!mm) return;
     const done = mm.state === 'over';
     const totals = (S.matchOver && S.matchOver.totals) || (S.roundOver && S.roundOver.totals) || mm.totals || [];
-    replace(totalsHost, totals.length && (done || mm.settings.rounds > 1) ? totalsTable(totals, done ? 'Final standings' : 'Match totals') : null);
+    // A match of one round has no standings beyond that round's results.
+    replace(totalsHost, totals.length && mm.settings.rounds > 1
+      ? totalsTable(totals, { caption: done ? 'Final standings' : 'Match totals', scoring: mm.settings.scoring, mode: mm.settings.mode }) : null);
     if (mm.state === 'over') {
-      next.textContent = mm.next_match ? 'A rematch is open: join it to play again with the same players.' : 'The match is over.';
+      const player = isPlayer(mm);
+      next.textContent = mm.next_match && player ? 'A rematch is open: join it to play again with the same players.' : 'The match is over.';
       replace(actions,
-        h('button', { class: 'btn primary', type: 'button', id: 'rematch', text: mm.next_match ? 'Join the rematch' : 'Rematch', onclick: () => request('rematch', { match_id: mm.id }).then((res) => onMatch(res.match, res.re)).catch(fail) }),
-        h('button', { class: 'btn', type: 'button', id: 'to-lobby', text: 'Back to the lobby', onclick: leaveMatch }));
+        player ? h('button', { class: 'btn primary', type: 'button', id: 'rematch', text: mm.next_match ? 'Join the rematch' : 'Rematch', onclick: () => request('rematch', { match_id: mm.id }).then((res) => onMatch(res.match, res.re)).catch(fail) }) : null,
+        h('button', { class: 'btn', type: 'button', id: 'to-lobby', text: 'Back to the lobby', onclick: () => leaveMatch() }));
     } else if (mm.state === 'between' || mm.state === 'running') {
       next.textContent = mm.round < mm.settings.rounds ? `Round ${mm.round + 1} of ${mm.settings.rounds} starts in a few seconds.` : 'Waiting for the match to finish…';
       replace(actions);

@@ -99,7 +99,8 @@ export class ReplayViewer {
     } else if (last.score === p.points && (last.status === p.status || last.status === 'playing')) {
       this.verdict.dataset.state = 'ok';
       const n = foundation(last);
-      this.verdict.textContent = `✓ Replayed here: ${p.moves.length} move${p.moves.length === 1 ? '' : 's'} reach ${last.score} points and ${n} card${n === 1 ? '' : 's'} on the foundations, as the server says (round score ${score === p.score ? score : p.score}).`;
+      const timed = d.rules.scoring === 'standard' ? `; timed score ${score === p.score ? score : p.score}` : '';
+      this.verdict.textContent = `✓ Replayed here: ${p.moves.length} move${p.moves.length === 1 ? '' : 's'} reach ${last.score} points and ${n} card${n === 1 ? '' : 's'} on the foundations, as the server says${timed}.`;
     } else {
       this.verdict.dataset.state = 'bad';
       this.verdict.textContent = `✗ The replay reaches ${last.score} points, the server says ${p.points}.`;
@@ -121,7 +122,7 @@ export class ReplayViewer {
     const v = s.view;
     this.label.textContent = step === 0
       ? `Start: ${this.player.name}'s deal before the first move (${this.views.length - 1} moves).`
-      : `Move ${step} of ${this.views.length - 1}: ${s.move} at ${fmtClock(s.at)} · score ${v.score} · ${foundation(v)} on the foundations${v.status !== 'playing' ? ` · ${v.status}` : ''}`;
+      : `Move ${step} of ${this.views.length - 1}: ${s.move} at ${fmtClock(s.at)} · ${v.score} points · ${foundation(v)} on the foundations${v.status !== 'playing' ? ` · ${v.status}` : ''}`;
     this.list.querySelectorAll('li').forEach((li) => li.classList.toggle('current', +li.dataset.step === step));
     const cur = this.list.querySelector('li.current');
     if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: 'nearest', behavior: reducedMotion() ? 'auto' : 'smooth' });
