@@ -42,9 +42,10 @@ type MemberInfo struct {
 type Total struct {
 	PlayerID string `json:"player_id"`
 	Name     string `json:"name"`
-	Total    int    `json:"total"`    // sum of round scores
-	Wins     int    `json:"wins"`     // rounds ranked first
-	Placings []int  `json:"placings"` // rank in each round so far
+	Total    int    `json:"total"`     // sum of round scores
+	Wins     int    `json:"wins"`      // rounds ranked first
+	GamesWon int    `json:"games_won"` // rounds whose game the player won (every card home)
+	Placings []int  `json:"placings"`  // rank in each round so far
 	Rank     int    `json:"rank"`
 }
 

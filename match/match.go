@@ -1629,6 +1629,9 @@ func (m *Match) endRound(ctx context.Context) error {
 		if e.Rank == 1 {
 			t.Wins++
 		}
+		if e.Status == engine.Won {
+			t.GamesWon++
+		}
 	}
 	totals := m.rankTotals()
 	m.st.LastOver = encode(roundOverMsg{

@@ -197,6 +197,16 @@ func TestMatchLifecycle(t *testing.T) {
 		if len(totals) != 2 || len(totals[0].(map[string]any)["placings"].([]any)) != 2 {
 			t.Errorf("totals = %v", totals)
 		}
+		// Each round has a first place, but nobody won a game: a resigned
+		// or timed-out first is no game won.
+		firsts, won := 0.0, 0.0
+		for _, x := range totals {
+			firsts += x.(map[string]any)["wins"].(float64)
+			won += x.(map[string]any)["games_won"].(float64)
+		}
+		if firsts != 2 || won != 0 {
+			t.Errorf("totals count %v first places and %v games won, want 2 and 0: %v", firsts, won, totals)
+		}
 		if m.State() != match.StateOver {
 			t.Errorf("state = %v, want over", m.State())
 		}

@@ -324,6 +324,7 @@ type (
 		Name     string `json:"name"`
 		Total    int    `json:"total"`
 		Wins     int    `json:"wins"`
+		GamesWon int    `json:"games_won"`
 		Placings []int  `json:"placings"`
 		Rank     int    `json:"rank"`
 	}

@@ -289,13 +289,13 @@ func renderLeaderboard(entries []wireEntry, me, scoring string) string {
 }
 
 // renderTotals draws a match's totals: rank, name, total of round scores,
-// round wins and the placing in each round.
+// first places, games won and the placing in each round.
 func renderTotals(totals []wireTotal, me string) string {
 	if len(totals) == 0 {
 		return "  (no players)\n"
 	}
-	t := table{right: []bool{false, true, false, true, true, false}}
-	t.add(" ", "#", "Player", "Total", "Firsts", "Placings")
+	t := table{right: []bool{false, true, false, true, true, true, false}}
+	t.add(" ", "#", "Player", "Total", "Firsts", "Won", "Placings")
 	for _, x := range totals {
 		pl := make([]string, len(x.Placings))
 		for i, p := range x.Placings {
@@ -306,7 +306,7 @@ func renderTotals(totals []wireTotal, me string) string {
 			placings = "-"
 		}
 		t.add(youMark(x.PlayerID, me), strconv.Itoa(x.Rank), clean(x.Name), strconv.Itoa(x.Total),
-			strconv.Itoa(x.Wins), placings)
+			strconv.Itoa(x.Wins), strconv.Itoa(x.GamesWon), placings)
 	}
 	return t.String()
 }

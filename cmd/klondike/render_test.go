@@ -191,21 +191,21 @@ Timed score = game score - 2 points each 10 s (min 0) + a win's time bonus
 }
 
 var testTotals = []wireTotal{
-	{PlayerID: "p1", Name: "alice", Total: 1310, Wins: 2, Placings: []int{1, 1}, Rank: 1},
+	{PlayerID: "p1", Name: "alice", Total: 1310, Wins: 2, GamesWon: 1, Placings: []int{1, 1}, Rank: 1},
 	{PlayerID: "p2", Name: "bob the builder", Total: 40, Wins: 0, Placings: []int{2, 3}, Rank: 2},
 	{PlayerID: "p3", Name: "carol", Total: 0, Wins: 0, Placings: []int{}, Rank: 3},
 }
 
 func TestRenderTotals(t *testing.T) {
-	want := `   #  Player           Total  Firsts  Placings
->  1  alice             1310       2  1 1
-   2  bob the builder     40       0  2 3
-   3  carol                0       0  -
+	want := `   #  Player           Total  Firsts  Won  Placings
+>  1  alice             1310       2    1  1 1
+   2  bob the builder     40       0    0  2 3
+   3  carol                0       0    0  -
 `
 	checkText(t, "totals", renderTotals(testTotals, "p1"), want)
 	checkText(t, "match over", renderMatchOver(testTotals[:1], ""), `Match over. Final standings:
-   #  Player  Total  Firsts  Placings
-   1  alice    1310       2  1 1
+   #  Player  Total  Firsts  Won  Placings
+   1  alice    1310       2    1  1 1
 `)
 }
 
@@ -223,9 +223,9 @@ Timed score = game score - 2 points each 10 s (min 0) + a win's time bonus
 Deal: #12345678901234567890  salt 00ff
 Replay: http://127.0.0.1:8080/api/v1/rounds/r1/replay
 Match totals:
-   #  Player           Total  Firsts  Placings
->  1  alice             1310       2  1 1
-   2  bob the builder     40       0  2 3
+   #  Player           Total  Firsts  Won  Placings
+>  1  alice             1310       2    1  1 1
+   2  bob the builder     40       0    0  2 3
 `
 	checkText(t, "round over", renderRoundOver(ro, "p1", "http://127.0.0.1:8080/api/v1/rounds/r1/replay", "standard"), want)
 
