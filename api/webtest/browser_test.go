@@ -57,16 +57,21 @@ func startServer(t *testing.T) string {
 // startServerWith is startServer with the given WebSocket limits.
 func startServerWith(t *testing.T, limits api.Limits) string {
 	t.Helper()
-	srv := api.NewServer(api.Config{
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Limits: limits,
-		Hint:   api.SolverHints(),
-		Match: match.Config{
-			LeaderboardEvery: 40 * time.Millisecond,
-			Intermission:     300 * time.Millisecond,
-			QuickWait:        500 * time.Millisecond,
-		},
-	})
+	return startServerConfig(t, api.Config{Limits: limits})
+}
+
+// startServerConfig is startServer with cfg, whose logger, hints and match
+// timings the browser tests set.
+func startServerConfig(t *testing.T, cfg api.Config) string {
+	t.Helper()
+	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	cfg.Hint = api.SolverHints()
+	cfg.Match = match.Config{
+		LeaderboardEvery: 40 * time.Millisecond,
+		Intermission:     300 * time.Millisecond,
+		QuickWait:        500 * time.Millisecond,
+	}
+	srv := api.NewServer(cfg)
 	mux := http.NewServeMux()
 	mux.Handle("/", web.Handler())
 	for _, p := range []string{"/ws", "/healthz", "/readyz", "/metrics", "/api/"} {

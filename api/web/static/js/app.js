@@ -26,7 +26,10 @@ const S = {
   match: null, // the protocol's match object
   spectating: '', // the id of a match watched
   leaving: '',
-  matches: [],
+  // lobbyList is the lobby's list of open matches as far as the player
+  // has paged through it: next is the cursor of the page after it ('' at
+  // the end), pages how many pages it holds.
+  lobbyList: { matches: [], next: '', pages: 1 },
   round: null,
   leaderboard: null,
   roundOver: null,
@@ -151,7 +154,7 @@ function onMessage(m) {
   switch (m.type) {
     case 'welcome': onWelcome(m); break;
     case 'match': if (m.match) onMatch(m.match, m.re); break;
-    case 'matches': S.matches = m.matches || []; if (screen.updateList) screen.updateList(); break;
+    case 'matches': break; // read by the lobby where it asked for them
     case 'round_starting': onRoundStarting(m); break;
     case 'round_started': onRoundStarted(m); break;
     case 'move_ok': onMoveOK(m); break;
@@ -731,6 +734,7 @@ function lobbyScreen() {
   const drawSel = h('select', { id: 'quick-draw', 'aria-label': 'Draw for quick match and practice' }, h('option', { value: '3', text: 'Draw 3' }), h('option', { value: '1', text: 'Draw 1' }));
   const codeInput = h('input', { id: 'join-code', name: 'code', maxlength: '16', autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false', placeholder: 'K7QX2M' });
   const list = h('ul', { class: 'match-list', id: 'open-matches', 'aria-live': 'polite' });
+  const more = h('button', { class: 'btn subtle more-matches', type: 'button', id: 'more-matches', text: 'Show more', hidden: true });
   const offer = S.dealOffer;
   const offerEl = offer ? h('section', { class: 'panel deal-offer', 'aria-labelledby': 'offer-title' },
     h('h2', { id: 'offer-title', text: `Deal #${offer.seed}` }),
@@ -772,14 +776,15 @@ function lobbyScreen() {
       h('button', { class: 'btn', type: 'button', id: 'watch-go', text: 'Watch', onclick: () => watchByCode(codeInput.value) }))),
     h('section', { class: 'panel', 'aria-labelledby': 'open-title' },
       h('h2', { id: 'open-title', text: 'Open matches' }),
-      list),
+      list, more),
     h('section', { class: 'panel create-panel', 'aria-labelledby': 'create-title' },
       h('h2', { id: 'create-title', text: 'Create a match' }),
       settingsForm(lastSettings, 'Create match', (s) => createMatch(s).catch(fail))));
 
   const updateList = () => {
-    const ms = (S.matches || []).filter((m) => m.state === 'open');
-    ms.sort((a, b) => (a.code < b.code ? -1 : 1));
+    const L = S.lobbyList;
+    more.hidden = !L.next;
+    const ms = L.matches.filter((m) => m.state === 'open');
     if (!ms.length) {
       replace(list, h('li', { class: 'empty', text: 'No open public matches right now. Create one, or try a quick match.' }));
       return;
@@ -795,11 +800,85 @@ function lobbyScreen() {
         h('button', { class: 'btn', type: 'button', 'aria-label': `Join ${host}'s match ${m.code}`, text: 'Join', onclick: () => joinByCode(m.code) }));
     }));
   };
-  const poll = () => { if (S.conn && S.conn.isOpen()) S.conn.send('list_matches'); };
-  poll();
-  const timer = setInterval(poll, 2000);
+
+  // The server sends the list in pages, oldest first (docs/protocol.md,
+  // list_matches). Every poll reads again, from the first page, as many
+  // pages as the list holds, so that matches that closed drop out; "Show
+  // more" reads the page after the last one and appends it. One read runs
+  // at a time: a click during a poll is served once the poll is done, and
+  // clicks while more is on its way ask for nothing further.
+  let reading = false;
+  let moreWanted = false;
+  let gone = false;
+  const page = (cursor) => S.conn.request('list_matches', cursor ? { cursor } : {});
+  const readAgain = async () => {
+    const want = S.lobbyList.pages;
+    const matches = [];
+    let next = '';
+    let pages = 0;
+    do {
+      const m = await page(next);
+      matches.push(...(m.matches || []));
+      next = m.next_cursor || '';
+      pages++;
+    } while (next && pages < want);
+    return { matches: unique([], matches), next, pages };
+  };
+  const readMore = async () => {
+    const L = S.lobbyList;
+    if (!L.next) return L;
+    const m = await page(L.next);
+    return { matches: unique(L.matches, m.matches || []), next: m.next_cursor || '', pages: L.pages + 1 };
+  };
+  const read = () => {
+    if (reading || gone || !S.conn || !S.conn.isOpen()) return;
+    reading = true;
+    const forMore = moreWanted;
+    const before = S.lobbyList.matches.length;
+    (forMore ? readMore() : readAgain()).then((L) => {
+      if (gone) return;
+      const hadFocus = document.activeElement === more;
+      S.lobbyList = L;
+      updateList();
+      // The button goes once the last page is in: the first match that
+      // page brought takes the focus, rather than the page.
+      if (forMore && hadFocus && more.hidden) {
+        const first = list.querySelectorAll('.match-item button')[before];
+        if (first) first.focus();
+      }
+    }, (err) => {
+      // A cursor the server does not know (it restarted): the next poll
+      // reads the first page alone.
+      if (err.code === 'bad_request') S.lobbyList = { ...S.lobbyList, pages: 1 };
+      if (err.code !== 'disconnected' && !gone) fail(err);
+    }).finally(() => {
+      reading = false;
+      if (forMore) moreWanted = false;
+      else if (moreWanted) read();
+    });
+  };
+  more.addEventListener('click', () => {
+    if (moreWanted) return;
+    moreWanted = true;
+    read();
+  });
+  read();
+  const timer = setInterval(read, 2000);
   updateList();
-  return { el, updateList, destroy: () => clearInterval(timer) };
+  return { el, destroy: () => { gone = true; clearInterval(timer); } };
+}
+
+// unique is the matches of have followed by those of add not already
+// among them: a match that two pages both hold shows once.
+function unique(have, add) {
+  const seen = new Set(have.map((m) => m.id));
+  const fresh = [];
+  for (const m of add) {
+    if (seen.has(m.id)) continue;
+    seen.add(m.id);
+    fresh.push(m);
+  }
+  return have.concat(fresh);
 }
 
 function playersList(m) {
