@@ -57,15 +57,7 @@ func (s *Server) listMatches(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	page, next, err := s.Lobby.OpenMatches(ctx, q.Get("cursor"), limit)
 	if err != nil {
-		switch code := errorCode(err); code {
-		case CodeBadRequest:
-			writeJSON(w, http.StatusBadRequest, errorBody(code, err.Error()))
-		case CodeUnavailable: // the store, or the time it took
-			w.Header().Set("Retry-After", "1")
-			writeJSON(w, http.StatusServiceUnavailable, errorBody(code, "the store is unavailable; try again"))
-		default:
-			s.routeError(w, err)
-		}
+		s.routeError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, matchesPage{Matches: page, NextCursor: next})

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"path"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -101,23 +103,103 @@ func NewServer(cfg Config) *Server {
 	svc := &Service{Lobby: s.Lobby, Hub: s.Hub, Metrics: s.Metrics, Log: cfg.Logger, Hint: cfg.Hint}
 	s.WS = NewWSServer(svc, cfg.Limits, s.Metrics, cfg.Logger)
 
-	s.mux.Handle("GET /ws", s.WS)
-	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		_, _ = w.Write([]byte("ok\n"))
-	})
-	s.mux.HandleFunc("GET /readyz", s.readyz)
-	s.mux.Handle("GET /metrics", s.Metrics.Handler())
-	s.mux.HandleFunc("GET /api/v1/matches", s.listMatches)
-	s.mux.HandleFunc("GET /api/v1/rounds/{id}/leaderboard", s.leaderboard)
-	s.mux.HandleFunc("GET /api/v1/rounds/{id}/replay", s.replay)
-	// The web client: every other GET (/, /m/<code>, /deal/<seed>, assets).
-	s.mux.Handle("GET /", web.Handler())
+	for _, rt := range s.routes() {
+		s.mux.Handle(rt.pattern, rt.handler)
+	}
 	return s
 }
 
-// ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+// A route is one pattern of the server's mux and what serves it.
+type route struct {
+	pattern string // a ServeMux pattern, "METHOD /path"
+	handler http.Handler
+}
+
+// apiPrefix is the root of the JSON API: every path under it answers JSON,
+// its errors included (see ServeHTTP).
+const apiPrefix = "/api/v1"
+
+// routes lists every route of the server, the one place they are named:
+// NewServer registers these and no other, and the OpenAPI test compares
+// them with api/openapi.json, which describes all but the web client.
+func (s *Server) routes() []route {
+	return []route{
+		{"GET /ws", s.WS},
+		{"GET /healthz", http.HandlerFunc(healthz)},
+		{"GET /readyz", http.HandlerFunc(s.readyz)},
+		{"GET /metrics", s.Metrics.Handler()},
+		{"GET " + apiPrefix + "/openapi.json", http.HandlerFunc(serveOpenAPI)},
+		{"GET " + apiPrefix + "/matches", http.HandlerFunc(s.listMatches)},
+		{"GET " + apiPrefix + "/rounds/{id}/leaderboard", http.HandlerFunc(s.leaderboard)},
+		{"GET " + apiPrefix + "/rounds/{id}/replay", http.HandlerFunc(s.replay)},
+		// The web client: every other GET (/, /m/<code>, /deal/<seed>, assets).
+		{"GET /", web.Handler()},
+	}
+}
+
+// ServeHTTP implements http.Handler. A request under apiPrefix that no API
+// route takes gets a JSON error rather than the mux's text or the web
+// client's page: 405 with Allow when another method has a route at its
+// path, 404 otherwise (a path that is not canonical included, where the mux
+// would redirect).
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p := r.URL.EscapedPath()
+	if p != apiPrefix && !strings.HasPrefix(p, apiPrefix+"/") {
+		s.mux.ServeHTTP(w, r)
+		return
+	}
+	if p == cleanPath(p) {
+		if _, pattern := s.mux.Handler(r); isAPIRoute(pattern) {
+			s.mux.ServeHTTP(w, r)
+			return
+		}
+		if allow := s.allowedMethods(r); allow != "" {
+			w.Header().Set("Allow", allow)
+			writeJSON(w, http.StatusMethodNotAllowed, errorBody(CodeBadRequest,
+				r.Method+" is not allowed on "+p+": use "+allow))
+			return
+		}
+	}
+	writeJSON(w, http.StatusNotFound, errorBody(CodeNotFound,
+		"no route "+p+": the API is described at "+apiPrefix+"/openapi.json"))
+}
+
+// isAPIRoute reports whether a mux pattern is one of the API's routes.
+func isAPIRoute(pattern string) bool {
+	_, p, ok := strings.Cut(pattern, " ")
+	return ok && strings.HasPrefix(p, apiPrefix+"/")
+}
+
+// allowedMethods returns the methods with an API route at r's path, for an
+// Allow header ("GET, HEAD"), or "" if none.
+func (s *Server) allowedMethods(r *http.Request) string {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		probe := &http.Request{Method: m, URL: r.URL, Host: r.Host}
+		if _, pattern := s.mux.Handler(probe); isAPIRoute(pattern) {
+			allow = append(allow, m)
+			if m == http.MethodGet {
+				allow = append(allow, http.MethodHead)
+			}
+		}
+	}
+	return strings.Join(allow, ", ")
+}
+
+// cleanPath is the canonical form of a path as the mux makes it: path.Clean
+// keeping a trailing slash.
+func cleanPath(p string) string {
+	np := path.Clean(p)
+	if strings.HasSuffix(p, "/") && np != "/" {
+		np += "/"
+	}
+	return np
+}
+
+func healthz(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	_, _ = w.Write([]byte("ok\n"))
+}
 
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	if s.draining.Load() {
@@ -150,10 +232,18 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
 		s.routeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{
-		"round_id": rd.ID, "match_id": rd.MatchID, "round": rd.Number, "over": rd.Over(),
-		"entries": entries,
+	writeJSON(w, http.StatusOK, leaderboardReply{
+		RoundID: rd.ID, MatchID: rd.MatchID, Round: rd.Number, Over: rd.Over(), Entries: entries,
 	})
+}
+
+// leaderboardReply is the answer of GET /api/v1/rounds/{id}/leaderboard.
+type leaderboardReply struct {
+	RoundID string        `json:"round_id"`
+	MatchID string        `json:"match_id"`
+	Round   int           `json:"round"`
+	Over    bool          `json:"over"`
+	Entries []match.Entry `json:"entries"`
 }
 
 func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
@@ -174,9 +264,13 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, rep)
 }
 
-func errorBody(code, msg string) map[string]string {
-	return map[string]string{"code": code, "message": msg}
+// httpError is the body of every JSON error of the HTTP routes.
+type httpError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
 }
+
+func errorBody(code, msg string) httpError { return httpError{Code: code, Message: msg} }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
@@ -202,15 +296,18 @@ func (s *Server) Close() {
 	_ = s.Shutdown(ctx)
 }
 
-// routeError answers an HTTP route's failure: not found, the store
-// unavailable (503, retry), or an internal error.
+// routeError answers an HTTP route's failure by the error's wire code
+// (errorCode): 400, 404, 503 to retry after a second, and 500 for anything
+// else, whose details stay in the log.
 func (s *Server) routeError(w http.ResponseWriter, err error) {
-	switch {
-	case errors.Is(err, lobby.ErrNoSuchRound), errors.Is(err, lobby.ErrNoSuchMatch):
-		writeJSON(w, http.StatusNotFound, errorBody(CodeNotFound, err.Error()))
-	case errors.Is(err, match.ErrUnavailable):
+	switch code := errorCode(err); code {
+	case CodeBadRequest:
+		writeJSON(w, http.StatusBadRequest, errorBody(code, err.Error()))
+	case CodeNotFound:
+		writeJSON(w, http.StatusNotFound, errorBody(code, err.Error()))
+	case CodeUnavailable:
 		w.Header().Set("Retry-After", "1")
-		writeJSON(w, http.StatusServiceUnavailable, errorBody(CodeUnavailable, "the store is unavailable; try again"))
+		writeJSON(w, http.StatusServiceUnavailable, errorBody(code, "the store is unavailable; try again"))
 	default:
 		s.log.Error("route failed", "err", err)
 		writeJSON(w, http.StatusInternalServerError, errorBody(CodeInternal, "internal error"))

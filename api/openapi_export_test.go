@@ -1,0 +1,19 @@
+package api
+
+// Hooks for openapi_test.go, which runs in package api_test.
+
+// RoutePatterns returns the mux patterns of every route s registers.
+func RoutePatterns(s *Server) []string {
+	var ps []string
+	for _, rt := range s.routes() {
+		ps = append(ps, rt.pattern)
+	}
+	return ps
+}
+
+// The answers of the JSON routes, which api/openapi.json describes.
+type (
+	HTTPError        = httpError
+	MatchesPage      = matchesPage
+	LeaderboardReply = leaderboardReply
+)

@@ -1,0 +1,935 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"encoding"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"mime"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gorilla/websocket"
+
+	"klondike/api"
+	"klondike/engine"
+	"klondike/match"
+	"klondike/match/memstore"
+)
+
+// oaDoc is an OpenAPI document as decoded JSON, its numbers json.Number.
+type oaDoc map[string]any
+
+func decodeJSON(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("data after the JSON value")
+	}
+	return v, nil
+}
+
+func parseDoc(t *testing.T, b []byte) oaDoc {
+	t.Helper()
+	v, err := decodeJSON(b)
+	if err != nil {
+		t.Fatalf("the OpenAPI document: %v", err)
+	}
+	doc, ok := v.(map[string]any)
+	if !ok || doc["openapi"] != "3.1.0" {
+		t.Fatalf("the OpenAPI document is not OpenAPI 3.1.0: openapi = %v", doc["openapi"])
+	}
+	return doc
+}
+
+// pointer returns the object a local $ref ("#/components/schemas/Match")
+// names.
+func (d oaDoc) pointer(ref string) (map[string]any, error) {
+	rest, ok := strings.CutPrefix(ref, "#/")
+	if !ok {
+		return nil, fmt.Errorf("$ref %q is not local", ref)
+	}
+	var cur any = map[string]any(d)
+	for _, tok := range strings.Split(rest, "/") {
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		m, _ := cur.(map[string]any)
+		if cur, ok = m[tok]; !ok {
+			return nil, fmt.Errorf("$ref %q: nothing at %q", ref, tok)
+		}
+	}
+	m, ok := cur.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("$ref %q is not an object", ref)
+	}
+	return m, nil
+}
+
+// resolve follows node's $ref, if it has one, to what it names.
+func (d oaDoc) resolve(node any) map[string]any {
+	m, _ := node.(map[string]any)
+	for range 8 {
+		ref, ok := m["$ref"].(string)
+		if !ok {
+			return m
+		}
+		next, err := d.pointer(ref)
+		if err != nil {
+			return nil
+		}
+		m = next
+	}
+	return nil
+}
+
+// obj returns the object at a path of keys from node, or nil.
+func obj(node any, keys ...string) map[string]any {
+	if d, ok := node.(oaDoc); ok {
+		node = map[string]any(d)
+	}
+	m, _ := node.(map[string]any)
+	for _, k := range keys {
+		m, _ = m[k].(map[string]any)
+	}
+	return m
+}
+
+// schemaKeywords are the JSON Schema keywords the document may use: those
+// validate checks, and annotations. Any other keyword fails the test, so
+// that the document never states a constraint nobody checks.
+var schemaKeywords = map[string]bool{
+	"$ref": true, "type": true, "enum": true,
+	"properties": true, "required": true, "additionalProperties": true,
+	"items": true, "minItems": true, "maxItems": true,
+	"pattern": true, "minLength": true, "format": true,
+	"minimum": true, "maximum": true,
+	"description": true, "title": true,
+}
+
+// jsonType returns the JSON Schema type of a decoded JSON value.
+func jsonType(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case json.Number:
+		if strings.ContainsAny(string(v), ".eE") {
+			return "number"
+		}
+		return "integer"
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// schemaTypes returns a schema's type keyword as a list.
+func schemaTypes(s map[string]any) []string {
+	switch ts := s["type"].(type) {
+	case string:
+		return []string{ts}
+	case []any:
+		var out []string
+		for _, t := range ts {
+			out = append(out, fmt.Sprint(t))
+		}
+		return out
+	}
+	return nil
+}
+
+func num(v any) float64 {
+	n, _ := v.(json.Number)
+	f, _ := n.Float64()
+	return f
+}
+
+// validate checks a decoded JSON value against a schema of the document:
+// type (a list for nullable values), enum, $ref, properties, required,
+// additionalProperties, items, minItems, maxItems, pattern, minLength,
+// format date-time, minimum and maximum. It returns the first violation,
+// with where it is (at).
+func (d oaDoc) validate(s map[string]any, v any, at string) error {
+	for k := range s {
+		if !schemaKeywords[k] {
+			return fmt.Errorf("%s: the schema keyword %q is not one this validator checks", at, k)
+		}
+	}
+	if ref, ok := s["$ref"].(string); ok {
+		target, err := d.pointer(ref)
+		if err != nil {
+			return fmt.Errorf("%s: %v", at, err)
+		}
+		if err := d.validate(target, v, at); err != nil {
+			return err
+		}
+	}
+	if ts := schemaTypes(s); ts != nil {
+		jt := jsonType(v)
+		if !slices.Contains(ts, jt) && !(jt == "integer" && slices.Contains(ts, "number")) {
+			return fmt.Errorf("%s: %s is of type %s, not %v", at, show(v), jt, ts)
+		}
+	}
+	if enum, ok := s["enum"].([]any); ok && !slices.ContainsFunc(enum, func(e any) bool { return reflect.DeepEqual(e, v) }) {
+		return fmt.Errorf("%s: %s is not one of %v", at, show(v), enum)
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		props := obj(s, "properties")
+		if req, ok := s["required"].([]any); ok {
+			for _, r := range req {
+				if _, ok := v[r.(string)]; !ok {
+					return fmt.Errorf("%s: the required property %q is missing", at, r)
+				}
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			if ps, ok := props[k]; ok {
+				if err := d.validate(ps.(map[string]any), v[k], at+"."+k); err != nil {
+					return err
+				}
+				continue
+			}
+			switch ap := s["additionalProperties"].(type) {
+			case bool:
+				if !ap {
+					return fmt.Errorf("%s: the property %q is not in the schema", at, k)
+				}
+			case map[string]any:
+				if err := d.validate(ap, v[k], at+"."+k); err != nil {
+					return err
+				}
+			}
+		}
+	case []any:
+		if m, ok := s["minItems"]; ok && float64(len(v)) < num(m) {
+			return fmt.Errorf("%s: %d items, fewer than %v", at, len(v), m)
+		}
+		if m, ok := s["maxItems"]; ok && float64(len(v)) > num(m) {
+			return fmt.Errorf("%s: %d items, more than %v", at, len(v), m)
+		}
+		if items := obj(s, "items"); items != nil {
+			for i, e := range v {
+				if err := d.validate(items, e, fmt.Sprintf("%s[%d]", at, i)); err != nil {
+					return err
+				}
+			}
+		}
+	case string:
+		if p, ok := s["pattern"].(string); ok {
+			re, err := regexp.Compile(p)
+			if err != nil {
+				return fmt.Errorf("%s: pattern %q: %v", at, p, err)
+			}
+			if !re.MatchString(v) {
+				return fmt.Errorf("%s: %q does not match %q", at, v, p)
+			}
+		}
+		if m, ok := s["minLength"]; ok && float64(utf8.RuneCountInString(v)) < num(m) {
+			return fmt.Errorf("%s: %q is shorter than %v", at, v, m)
+		}
+		switch f := s["format"]; f {
+		case nil:
+		case "date-time":
+			if _, err := time.Parse(time.RFC3339Nano, v); err != nil {
+				return fmt.Errorf("%s: %q is not a date-time: %v", at, v, err)
+			}
+		default:
+			return fmt.Errorf("%s: the format %v is not one this validator checks", at, f)
+		}
+	case json.Number:
+		if m, ok := s["minimum"]; ok && num(v) < num(m) {
+			return fmt.Errorf("%s: %v is below the minimum %v", at, v, m)
+		}
+		if m, ok := s["maximum"]; ok && num(v) > num(m) {
+			return fmt.Errorf("%s: %v is above the maximum %v", at, v, m)
+		}
+	}
+	return nil
+}
+
+func show(v any) string {
+	b, _ := json.Marshal(v)
+	if len(b) > 80 {
+		b = append(b[:77], "..."...)
+	}
+	return string(b)
+}
+
+// lint checks what the document says without traffic: every $ref
+// resolves, every schema uses only the keywords validate checks (a value
+// that no schema refuses passes validate with each schema), and every
+// {parameter} of a path is declared in its operations.
+func (d oaDoc) lint() []error {
+	var errs []error
+	var walk func(node any, at string)
+	walk = func(node any, at string) {
+		switch n := node.(type) {
+		case map[string]any:
+			if ref, ok := n["$ref"].(string); ok {
+				if _, err := d.pointer(ref); err != nil {
+					errs = append(errs, fmt.Errorf("%s: %v", at, err))
+				}
+			}
+			for _, k := range slices.Sorted(maps.Keys(n)) {
+				walk(n[k], at+"/"+k)
+			}
+		case []any:
+			for i, e := range n {
+				walk(e, fmt.Sprintf("%s/%d", at, i))
+			}
+		}
+	}
+	walk(map[string]any(d), "#")
+	var schema func(s map[string]any, at string)
+	schema = func(s map[string]any, at string) {
+		for k := range s {
+			if !schemaKeywords[k] {
+				errs = append(errs, fmt.Errorf("%s: the schema keyword %q is not one the test's validator checks", at, k))
+			}
+		}
+		if f, ok := s["format"]; ok && f != "date-time" {
+			errs = append(errs, fmt.Errorf("%s: the format %v is not one the test's validator checks", at, f))
+		}
+		for name, p := range obj(s, "properties") {
+			schema(p.(map[string]any), at+"/properties/"+name)
+		}
+		if items := obj(s, "items"); items != nil {
+			schema(items, at+"/items")
+		}
+		if ap := obj(s, "additionalProperties"); ap != nil {
+			schema(ap, at+"/additionalProperties")
+		}
+	}
+	for name, s := range obj(d, "components", "schemas") {
+		schema(s.(map[string]any), "#/components/schemas/"+name)
+	}
+	// Inline schemas: those under a "schema" key anywhere else.
+	var inline func(node any, at string)
+	inline = func(node any, at string) {
+		switch n := node.(type) {
+		case map[string]any:
+			for k, v := range n {
+				if k == "schema" {
+					schema(v.(map[string]any), at+"/schema")
+				} else if at+"/"+k != "#/components/schemas" {
+					inline(v, at+"/"+k)
+				}
+			}
+		case []any:
+			for i, e := range n {
+				inline(e, fmt.Sprintf("%s/%d", at, i))
+			}
+		}
+	}
+	inline(map[string]any(d), "#")
+	param := regexp.MustCompile(`\{([^}]+)\}`)
+	for path, item := range obj(d, "paths") {
+		var want []string
+		for _, m := range param.FindAllStringSubmatch(path, -1) {
+			want = append(want, m[1])
+		}
+		for method, op := range item.(map[string]any) {
+			var got []string
+			ps, _ := op.(map[string]any)["parameters"].([]any)
+			for _, p := range ps {
+				if p := d.resolve(p); p["in"] == "path" && p["required"] == true {
+					got = append(got, p["name"].(string))
+				}
+			}
+			if slices.Sort(got); !slices.Equal(got, slices.Sorted(slices.Values(want))) {
+				errs = append(errs, fmt.Errorf("%s %s: path parameters %q, want %q", method, path, got, want))
+			}
+		}
+	}
+	return errs
+}
+
+// operations returns the document's operations by "METHOD /path", the
+// form of a ServeMux pattern.
+func (d oaDoc) operations() map[string]map[string]any {
+	ops := map[string]map[string]any{}
+	for path, item := range obj(d, "paths") {
+		for method, op := range item.(map[string]any) {
+			ops[strings.ToUpper(method)+" "+path] = op.(map[string]any)
+		}
+	}
+	return ops
+}
+
+// pathTemplate returns the document's path that a request path is an
+// instance of ({id} matching one segment), or "".
+func (d oaDoc) pathTemplate(p string) string {
+	segs := strings.Split(p, "/")
+	for tpl := range obj(d, "paths") {
+		ts := strings.Split(tpl, "/")
+		if len(ts) != len(segs) {
+			continue
+		}
+		ok := true
+		for i, s := range ts {
+			if s != segs[i] && !(strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") && segs[i] != "") {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return tpl
+		}
+	}
+	return ""
+}
+
+// apiChecker checks real answers against the document and records which
+// documented answers it saw.
+type apiChecker struct {
+	t      *testing.T
+	doc    oaDoc
+	client *http.Client
+	seen   map[string]bool // "GET /path 200", or "fallback NotFound"
+}
+
+func newChecker(t *testing.T, doc oaDoc) *apiChecker {
+	return &apiChecker{
+		t: t, doc: doc, seen: map[string]bool{},
+		client: &http.Client{
+			Timeout:       10 * time.Second,
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		},
+	}
+}
+
+// do sends a request, checks the answer against the document and returns
+// it with its body.
+func (c *apiChecker) do(method, url string, header http.Header) (*http.Response, []byte) {
+	c.t.Helper()
+	req, err := http.NewRequest(method, url, nil)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	maps.Copy(req.Header, header)
+	resp, err := c.client.Do(req)
+	if err != nil {
+		c.t.Fatalf("%s %s: %v", method, url, err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		c.t.Fatalf("%s %s: reading the body: %v", method, url, err)
+	}
+	c.check(method, req.URL.Path, resp, body)
+	return resp, body
+}
+
+// get is do for a GET.
+func (c *apiChecker) get(url string) (*http.Response, []byte) {
+	c.t.Helper()
+	return c.do(http.MethodGet, url, nil)
+}
+
+// check finds the documented response of an answer and checks the answer
+// against it: its status, its required headers, its media type and its
+// body against the schema. Under /api/v1, an answer of no documented
+// operation must be the NotFound or MethodNotAllowed response.
+func (c *apiChecker) check(method, path string, resp *http.Response, body []byte) {
+	c.t.Helper()
+	what := fmt.Sprintf("%s %s = %d", method, path, resp.StatusCode)
+	opMethod := method
+	if method == http.MethodHead {
+		opMethod = http.MethodGet
+	}
+	tpl := c.doc.pathTemplate(path)
+	op := c.doc.operations()[opMethod+" "+tpl]
+	status := strconv.Itoa(resp.StatusCode)
+	var want map[string]any
+	switch {
+	case op != nil:
+		r, ok := obj(op, "responses")[status]
+		if !ok {
+			c.t.Errorf("%s: the document has no %s response for %s %s: %s", what, status, opMethod, tpl, body)
+			return
+		}
+		want = c.doc.resolve(r)
+		c.seen[opMethod+" "+tpl+" "+status] = true
+	case path == "/api/v1" || strings.HasPrefix(path, "/api/v1/"):
+		name := map[int]string{http.StatusNotFound: "NotFound", http.StatusMethodNotAllowed: "MethodNotAllowed"}[resp.StatusCode]
+		if name == "" {
+			c.t.Errorf("%s: an /api/v1 path of no route answers 404 or 405: %s", what, body)
+			return
+		}
+		want = obj(c.doc, "components", "responses", name)
+		c.seen["fallback "+name] = true
+	default:
+		c.t.Errorf("%s: the path is not in the document", what)
+		return
+	}
+	for name, h := range obj(want, "headers") {
+		h := c.doc.resolve(h)
+		v := resp.Header.Get(name)
+		if v == "" {
+			if h["required"] == true {
+				c.t.Errorf("%s: no %s header", what, name)
+			}
+			continue
+		}
+		if err := c.doc.validate(obj(h, "schema"), v, "header "+name); err != nil {
+			c.t.Errorf("%s: %v", what, err)
+		}
+	}
+	content := obj(want, "content")
+	if len(content) == 0 {
+		if len(body) != 0 {
+			c.t.Errorf("%s: documented without content, answered %q", what, body)
+		}
+		return
+	}
+	ct := resp.Header.Get("Content-Type")
+	mt, _, err := mime.ParseMediaType(ct)
+	media := obj(content, mt)
+	if err != nil || media == nil {
+		c.t.Errorf("%s: Content-Type %q, documented %q", what, ct, slices.Sorted(maps.Keys(content)))
+		return
+	}
+	if method == http.MethodHead {
+		if len(body) != 0 {
+			c.t.Errorf("%s: a body %q", what, body)
+		}
+		return
+	}
+	var v any = string(body)
+	if mt == "application/json" {
+		if v, err = decodeJSON(body); err != nil {
+			c.t.Errorf("%s: not JSON: %v: %s", what, err, body)
+			return
+		}
+	}
+	if err := c.doc.validate(obj(media, "schema"), v, "body"); err != nil {
+		c.t.Errorf("%s: %v\n%s", what, err, body)
+	}
+}
+
+// covered fails the test for each documented response that no answer
+// checked was.
+func (c *apiChecker) covered() {
+	c.t.Helper()
+	for key, op := range c.doc.operations() {
+		for status := range obj(op, "responses") {
+			if !c.seen[key+" "+status] {
+				c.t.Errorf("the documented %s response of %s was never produced", status, key)
+			}
+		}
+	}
+	for _, name := range []string{"NotFound", "MethodNotAllowed"} {
+		if !c.seen["fallback "+name] {
+			c.t.Errorf("no /api/v1 answer was the %s response", name)
+		}
+	}
+}
+
+// wsDial opens a WebSocket at base/ws with the header; it returns the
+// handshake's answer with its body, and the connection if it opened,
+// whose messages it reads and drops until it closes.
+func wsDial(t *testing.T, base string, header http.Header) (*websocket.Conn, *http.Response, []byte) {
+	t.Helper()
+	conn, resp, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(base, "http")+"/ws", header)
+	if resp == nil {
+		t.Fatalf("dial %s/ws: %v", base, err)
+	}
+	var body []byte
+	if resp.Body != nil {
+		body, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+	}
+	if conn != nil {
+		// Reading answers the server's close frame, as a client does.
+		go func() {
+			for {
+				if _, _, err := conn.ReadMessage(); err != nil {
+					return
+				}
+			}
+		}()
+		t.Cleanup(func() { conn.Close() })
+	}
+	return conn, resp, body
+}
+
+// faultCoord is a Coord whose open list and round records fail with err
+// while it is set, as a store that is down or broken.
+type faultCoord struct {
+	match.Coord
+	mu  sync.Mutex
+	err error
+}
+
+func (c *faultCoord) set(err error) {
+	c.mu.Lock()
+	c.err = err
+	c.mu.Unlock()
+}
+
+func (c *faultCoord) fault() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+func (c *faultCoord) OpenMatches(ctx context.Context, after int64, limit int) ([]match.OpenMatch, error) {
+	if err := c.fault(); err != nil {
+		return nil, err
+	}
+	return c.Coord.OpenMatches(ctx, after, limit)
+}
+
+func (c *faultCoord) LoadRound(ctx context.Context, id string) ([]byte, error) {
+	if err := c.fault(); err != nil {
+		return nil, err
+	}
+	return c.Coord.LoadRound(ctx, id)
+}
+
+// TestOpenAPI keeps api/openapi.json true: the server serves it, its routes
+// are the server's routes, and real traffic produces every response it
+// documents, each valid against its schema.
+func TestOpenAPI(t *testing.T) {
+	srv, base := testServer(t)
+	resp, err := http.Get(base + "/api/v1/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if file, err := os.ReadFile("openapi.json"); err != nil || !bytes.Equal(served, file) {
+		t.Fatalf("GET /api/v1/openapi.json is not api/openapi.json (%v)", err)
+	}
+	doc := parseDoc(t, served)
+	for _, err := range doc.lint() {
+		t.Error(err)
+	}
+
+	// The document's operations are the server's routes but the web client.
+	routes := map[string]bool{}
+	for _, p := range api.RoutePatterns(srv) {
+		if p != "GET /" { // the web client, not the HTTP API
+			routes[p] = true
+		}
+	}
+	ops := doc.operations()
+	for p := range routes {
+		if ops[p] == nil {
+			t.Errorf("the route %q is not in the document", p)
+		}
+	}
+	for p := range ops {
+		if !routes[p] {
+			t.Errorf("the document's %q is not a route of the server", p)
+		}
+	}
+
+	c := newChecker(t, doc)
+	r, _ := c.get(base + "/api/v1/openapi.json")
+	c.do(http.MethodGet, base+"/api/v1/openapi.json", http.Header{"If-None-Match": {r.Header.Get("ETag")}})
+	c.get(base + "/healthz")
+	c.get(base + "/readyz")
+	c.get(base + "/metrics")
+
+	// The lobby list, a page at a time, and its bad parameters.
+	openPublic(t, srv, 3)
+	next := base + "/api/v1/matches?limit=2"
+	for pages := 0; next != ""; pages++ {
+		if pages == 3 {
+			t.Fatal("3 pages of 2 do not end a list of 3 matches")
+		}
+		_, body := c.get(next)
+		var page struct {
+			NextCursor string `json:"next_cursor"`
+		}
+		_ = json.Unmarshal(body, &page)
+		next = ""
+		if page.NextCursor != "" {
+			next = base + "/api/v1/matches?limit=2&cursor=" + page.NextCursor
+		}
+	}
+	c.get(base + "/api/v1/matches?limit=ten")
+	c.get(base + "/api/v1/matches?cursor=-1")
+
+	// A round with a random deal: its leaderboard while it runs, its
+	// replay refused until it ends.
+	a := dial(t, base)
+	a.hello("alice")
+	a.send(map[string]any{"type": "create_match", "settings": map[string]any{"countdown_s": 0, "max_players": 1}})
+	info := a.expect("match")["match"].(map[string]any)
+	a.send(map[string]any{"type": "start_match", "match_id": info["id"]})
+	roundID := a.expect("round_started")["round_id"].(string)
+	for seq := 1; seq <= 2; seq++ {
+		if ans := a.move(roundID, seq, "D"); ans["type"] != "move_ok" {
+			t.Fatalf("move %d D: %v", seq, ans)
+		}
+	}
+	c.get(base + "/api/v1/rounds/" + roundID + "/leaderboard")
+	c.get(base + "/api/v1/rounds/" + roundID + "/replay")
+	a.send(map[string]any{"type": "resign", "round_id": roundID})
+	a.expect("round_over")
+	c.get(base + "/api/v1/rounds/" + roundID + "/leaderboard")
+	c.get(base + "/api/v1/rounds/" + roundID + "/replay")
+
+	// A known deal, won: no salt or commitment, a finish time.
+	id := a.send(map[string]any{"type": "create_match", "settings": map[string]any{"seed": "1", "undo": "on", "countdown_s": 0, "max_players": 1}})
+	for range 10 { // past the first match's last pushes, to the reply
+		if m := a.expect("match"); m["re"] == id {
+			info = m["match"].(map[string]any)
+			break
+		}
+	}
+	a.send(map[string]any{"type": "start_match", "match_id": info["id"]})
+	roundID = a.expect("round_started")["round_id"].(string)
+	for i, mv := range winningGame(t) {
+		if ans := a.move(roundID, i+1, mv); ans["type"] != "move_ok" {
+			t.Fatalf("move %d %s: %v", i+1, mv, ans)
+		}
+	}
+	a.expect("round_over")
+	c.get(base + "/api/v1/rounds/" + roundID + "/leaderboard")
+	c.get(base + "/api/v1/rounds/" + roundID + "/replay")
+	c.get(base + "/api/v1/rounds/nope/leaderboard")
+	c.get(base + "/api/v1/rounds/nope/replay")
+
+	// Paths under /api/v1 that no route takes, and wrong methods.
+	c.get(base + "/api/v1/")
+	c.do(http.MethodPost, base+"/api/v1/matches", nil)
+
+	// The WebSocket handshake and its refusals.
+	_, resp, body := wsDial(t, base, nil)
+	c.check(http.MethodGet, "/ws", resp, body)
+	c.get(base + "/ws")
+	c.do(http.MethodGet, base+"/ws", http.Header{"Origin": {"https://elsewhere.example"}})
+
+	// A store that is down, then broken; a full address; a shutdown.
+	coord := &faultCoord{Coord: memstore.NewCoord()}
+	down := api.NewServer(api.Config{
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Coord:  coord,
+		Limits: api.Limits{MaxConnsPerIP: 1},
+	})
+	hs := httptest.NewServer(down)
+	t.Cleanup(func() {
+		down.Close()
+		hs.Close()
+	})
+	for _, err := range []error{fmt.Errorf("%w: down", match.ErrUnavailable), errors.New("a broken record")} {
+		coord.set(err)
+		c.get(hs.URL + "/api/v1/matches")
+		c.get(hs.URL + "/api/v1/rounds/0123456789abcdef/leaderboard")
+		c.get(hs.URL + "/api/v1/rounds/0123456789abcdef/replay")
+	}
+	if conn, resp, _ := wsDial(t, hs.URL, nil); conn == nil {
+		t.Fatalf("the first connection to a server of 1 a address: %d", resp.StatusCode)
+	}
+	_, resp, body = wsDial(t, hs.URL, nil)
+	c.check(http.MethodGet, "/ws", resp, body)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := down.Shutdown(ctx); err != nil {
+		t.Fatalf("Shutdown: %v", err)
+	}
+	c.get(hs.URL + "/readyz")
+	c.get(hs.URL + "/ws")
+
+	c.covered()
+}
+
+// TestOpenAPIMatchesGoTypes compares each schema of the JSON answers with
+// the Go type that encodes it: the same properties, required exactly
+// when never omitted, nullable exactly when a pointer is not omitted, and
+// types that fit. A property added to a type, or taken out of the
+// document, fails here even when no answer of TestOpenAPI carries it.
+func TestOpenAPIMatchesGoTypes(t *testing.T) {
+	b, err := os.ReadFile("openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := parseDoc(t, b)
+	types := map[string]reflect.Type{
+		"Error":        reflect.TypeFor[api.HTTPError](),
+		"MatchesPage":  reflect.TypeFor[api.MatchesPage](),
+		"Match":        reflect.TypeFor[match.MatchInfo](),
+		"Settings":     reflect.TypeFor[match.Settings](),
+		"Member":       reflect.TypeFor[match.MemberInfo](),
+		"Total":        reflect.TypeFor[match.Total](),
+		"Leaderboard":  reflect.TypeFor[api.LeaderboardReply](),
+		"Entry":        reflect.TypeFor[match.Entry](),
+		"Status":       reflect.TypeFor[engine.Status](),
+		"Replay":       reflect.TypeFor[match.Replay](),
+		"PlayerReplay": reflect.TypeFor[match.PlayerReplay](),
+		"LoggedMove":   reflect.TypeFor[match.LogEntry](),
+		"Rules":        reflect.TypeFor[engine.Rules](),
+		"Deal":         reflect.TypeFor[engine.Deal](),
+		"Card":         reflect.TypeFor[engine.Card](),
+	}
+	g := goSchemas{doc: doc, names: map[reflect.Type]string{}}
+	for name, typ := range types {
+		g.names[typ] = name
+	}
+	for _, name := range slices.Sorted(maps.Keys(obj(doc, "components", "schemas"))) {
+		s := obj(doc, "components", "schemas", name)
+		typ, ok := types[name]
+		if !ok {
+			// A schema of no Go type of its own (ID) is a string.
+			if !slices.Equal(schemaTypes(s), []string{"string"}) {
+				t.Errorf("#/components/schemas/%s: no Go type, and not a string", name)
+			}
+			continue
+		}
+		for _, err := range g.component(name, s, typ) {
+			t.Error(err)
+		}
+	}
+	for name := range types {
+		if obj(doc, "components", "schemas", name) == nil {
+			t.Errorf("#/components/schemas/%s is missing", name)
+		}
+	}
+}
+
+// goSchemas compares the document's schemas with Go types.
+type goSchemas struct {
+	doc   oaDoc
+	names map[reflect.Type]string // the component of each Go type
+}
+
+var textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
+
+// component compares a component schema with its Go type.
+func (g goSchemas) component(name string, s map[string]any, typ reflect.Type) []error {
+	at := "#/components/schemas/" + name
+	if typ.Kind() != reflect.Struct || typ.Implements(textMarshaler) {
+		if err := g.value(at, s, typ, false); err != nil {
+			return []error{err}
+		}
+		return nil
+	}
+	var errs []error
+	if !slices.Equal(schemaTypes(s), []string{"object"}) || s["additionalProperties"] != false {
+		errs = append(errs, fmt.Errorf("%s: want type object and additionalProperties false, as %v encodes", at, typ))
+	}
+	props := obj(s, "properties")
+	var required []string
+	for _, r := range s["required"].([]any) {
+		required = append(required, r.(string))
+	}
+	fields := map[string]bool{}
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		tag, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.IsExported() || tag == "-" {
+			continue
+		}
+		if tag == "" {
+			tag = f.Name
+		}
+		fields[tag] = true
+		omit := slices.Contains(strings.Split(opts, ","), "omitempty") || slices.Contains(strings.Split(opts, ","), "omitzero")
+		p := obj(props, tag)
+		if p == nil {
+			errs = append(errs, fmt.Errorf("%s: no property %q for %v.%s", at, tag, typ, f.Name))
+			continue
+		}
+		if slices.Contains(required, tag) == omit {
+			errs = append(errs, fmt.Errorf("%s: %q required is %v, but %v.%s is omitted when empty: %v",
+				at, tag, !omit, typ, f.Name, omit))
+		}
+		if err := g.value(at+"/properties/"+tag, p, f.Type, !omit); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	for p := range props {
+		if !fields[p] {
+			errs = append(errs, fmt.Errorf("%s: the property %q is no field of %v", at, p, typ))
+		}
+	}
+	return errs
+}
+
+// value compares the schema of one value with its Go type; nullable says
+// whether a nil pointer would encode as null.
+func (g goSchemas) value(at string, s map[string]any, typ reflect.Type, nullable bool) error {
+	if ref, ok := s["$ref"].(string); ok {
+		target := strings.TrimPrefix(ref, "#/components/schemas/")
+		elem := typ
+		if elem.Kind() == reflect.Pointer {
+			elem = elem.Elem()
+		}
+		if typ.Kind() == reflect.Pointer && nullable {
+			return fmt.Errorf("%s: %v may be null, which a $ref alone does not allow", at, typ)
+		}
+		switch name, ok := g.names[elem]; {
+		case ok && name == target:
+			return nil
+		case ok:
+			return fmt.Errorf("%s: $ref %s, but %v is %s", at, target, typ, name)
+		case elem.Kind() == reflect.String && slices.Equal(schemaTypes(obj(g.doc, "components", "schemas", target)), []string{"string"}):
+			return nil
+		}
+		return fmt.Errorf("%s: $ref %s for a %v", at, target, typ)
+	}
+	want := map[string]bool{}
+	if typ.Kind() == reflect.Pointer {
+		if nullable {
+			want["null"] = true
+		}
+		typ = typ.Elem()
+	}
+	switch {
+	case typ == reflect.TypeFor[time.Time]():
+		want["string"] = true
+		if s["format"] != "date-time" {
+			return fmt.Errorf("%s: a time without format date-time", at)
+		}
+	case typ.Implements(textMarshaler), typ.Kind() == reflect.String:
+		want["string"] = true
+	case typ.Kind() == reflect.Bool:
+		want["boolean"] = true
+	case typ.Kind() >= reflect.Int && typ.Kind() <= reflect.Uint64:
+		want["integer"] = true
+	case typ.Kind() == reflect.Slice || typ.Kind() == reflect.Array:
+		want["array"] = true
+		if err := g.value(at+"/items", obj(s, "items"), typ.Elem(), false); err != nil {
+			return err
+		}
+	case typ.Kind() == reflect.Struct:
+		return fmt.Errorf("%s: the struct %v is described inline, not by a $ref to its component", at, typ)
+	default:
+		return fmt.Errorf("%s: a %v, which this test does not compare", at, typ)
+	}
+	got := map[string]bool{}
+	for _, ty := range schemaTypes(s) {
+		got[ty] = true
+	}
+	if !maps.Equal(got, want) {
+		return fmt.Errorf("%s: type %v, but %v encodes as %v", at, schemaTypes(s), typ, slices.Sorted(maps.Keys(want)))
+	}
+	return nil
+}
