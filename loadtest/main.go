@@ -127,11 +127,70 @@ Output:
   --trace FILE        write an execution trace of the run (go tool trace;
                       -pprof=sched gives where goroutines waited for a CPU)
 
+Attacks (docs/security.md): instead of bots, one probe of the server's
+limits from this machine, as an attacker would; it prints what it did
+and what the server did (the server's memory and counters from its
+/metrics), --json as a run does. Needs --server (loopback only); start
+klondiked with its default limits, and --max-conns-per-ip -1 only where
+an attack needs more connections than the cap allows.
+  --attack NAME       one of:
+                      slow-reader: create --attack-matches public open
+                        matches of --attack-seats players, each player a
+                        new session named 24 '<' (each escapes to six
+                        bytes); then --attack-conns clients with a 4 KiB
+                        receive buffer ask for list_matches --attack-rate
+                        times a second for --duration and never read: the
+                        server's memory before, at its peak and
+                        --attack-wait after, the growth a client, and how
+                        and when each was closed (defaults 200 matches of
+                        8, 20 clients, 40/s, 20s, 10s)
+                      ping-flood: --attack-conns connections send up to
+                        --attack-count pings each for --duration at most;
+                        pongs a second, the server's CPU, how each ended,
+                        and the move round trip of an honest player in a
+                        solo round before and during the flood
+                        (defaults 8, 200000, 10s)
+                      idle-keepalive: --attack-conns HTTP keep-alive
+                        connections ask GET /healthz once, then idle: when
+                        the server closes them (default 32, up to
+                        --attack-wait 120s)
+                      stalled-body: --attack-conns requests (GET /healthz,
+                        POST /api/v1/matches) announce a 1024-byte body and
+                        send one byte: when the server answers and closes
+                        (default 4, up to --attack-wait 120s)
+                      slow-headers: --attack-conns requests send their
+                        first header lines and never end them: when the
+                        server closes them (default 4, up to
+                        --attack-wait 120s)
+                      http-ip-cap: keep-alive connections, one after the
+                        other, each GET /healthz then held, until 3 are
+                        refused in a row or --attack-conns are open
+                        (default 1000): how many were accepted, and the
+                        refusal
+                      abandoned-matches: create --attack-matches public
+                        open matches whose creators all disconnect; how
+                        many GET /api/v1/matches lists, polled for
+                        --attack-wait (defaults 200, 3m)
+                      new-sessions: hello without a token, a connection
+                        each, as fast as possible until refused, then
+                        --attack-rate a second, --attack-conns at most
+                        within --attack-wait (defaults 1000, 5/s, 1m): the
+                        sessions granted and the refusal
+  --attack-conns N    connections (new-sessions: hellos)
+  --attack-matches N  matches to create
+  --attack-seats N    players seated in each (slow-reader)
+  --attack-count N    pings a connection
+  --attack-rate R     requests a second a connection (slow-reader),
+                      hellos a second once refused (new-sessions)
+  --attack-wait D     the longest wait for the server to act (and
+                      slow-reader: when its memory is read after)
+  --duration D        with --attack: how long the attack itself runs
+
 Exit status: 0 when every check passed; 1 when moves were lost, doubled or
 mismatched, a connection failed or dropped, anything unexpected happened
 (illegal_move on a fresh view, out_of_order, internal, ...), or no move at
 all was acknowledged (outside --idle); 2 for bad usage or a run that could
-not start.
+not start. An attack exits 0 when it ran, whatever the server did.
 
 Examples:
   go run ./loadtest --embedded --players 100 --think 200ms --duration 30s
@@ -141,6 +200,8 @@ Examples:
   go run ./loadtest --server ws://127.0.0.1:8080/ws --idle --players 19000 --ramp 60s --duration 90s
   go run ./loadtest --echo-listen 127.0.0.1:18081 --duration 10m &
   go run ./loadtest --baseline --server ws://127.0.0.1:18081/ws --players 200 --sweep --think 66ms
+  go run ./loadtest --server ws://127.0.0.1:8080/ws --attack ping-flood --attack-conns 8
+  go run ./loadtest --server ws://127.0.0.1:8080/ws --attack slow-reader --json
 `)
 }
 
@@ -150,9 +211,16 @@ func main() {
 	os.Exit(runMain(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// parseConfig reads the flags.
+// parseConfig reads the flags of a load run.
 func parseConfig(args []string, stderr io.Writer) (config, error) {
+	cfg, _, err := parseFlags(args, stderr)
+	return cfg, err
+}
+
+// parseFlags reads the flags: a load run's, or with --attack an attack's.
+func parseFlags(args []string, stderr io.Writer) (config, attackConfig, error) {
 	var cfg config
+	var ac attackConfig
 	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.IntVar(&cfg.Players, "players", 100, "")
@@ -198,16 +266,36 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "")
 	fs.StringVar(&cfg.MemProfile, "memprofile", "", "")
 	fs.StringVar(&cfg.Trace, "trace", "", "")
+	fs.StringVar(&ac.Name, "attack", "", "")
+	fs.IntVar(&ac.Conns, "attack-conns", 0, "")
+	fs.IntVar(&ac.Matches, "attack-matches", 0, "")
+	fs.IntVar(&ac.Seats, "attack-seats", 0, "")
+	fs.IntVar(&ac.Count, "attack-count", 0, "")
+	fs.Float64Var(&ac.Rate, "attack-rate", 0, "")
+	fs.DurationVar(&ac.Wait, "attack-wait", 0, "")
 	if err := fs.Parse(args); err != nil {
-		return cfg, err
+		return cfg, ac, err
 	}
 	if fs.NArg() > 0 {
-		return cfg, fmt.Errorf("unexpected arguments %q", fs.Args())
+		return cfg, ac, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	timeLimitSet := false
-	fs.Visit(func(f *flag.Flag) { timeLimitSet = timeLimitSet || f.Name == "time-limit" })
+	timeLimitSet, durationSet := false, false
+	fs.Visit(func(f *flag.Flag) {
+		timeLimitSet = timeLimitSet || f.Name == "time-limit"
+		durationSet = durationSet || f.Name == "duration"
+	})
+	if ac.Name != "" {
+		if cfg.Embedded || cfg.Redis != "" || cfg.Baseline || cfg.EchoListen != "" || cfg.Sweep || cfg.Idle {
+			return cfg, ac, errors.New("--attack runs against --server only: no --embedded, --redis, --baseline, --echo-listen, --sweep or --idle")
+		}
+		ac.Server, ac.JSON = cfg.Server, cfg.JSON
+		if durationSet {
+			ac.Duration = cfg.Duration
+		}
+		return cfg, ac, ac.check()
+	}
 
-	bad := func(format string, a ...any) (config, error) { return cfg, fmt.Errorf(format, a...) }
+	bad := func(format string, a ...any) (config, attackConfig, error) { return cfg, ac, fmt.Errorf(format, a...) }
 	switch {
 	case cfg.Players < 1 || cfg.Players > 20000:
 		return bad("--players %d: want 1..20000", cfg.Players)
@@ -294,12 +382,12 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	if cfg.OpenLoop {
 		cfg.Jitter = 0
 	}
-	return cfg, nil
+	return cfg, ac, nil
 }
 
 // runMain runs the command and returns its exit status.
 func runMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cfg, err := parseConfig(args, stderr)
+	cfg, ac, err := parseFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		usage(stdout)
 		return 0
@@ -308,6 +396,9 @@ func runMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "loadtest:", err)
 		fmt.Fprintln(stderr, "Run 'go run ./loadtest --help' for the flags.")
 		return 2
+	}
+	if ac.Name != "" {
+		return runAttack(ctx, ac, stdout, stderr)
 	}
 	if cfg.EchoListen != "" {
 		if err := serveEcho(ctx, cfg, stderr); err != nil {
