@@ -127,7 +127,7 @@ func (b *bot) run(ctx context.Context) {
 		if resp != nil {
 			detail += " (HTTP " + resp.Status + ")"
 			if resp.StatusCode == 429 {
-				detail += ": the server's per-IP connection cap; start klondiked with --max-conns-per-ip -1"
+				detail += ": the server's connection cap per address; start klondiked with --max-conns-per-ip -1 --max-http-conns-per-ip -1"
 			}
 		}
 		c.fail("connect", detail)

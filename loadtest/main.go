@@ -40,9 +40,12 @@ Target (loopback addresses only):
   --server URL        an external server, ws://127.0.0.1:PORT/ws. Start it
                       with the caps lifted, for example
                         go run ./cmd/klondiked --addr 127.0.0.1:8080 \
-                          --max-conns-per-ip -1 --msg-rate -1 --log-level warn
-                      (the defaults, 64 connections an IP and 50 messages a
-                      second, refuse most bots from one address)
+                          --max-conns-per-ip -1 --max-http-conns-per-ip -1 \
+                          --new-sessions-per-minute -1 --max-open-matches-per-ip -1 \
+                          --max-open-matches -1 --msg-rate -1 --log-level warn
+                      (the defaults, 64 WebSocket connections and 30 new
+                      players a minute an address, 50 messages a second,
+                      refuse most bots from one address)
   --redis URL         with --embedded: the Redis store, sessions and Coord on
                       one client, as klondiked --redis wires them
                       (redis://127.0.0.1:PORT/0)
