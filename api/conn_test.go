@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -92,10 +93,12 @@ func (h *fakeHandler) conn(id string) *Conn {
 
 type testServer struct {
 	ws  *WSServer
-	ts  *httptest.Server
+	ts  *httptest.Server // nil for a server on an in-memory network
 	h   *fakeHandler
 	m   *Metrics
 	url string
+	// netDial makes the clients' connections; nil dials url's host.
+	netDial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 // bigReply is the size of the fake handler's answer to "big": about the
@@ -118,28 +121,40 @@ func newTestServer(t *testing.T, lim Limits) *testServer {
 // (time.Now if nil), set before the server accepts any connection.
 func newTestServerClock(t *testing.T, lim Limits, now func() time.Time) *testServer {
 	t.Helper()
-	m := NewMetrics("test")
-	h := &fakeHandler{hub: NewHub(m), closed: make(chan *Conn, 100), big: make(chan bigOutcome, 1000), conns: map[string]*Conn{}}
-	ws := NewWSServer(h, lim, m, slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelDebug})))
+	ws, h, m := newFakeWSServer(t, lim)
 	if now != nil {
 		ws.now = now
 	}
 	ts := httptest.NewServer(ws)
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), ioWait)
-		defer cancel()
-		if err := ws.Shutdown(ctx); err != nil {
-			t.Errorf("cleanup Shutdown: %v", err)
-		}
+		shutdownWS(t, ws)
 		ts.Close()
 	})
 	return &testServer{ws: ws, ts: ts, h: h, m: m, url: "ws" + strings.TrimPrefix(ts.URL, "http") + "/ws"}
 }
 
+// newFakeWSServer makes a WSServer that hands its messages to a
+// fakeHandler and logs to the test's output.
+func newFakeWSServer(t *testing.T, lim Limits) (*WSServer, *fakeHandler, *Metrics) {
+	m := NewMetrics("test")
+	h := &fakeHandler{hub: NewHub(m), closed: make(chan *Conn, 100), big: make(chan bigOutcome, 1000), conns: map[string]*Conn{}}
+	ws := NewWSServer(h, lim, m, slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelDebug})))
+	return ws, h, m
+}
+
+// shutdownWS shuts ws down, within ioWait, at a test's end.
+func shutdownWS(t *testing.T, ws *WSServer) {
+	ctx, cancel := context.WithTimeout(context.Background(), ioWait)
+	defer cancel()
+	if err := ws.Shutdown(ctx); err != nil {
+		t.Errorf("cleanup Shutdown: %v", err)
+	}
+}
+
 // dialRaw connects, with extra headers, and returns the handshake response.
 func (s *testServer) dialRaw(t *testing.T, hdr http.Header) (*websocket.Conn, *http.Response, error) {
 	t.Helper()
-	d := websocket.Dialer{HandshakeTimeout: ioWait}
+	d := websocket.Dialer{HandshakeTimeout: ioWait, NetDialContext: s.netDial}
 	c, resp, err := d.Dial(s.url, hdr)
 	if c != nil {
 		t.Cleanup(func() { c.Close() })
@@ -726,7 +741,12 @@ func TestSendQueue(t *testing.T) {
 
 // connGoroutines counts the goroutines of this package's connections: the
 // readers (Conn.run) and the writers (Conn.writeLoop).
-func connGoroutines() (readers, writers int) {
+func connGoroutines() (readers, writers int) { return countConnGoroutines(false) }
+
+// countConnGoroutines is connGoroutines; with inBubble it counts only
+// those of synctest bubbles (the caller's: no other test of this package
+// runs one).
+func countConnGoroutines(inBubble bool) (readers, writers int) {
 	buf := make([]byte, 1<<20)
 	for {
 		n := runtime.Stack(buf, true)
@@ -737,6 +757,10 @@ func connGoroutines() (readers, writers int) {
 		buf = make([]byte, 2*len(buf))
 	}
 	for _, g := range bytes.Split(buf, []byte("\n\n")) {
+		header, _, _ := bytes.Cut(g, []byte("\n"))
+		if inBubble && !bytes.Contains(header, []byte("synctest bubble")) {
+			continue
+		}
 		switch {
 		case bytes.Contains(g, []byte("api.(*Conn).writeLoop")):
 			writers++
@@ -762,60 +786,6 @@ func waitGoroutines(t *testing.T, readers, writers int) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-}
-
-// TestIdleConnectionOneGoroutine checks that an idle connection is one
-// goroutine, its reader: the writer runs only while there is something to
-// write (messages or a ping) and then ends, and a connection that keeps
-// answering pings stays open.
-func TestIdleConnectionOneGoroutine(t *testing.T) {
-	const n = 10
-	// Pings every 1.8 s, each run on the ping timer's goroutine; a pong
-	// has 200 ms to come back.
-	const pongWait = 2 * time.Second
-	s := newTestServer(t, Limits{PongWait: pongWait})
-	var clients []*websocket.Conn
-	for i := range n {
-		c := s.hello(t, fmt.Sprintf("p%d", i))
-		clients = append(clients, c)
-	}
-	// Replies start a writer; it ends when they are written.
-	for i, c := range clients {
-		send(t, c, fmt.Sprintf(`{"type":"x","id":"%d"}`, i))
-		if m := recv(t, c); m["re"] != fmt.Sprint(i) {
-			t.Fatalf("got %v", m)
-		}
-	}
-	waitGoroutines(t, n, 0)
-	// The clients read, so they answer pings, for over two ping periods
-	// (pings at 1.8 and 3.6 s; the window ends at 5 s, so that a loaded
-	// machine's late second ping still counts).
-	pings := make(chan int, n)
-	for _, c := range clients {
-		got := 0
-		c.SetPingHandler(func(data string) error {
-			got++
-			return c.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(ioWait))
-		})
-		go func() {
-			c.SetReadDeadline(time.Now().Add(pongWait * 25 / 10))
-			for {
-				if _, _, err := c.ReadMessage(); err != nil {
-					pings <- got
-					return
-				}
-			}
-		}()
-	}
-	for range n {
-		if got := <-pings; got < 2 {
-			t.Errorf("a client got %d pings in over two ping periods", got)
-		}
-	}
-	if s.ws.Conns() != n {
-		t.Fatalf("%d connections open, want %d: a client that answered pings was dropped", s.ws.Conns(), n)
-	}
-	waitGoroutines(t, n, 0)
 }
 
 // TestGoroutinesEndAfterClose checks that every goroutine of a connection

@@ -95,6 +95,32 @@ func (l *Lobby) OpenMatches(ctx context.Context, cursor string, limit int) ([]*m
 	}
 }
 
+// openInfo returns the snapshot of an open public match: from this node's
+// replica when it has one that hears of every change (no round trip), else
+// from the Coord's record;
+// nil when the match is gone or no longer open.
+func (l *Lobby) openInfo(ctx context.Context, id string) *match.MatchInfo {
+	l.mu.Lock()
+	e := l.matches[id]
+	l.mu.Unlock()
+	var info *match.MatchInfo
+	if e != nil && e.m != nil && e.m.Heard() {
+		info = e.m.Info()
+	} else {
+		rec, _, err := l.cfg.Coord.LoadMatch(ctx, id)
+		if err != nil {
+			return nil
+		}
+		if info, err = match.DecodeInfo(rec); err != nil {
+			return nil
+		}
+	}
+	if !info.Settings.Public || info.State != match.StateOpen {
+		return nil
+	}
+	return info
+}
+
 // formatCursor is the cursor of the page after the list's place seq: the
 // place in base 36.
 func formatCursor(seq int64) string { return strconv.FormatInt(seq, 36) }

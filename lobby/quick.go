@@ -15,7 +15,7 @@ import (
 // each take every request waiting (up to quickBatch) and seat them
 // together: in the oldest open
 // matches first, each match taking as many as it has seats in one change
-// of its record, then in new matches, several made at once. A thousand
+// of its record, then in new matches, several made at once. Many
 // players asking together so cost a few saves of a few records, where each
 // request on its own would race the others for the same oldest match's
 // record (and lose, and retry), and the open list is read once a batch
@@ -33,6 +33,10 @@ const quickBatch = 64
 // than one, so that a batch waiting on one busy match does not hold up the
 // queue; few, so that batches rarely race for the same open match.
 const quickWorkers = 4
+
+// quickFirstLook is how many of the oldest open matches a quick match
+// looks at before it reads the rest of the list.
+const quickFirstLook = 8
 
 // quickLookLimit bounds the open matches one batch looks at for free
 // seats; quickPage is how many it reads at a time after the first

@@ -1,0 +1,164 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// pipeListener is a net.Listener whose connections are net.Pipe pairs, made
+// by its dial: a server and its clients on it run inside a synctest
+// bubble, on the bubble's clock, with no socket.
+type pipeListener struct {
+	conns chan net.Conn
+	done  chan struct{}
+	once  sync.Once
+}
+
+func newPipeListener() *pipeListener {
+	return &pipeListener{conns: make(chan net.Conn), done: make(chan struct{})}
+}
+
+func (l *pipeListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.conns:
+		return c, nil
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+}
+
+func (l *pipeListener) Close() error {
+	l.once.Do(func() { close(l.done) })
+	return nil
+}
+
+func (l *pipeListener) Addr() net.Addr { return pipeAddr{} }
+
+// dial connects to the listener: a websocket.Dialer's NetDialContext.
+func (l *pipeListener) dial(ctx context.Context, _, _ string) (net.Conn, error) {
+	client, server := net.Pipe()
+	select {
+	case l.conns <- server:
+		return client, nil
+	case <-l.done:
+		return nil, net.ErrClosed
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// pipeAddr is a pipeListener's address.
+type pipeAddr struct{}
+
+func (pipeAddr) Network() string { return "pipe" }
+func (pipeAddr) String() string  { return "pipe" }
+
+// newPipeServer is newTestServer on an in-memory network, for a test
+// inside a synctest bubble: the server's timers (pings, deadlines) run on
+// the bubble's clock.
+func newPipeServer(t *testing.T, lim Limits) *testServer {
+	t.Helper()
+	ws, h, m := newFakeWSServer(t, lim)
+	l := newPipeListener()
+	hs := &http.Server{Handler: ws}
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		hs.Serve(l)
+	}()
+	t.Cleanup(func() {
+		shutdownWS(t, ws)
+		hs.Close()
+		<-served
+	})
+	return &testServer{ws: ws, h: h, m: m, url: "ws://pipe/ws", netDial: l.dial}
+}
+
+// bubbleGoroutines checks that the connections' goroutines in the bubble
+// are readers and writers, once every goroutine of the bubble is blocked.
+func bubbleGoroutines(t *testing.T, readers, writers int) {
+	t.Helper()
+	synctest.Wait()
+	if r, w := countConnGoroutines(true); r != readers || w != writers {
+		t.Fatalf("%d readers and %d writers, want %d and %d", r, w, readers, writers)
+	}
+}
+
+// TestIdleConnectionOneGoroutine checks that an idle connection is one
+// goroutine, its reader: the writer runs only while there is something to
+// write (messages or a ping) and then ends, and a connection that keeps
+// answering pings stays open. It runs in a synctest bubble: the pings come
+// on the bubble's clock, whatever the machine's load.
+func TestIdleConnectionOneGoroutine(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const n = 10
+		start := time.Now()
+		lim := Limits{PongWait: 2 * time.Second}
+		period := lim.PingPeriod()
+		s := newPipeServer(t, lim)
+		var clients []*websocket.Conn
+		for i := range n {
+			clients = append(clients, s.hello(t, fmt.Sprintf("p%d", i)))
+		}
+		// Replies start a writer; it ends when they are written.
+		for i, c := range clients {
+			send(t, c, fmt.Sprintf(`{"type":"x","id":"%d"}`, i))
+			if m := recv(t, c); m["re"] != fmt.Sprint(i) {
+				t.Fatalf("got %v", m)
+			}
+		}
+		bubbleGoroutines(t, n, 0)
+		if d := time.Since(start); d != 0 {
+			t.Fatalf("the connections took %v of the bubble's clock, want none", d)
+		}
+		// From now on the clients only read, and answer each ping with a
+		// pong. The connections were made at the bubble's start: each
+		// gets a ping at every multiple of the period.
+		const periods = 5
+		window := periods*period + period/2
+		pings := make([]atomic.Int64, n)
+		ended := make(chan error, n)
+		for i, c := range clients {
+			c.SetReadDeadline(time.Now().Add(window + ioWait))
+			c.SetPingHandler(func(data string) error {
+				pings[i].Add(1)
+				return c.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(ioWait))
+			})
+			go func() {
+				for {
+					if _, _, err := c.ReadMessage(); err != nil {
+						ended <- err
+						return
+					}
+				}
+			}()
+		}
+		// Long past PongWait: a connection whose pings stopped, or whose
+		// pongs did not give it more time, has been dropped by now.
+		time.Sleep(window)
+		synctest.Wait()
+		select {
+		case err := <-ended:
+			t.Fatalf("a client that answered pings lost its connection: %v", err)
+		default:
+		}
+		if got := s.ws.Conns(); got != n {
+			t.Fatalf("%d connections open, want %d: a client that answered pings was dropped", got, n)
+		}
+		for i := range pings {
+			if got := pings[i].Load(); got != periods {
+				t.Errorf("client %d got %d pings in %d ping periods, want %d", i, got, periods, periods)
+			}
+		}
+		bubbleGoroutines(t, n, 0)
+	})
+}

@@ -1,0 +1,132 @@
+package api
+
+import (
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// writeLoop is the connection's writer, the only one of data frames while
+// it runs: it writes the queued messages and a due ping until there is
+// nothing left, then returns. When the connection is ending it writes the
+// close frame (see writeClose) and ends the writing for good. It runs on a
+// goroutine of its own started by Send or end, on the ping timer's, or on
+// the read goroutine after a Reply (see writeReplies); sendQueue makes sure
+// that at most one runs at a time.
+func (c *Conn) writeLoop() { c.write(-1) }
+
+// replyTurns bounds the read goroutine's turns as the writer: the reply,
+// and what came meanwhile; a longer stream goes on on a writer goroutine of
+// its own, so that the reader is back to reading soon.
+const replyTurns = 3
+
+// writeReplies runs the writer on the read goroutine, for at most
+// replyTurns turns, when a Reply during the dispatch made it the writer.
+// Its writes are bounded by WriteWait, as any writer's.
+func (c *Conn) writeReplies() {
+	if c.writeAfterDispatch {
+		c.writeAfterDispatch = false
+		c.write(replyTurns)
+	}
+}
+
+// write is the writer's loop: a turn takes every waiting message and
+// writes it. After turns turns (none if negative) the writer hands over to
+// a goroutine of its own, still the writer.
+func (c *Conn) write(turns int) {
+	s := c.srv
+	var batch [][]byte
+	for ; ; turns-- {
+		if turns == 0 {
+			go c.writeLoop()
+			return
+		}
+		msgs, ping, ending, idle := c.send.next(batch)
+		if idle {
+			return
+		}
+		if ending || c.ctx.Err() != nil {
+			c.writeClose(msgs)
+			c.send.finish()
+			return
+		}
+		if ping {
+			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(s.lim.WriteWait)); err != nil {
+				c.writeFailed(err)
+				return
+			}
+		}
+		for i, msg := range msgs {
+			if c.ctx.Err() != nil {
+				c.writeClose(msgs[i:])
+				c.send.finish()
+				return
+			}
+			c.ws.SetWriteDeadline(time.Now().Add(s.lim.WriteWait))
+			if err := c.ws.WriteMessage(websocket.TextMessage, msg); err != nil {
+				c.writeFailed(err)
+				return
+			}
+			s.m.MessagesOut.Inc()
+		}
+		batch = msgs
+	}
+}
+
+// pingDue is the ping timer's function: it queues a ping, runs the writer
+// on the timer's goroutine if none runs, and arms the timer again.
+func (c *Conn) pingDue() {
+	if c.send.queuePing() {
+		c.writeLoop()
+	}
+	// Under the queue's lock, and only before the end: run stops the timer
+	// after the end, so that a timer re-armed here cannot outlive the
+	// connection.
+	c.send.mu.Lock()
+	if !c.send.ended {
+		c.ping.Reset(c.srv.lim.PingPeriod())
+	}
+	c.send.mu.Unlock()
+}
+
+// writeFailed ends the connection after a failed write, and the writing
+// with it: the writer that calls it returns.
+func (c *Conn) writeFailed(err error) {
+	if c.ctx.Err() == nil {
+		c.debug("write failed", "err", err)
+	}
+	c.stop()
+	c.send.finish()
+}
+
+// writeClose sends the pending close frame, if any. Unless the queue
+// overflowed, first (the messages the writer had taken) and what was queued
+// before go out ahead of it. All of it within CloseWait.
+func (c *Conn) writeClose(first [][]byte) {
+	f, flush := c.pendingCloseFrame()
+	if f == nil {
+		return
+	}
+	deadline := time.Now().Add(c.srv.lim.CloseWait)
+	if flush {
+		c.ws.SetWriteDeadline(deadline)
+		write := func(msg []byte) bool {
+			if err := c.ws.WriteMessage(websocket.TextMessage, msg); err != nil {
+				return false
+			}
+			c.srv.m.MessagesOut.Inc()
+			return true
+		}
+		for _, msg := range first {
+			if !write(msg) {
+				return
+			}
+		}
+		for _, msg := range c.send.take() { // what was queued before the end
+			if !write(msg) {
+				return
+			}
+		}
+	}
+	c.ws.WriteControl(websocket.CloseMessage, f, deadline)
+}

@@ -1,0 +1,63 @@
+package lobby
+
+import (
+	"time"
+
+	"klondike/match"
+)
+
+// janitorEvery is how often the janitor sweeps.
+const janitorEvery = time.Minute
+
+// janitor forgets finished matches, old rounds, idle sessions and the
+// addresses whose new-session budget is full again, and closes abandoned
+// open matches.
+func (l *Lobby) janitor() {
+	defer close(l.done)
+	t := time.NewTicker(janitorEvery)
+	defer t.Stop()
+	a := time.NewTicker(l.abandonedEvery())
+	defer a.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case now := <-t.C:
+			l.sweep(now)
+		case now := <-a.C:
+			l.closeAbandoned(now)
+		}
+	}
+}
+
+func (l *Lobby) sweep(now time.Time) {
+	var closing []*match.Match
+	l.mu.Lock()
+	for id, e := range l.matches {
+		if e.m != nil && !e.overAt.IsZero() && now.Sub(e.overAt) > l.cfg.MatchRetention {
+			delete(l.matches, id)
+			closing = append(closing, e.m)
+		}
+	}
+	for id, k := range l.players {
+		if now.Sub(k.seen) > l.cfg.SessionIdle {
+			delete(l.players, id)
+		}
+	}
+	for id, re := range l.rounds {
+		if re.endAt.IsZero() && re.r.Over() {
+			re.endAt = now
+		}
+		if !re.endAt.IsZero() && now.Sub(re.endAt) > l.cfg.RoundRetention {
+			delete(l.rounds, id)
+		}
+	}
+	l.mu.Unlock()
+	if ms, ok := l.sessions.(*memSessions); ok {
+		ms.sweep(now)
+	}
+	l.newSessions.sweep(now)
+	for _, m := range closing {
+		m.Close()
+	}
+}
