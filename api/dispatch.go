@@ -420,8 +420,8 @@ func (s *Service) move(ctx context.Context, c *Conn, env *Envelope, pid string) 
 	}
 	// move_ok is queued while the seat is locked, so it goes out before the
 	// round's results when this move was among the last.
-	res, err := r.MoveReply(ctx, pid, m.Seq, m.Move, time.Now(), func(res match.MoveResult) {
-		c.Reply(moveOK(env.ID, m.RoundID, res))
+	res, err := r.Move(ctx, pid, m.Seq, m.Move, time.Now(), func(res match.MoveResult, view []byte) {
+		c.Reply(moveOK(env.ID, m.RoundID, res, view))
 	})
 	if err != nil {
 		reject(err)

@@ -3,7 +3,6 @@ package api
 import (
 	"encoding/json"
 	"strconv"
-	"sync"
 
 	"klondike/engine"
 	"klondike/match"
@@ -23,28 +22,24 @@ func appendMoveOK(b []byte, re, roundID string, seq int, view []byte, ev engine.
 	return appendMoveOKTail(b, ev, duplicate)
 }
 
-// moveOK returns the move_ok message that answers a move (appendMoveOK's
-// bytes), with the view written from res (see match.MoveResult.AppendView):
-// written into a scratch buffer, then copied out at its size, it is one
-// allocation of just its length.
-func moveOK(re, roundID string, res match.MoveResult) []byte {
-	bp := msgBufs.Get().(*[]byte)
-	b := appendMoveOKHead((*bp)[:0], re, roundID, res.Seq)
-	b = res.AppendView(b)
-	b = appendMoveOKTail(b, res.Events, res.Duplicate)
-	msg := append(make([]byte, 0, len(b)), b...)
-	if cap(b) <= maxMsgBuf {
-		*bp = b[:0]
-		msgBufs.Put(bp)
-	}
-	return msg
+// moveOK returns the move_ok message that answers a move, with the view
+// after it: appendMoveOK's bytes, made in one allocation of just their
+// length. Head and tail are written on the stack first, so the view, valid
+// only in Round.Move's ack, is copied once.
+func moveOK(re, roundID string, res match.MoveResult, view []byte) []byte {
+	var head, tail [moveOKScratch]byte
+	h := appendMoveOKHead(head[:0], re, roundID, res.Seq)
+	t := appendMoveOKTail(tail[:0], res.Events, res.Duplicate)
+	msg := make([]byte, 0, len(h)+len(view)+len(t))
+	msg = append(msg, h...)
+	msg = append(msg, view...)
+	return append(msg, t...)
 }
 
-// msgBufs are moveOK's scratch buffers; one that grew beyond maxMsgBuf is
-// let go.
-var msgBufs = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}
-
-const maxMsgBuf = 16 << 10
+// moveOKScratch is the room moveOK gives the head and the tail of move_ok on
+// the stack: enough for ids of maxIDLen and the usual events; a longer one
+// grows on the heap.
+const moveOKScratch = 256
 
 // appendMoveOKHead appends move_ok up to its view: what appendMoveOK
 // writes before the view.

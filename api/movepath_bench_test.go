@@ -78,7 +78,7 @@ func newAPIBenchGame(tb testing.TB, srv *Server, n int, rng *rand.Rand) apiBench
 // BenchmarkMovePathAPI is one accepted move through the api as a
 // connection's read goroutine handles it, without the socket: the frame
 // decoded, the message dispatched to the Service (its metrics, the lobby's
-// lookup of the round, Round.MoveAck on the memory store behind the
+// lookup of the round, Round.Move on the memory store behind the
 // store's metrics), and move_ok encoded and queued on the connection.
 func BenchmarkMovePathAPI(b *testing.B) {
 	srv := NewServer(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
@@ -116,17 +116,19 @@ func BenchmarkMovePathAPI(b *testing.B) {
 	cur.c.cancel()
 }
 
-// TestMoveOKFromResult holds moveOK, which writes the view from a
-// match.MoveResult into a pooled buffer, to appendMoveOK: the same bytes,
-// and a message of its own each time.
+// TestMoveOKFromResult holds moveOK, which writes a match.MoveResult and
+// its view into a message of their length, to appendMoveOK: the same
+// bytes, and a message of its own each time, which outlives the view.
 func TestMoveOKFromResult(t *testing.T) {
 	view := testView(t)
 	var first []byte
 	for _, re := range []string{"", "m1", `a"b`} {
 		for _, ev := range []engine.Events{0, engine.Drew, engine.ToFoundation | engine.Revealed | engine.GameWon, ^engine.Events(0)} {
 			for _, dup := range []bool{false, true} {
-				res := match.MoveResult{Seq: 7, Duplicate: dup, Events: ev, View: view}
-				got := moveOK(re, "r1", res)
+				res := match.MoveResult{Seq: 7, Duplicate: dup, Events: ev}
+				scratch := bytes.Clone(view)
+				got := moveOK(re, "r1", res, scratch)
+				clear(scratch) // as Round.Move reuses the view's buffer
 				if want := appendMoveOK(nil, re, "r1", 7, view, ev, dup); !bytes.Equal(got, want) {
 					t.Fatalf("moveOK:\n%s\nwant\n%s", got, want)
 				}
@@ -138,6 +140,10 @@ func TestMoveOKFromResult(t *testing.T) {
 	}
 	if want := appendMoveOK(nil, "", "r1", 7, view, 0, false); !bytes.Equal(first, want) {
 		t.Fatalf("a later moveOK changed an earlier message:\n%s", first)
+	}
+	res := match.MoveResult{Seq: 41, Events: engine.ToFoundation | engine.Revealed}
+	if n := testing.AllocsPerRun(100, func() { _ = moveOK("m41", "5f0c2a9be1d34c77", res, view) }); n != 1 {
+		t.Errorf("moveOK makes %v allocations, want 1 (the message)", n)
 	}
 }
 

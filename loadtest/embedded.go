@@ -32,7 +32,7 @@ func startEmbedded(cfg *config) (wsURL string, rt *redisTarget, stop func(), err
 		if err := checkLoopbackURL(cfg.Redis, "redis", "rediss"); err != nil {
 			return "", nil, nil, fmt.Errorf("--redis: %w", err)
 		}
-		if rt, err = openRedis(cfg.Redis, cfg.NoGroupCommit); err != nil {
+		if rt, err = openRedis(cfg.Redis); err != nil {
 			return "", nil, nil, fmt.Errorf("--redis: %w", err)
 		}
 		store, sessions, closeStore = rt.Store(), rt.sessions, rt.close

@@ -56,9 +56,8 @@ func (h *commandCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) red
 // timeouts), so that the measured path is the production one; under a key
 // prefix of the run's own so that a run never touches another's keys. The
 // round logs expire after an hour (the Coord's keys take the TTLs the
-// lobby gives them). With noBatch the store sends each append on its own
-// (no group commit).
-func openRedis(url string, noBatch bool) (*redisTarget, error) {
+// lobby gives them).
+func openRedis(url string) (*redisTarget, error) {
 	c, err := dialRedis(url)
 	if err != nil {
 		return nil, err
@@ -66,7 +65,7 @@ func openRedis(url string, noBatch bool) (*redisTarget, error) {
 	sent := &commandCounter{}
 	c.AddHook(sent)
 	prefix := fmt.Sprintf("klondike-loadtest:%d:", time.Now().UnixNano())
-	cfg := redisstore.Config{Prefix: prefix, TTL: time.Hour, NoBatch: noBatch}
+	cfg := redisstore.Config{Prefix: prefix, TTL: time.Hour}
 	return &redisTarget{
 		store:    redisstore.New(c, cfg),
 		sessions: redisstore.NewSessions(c, prefix),

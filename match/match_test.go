@@ -1,6 +1,7 @@
 package match_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -85,13 +86,23 @@ func playSome(t *testing.T, r *match.Round, id string, n int) {
 		if len(moves) == 0 {
 			return
 		}
-		res, err := r.Move(ctx, id, last+1, moves[len(moves)-1].String(), time.Now())
+		_, after, err := moveView(r, id, last+1, moves[len(moves)-1].String())
 		if err != nil {
 			t.Fatalf("move %d (%v): %v", last+1, moves[len(moves)-1], err)
 		}
 		last++
-		view = res.View
+		view = after
 	}
+}
+
+// moveView plays a move by Round.Move and returns its result and a copy
+// of the view its ack was given.
+func moveView(r *match.Round, id string, seq int, text string) (match.MoveResult, []byte, error) {
+	var view []byte
+	res, err := r.Move(context.Background(), id, seq, text, time.Now(), func(_ match.MoveResult, v []byte) {
+		view = bytes.Clone(v)
+	})
+	return res, view, err
 }
 
 func TestMatchLifecycle(t *testing.T) {
@@ -120,7 +131,7 @@ func TestMatchLifecycle(t *testing.T) {
 			t.Fatalf("round_starting = %v", starting)
 		}
 		r := m.Round()
-		if _, err := r.Move(ctx, "a", 1, "D", time.Now()); err != match.ErrRoundNotRunning {
+		if _, err := r.Move(ctx, "a", 1, "D", time.Now(), nil); err != match.ErrRoundNotRunning {
 			t.Fatalf("a move during the countdown = %v, want ErrRoundNotRunning", err)
 		}
 		time.Sleep(time.Duration(s.CountdownS) * time.Second)
@@ -242,32 +253,32 @@ func TestMoveSeq(t *testing.T) {
 		if st := sk.of("a", "round_starting"); len(st) != 1 || st[0]["seed"] != "1" || st[0]["known_deal"] != true {
 			t.Errorf("known deal round_starting = %v", st)
 		}
-		res, err := r.Move(ctx, "a", 1, "T6-F", time.Now()) // deal #1: AH on pile 6
-		if err != nil || res.Duplicate {
-			t.Fatalf("T6-F = %+v, %v", res, err)
+		res, view, err := moveView(r, "a", 1, "T6-F") // deal #1: AH on pile 6
+		if err != nil || res.Duplicate || len(view) == 0 {
+			t.Fatalf("T6-F = %+v, %v (view %s)", res, err, view)
 		}
-		again, err := r.Move(ctx, "a", 1, "T6-F", time.Now())
-		if err != nil || !again.Duplicate || string(again.View) != string(res.View) {
+		again, againView, err := moveView(r, "a", 1, "T6-F")
+		if err != nil || !again.Duplicate || string(againView) != string(view) {
 			t.Fatalf("retry of seq 1 = %+v, %v; want the same answer", again, err)
 		}
-		if _, err := r.Move(ctx, "a", 1, "D", time.Now()); err == nil {
+		if _, err := r.Move(ctx, "a", 1, "D", time.Now(), nil); err == nil {
 			t.Fatal("a different move at a used seq was taken as a retry")
 		} else if ooo, ok := err.(*match.OutOfOrderError); !ok || ooo.Expected != 2 {
 			t.Fatalf("a different move at seq 1 = %v, want out of order expecting 2", err)
 		}
-		if _, err := r.Move(ctx, "a", 3, "D", time.Now()); err == nil {
+		if _, err := r.Move(ctx, "a", 3, "D", time.Now(), nil); err == nil {
 			t.Fatal("seq 3 after 1 was accepted")
 		} else if ooo, ok := err.(*match.OutOfOrderError); !ok || ooo.Expected != 2 {
 			t.Fatalf("seq 3 = %v, want out of order expecting 2", err)
 		}
-		if _, err := r.Move(ctx, "a", 2, "T1-T2", time.Now()); err == nil {
+		if _, err := r.Move(ctx, "a", 2, "T1-T2", time.Now(), nil); err == nil {
 			t.Fatal("an illegal move was accepted")
 		}
 		view, last, _ := r.View(ctx, "a", time.Now())
 		if last != 1 || string(view) == "" {
 			t.Errorf("after a refusal: last seq %d, want 1", last)
 		}
-		if _, err := r.Move(ctx, "a", 2, "T7-F", time.Now()); err != nil {
+		if _, err := r.Move(ctx, "a", 2, "T7-F", time.Now(), nil); err != nil {
 			t.Fatalf("seq 2 after a refusal: %v", err)
 		}
 	})
@@ -324,7 +335,7 @@ func TestStoreFailureRollsBack(t *testing.T) {
 		r := soloRound(t, fs)
 		before, _, _ := r.View(ctx, "a", time.Now())
 		fs.set(true)
-		if _, err := r.Move(ctx, "a", 1, "T6-F", time.Now()); !errors.Is(err, match.ErrUnavailable) {
+		if _, err := r.Move(ctx, "a", 1, "T6-F", time.Now(), nil); !errors.Is(err, match.ErrUnavailable) {
 			t.Fatalf("move with the store down = %v, want ErrUnavailable", err)
 		}
 		after, last, _ := r.View(ctx, "a", time.Now())
@@ -332,7 +343,7 @@ func TestStoreFailureRollsBack(t *testing.T) {
 			t.Fatalf("a move the store refused was applied:\n%s\n%s", before, after)
 		}
 		fs.set(false)
-		if _, err := r.Move(ctx, "a", 1, "T6-F", time.Now()); err != nil {
+		if _, err := r.Move(ctx, "a", 1, "T6-F", time.Now(), nil); err != nil {
 			t.Fatalf("the same move once the store is back: %v", err)
 		}
 		if log, _ := fs.Log(ctx, "r1", "a"); len(log) != 1 {
@@ -408,18 +419,18 @@ func TestLostReplyThenRetry(t *testing.T) {
 		ctx := context.Background()
 		ls := &lossyStore{Store: memstore.New(), lose: 1}
 		r := soloRound(t, ls)
-		if _, err := r.Move(ctx, "a", 1, "T6-F", time.Now()); !errors.Is(err, match.ErrUnavailable) {
+		if _, err := r.Move(ctx, "a", 1, "T6-F", time.Now(), nil); !errors.Is(err, match.ErrUnavailable) {
 			t.Fatalf("first try = %v, want unavailable", err)
 		}
 		time.Sleep(time.Second)
-		res, err := r.Move(ctx, "a", 1, "T6-F", time.Now())
+		_, view, err := moveView(r, "a", 1, "T6-F")
 		if err != nil {
 			t.Fatalf("retry of the landed move = %v", err)
 		}
-		if !strings.Contains(string(res.View), `"H":1`) {
-			t.Errorf("view after the retry: %s", res.View)
+		if !strings.Contains(string(view), `"H":1`) {
+			t.Errorf("view after the retry: %s", view)
 		}
-		if _, err := r.Move(ctx, "a", 2, "T7-F", time.Now()); err != nil {
+		if _, err := r.Move(ctx, "a", 2, "T7-F", time.Now(), nil); err != nil {
 			t.Fatalf("next move: %v", err)
 		}
 		if log, _ := ls.Log(ctx, "r1", "a"); len(log) != 2 || log[0].AtMs != 0 {
@@ -459,12 +470,12 @@ func TestRepairAfterStoreLoss(t *testing.T) {
 		as := &amnesiaStore{Store: memstore.New()}
 		r := soloRound(t, as)
 		for i, mv := range []string{"T6-F", "T7-F", "D"} {
-			if _, err := r.Move(ctx, "a", i+1, mv, time.Now()); err != nil {
+			if _, err := r.Move(ctx, "a", i+1, mv, time.Now(), nil); err != nil {
 				t.Fatal(err)
 			}
 		}
 		as.forget(t, "r1", "a", 1)
-		if _, err := r.Move(ctx, "a", 4, "D", time.Now()); err != nil {
+		if _, err := r.Move(ctx, "a", 4, "D", time.Now(), nil); err != nil {
 			t.Fatalf("move after the store lost two: %v", err)
 		}
 		log, _ := as.Log(ctx, "r1", "a")
@@ -847,7 +858,7 @@ func TestLeaderboardPace(t *testing.T) {
 			time.Sleep(d)
 			synctest.Wait()
 		}
-		if _, err := r.Move(ctx, "a", 1, "D", time.Now()); err != nil {
+		if _, err := r.Move(ctx, "a", 1, "D", time.Now(), nil); err != nil {
 			t.Fatal(err)
 		}
 		step(match.DefaultLeaderboardEvery + time.Millisecond)
@@ -855,7 +866,7 @@ func TestLeaderboardPace(t *testing.T) {
 		if n == 0 {
 			t.Fatal("no leaderboard after a draw long after the last one")
 		}
-		if _, err := r.Move(ctx, "a", 2, "D", time.Now()); err != nil {
+		if _, err := r.Move(ctx, "a", 2, "D", time.Now(), nil); err != nil {
 			t.Fatal(err)
 		}
 		step(2 * match.DefaultLeaderboardEvery)

@@ -1,6 +1,7 @@
 package match_test
 
 import (
+	"bytes"
 	"context"
 	"math/rand/v2"
 	"strconv"
@@ -94,33 +95,17 @@ type nopSink struct{}
 func (nopSink) Send(string, []byte) {}
 
 // BenchmarkMovePath drives accepted moves through the match layer as the
-// api does for a "move" message: Round.MoveAck, with the seat's checks,
-// the engine, Store.Append on the memory store, and the view the reply
-// carries handed to ack. Each game is a solo round of legal moves chosen
-// at random (fixed seed); a new round is dealt, outside the timer, when one
-// ends or after benchGameMoves moves.
+// api does for a "move" message: Round.Move, with the seat's checks, the
+// engine, Store.Append on the memory store, and the view copied into the
+// reply in ack. Each game is a solo round of legal moves chosen at random
+// (fixed seed); a new round is dealt, outside the timer, when one ends or
+// after benchGameMoves moves.
 func BenchmarkMovePath(b *testing.B) {
 	ctx := context.Background()
 	var reply []byte
-	ack := func(res match.MoveResult) {
-		// What the api does with the result: its view goes into the reply.
-		reply = append(reply[:0], res.View...)
-	}
+	ack := func(_ match.MoveResult, view []byte) { reply = append(reply[:0], view...) }
 	benchMovePath(b, func(r *match.Round, seq int, move string) (match.MoveResult, error) {
-		return r.MoveAck(ctx, "a", seq, move, time.Now(), ack)
-	})
-	_ = reply
-}
-
-// BenchmarkMovePathReply is BenchmarkMovePath through Round.MoveReply, as
-// the api calls it now: the view is written into the reply in ack, with no
-// copy of its own.
-func BenchmarkMovePathReply(b *testing.B) {
-	ctx := context.Background()
-	var reply []byte
-	ack := func(res match.MoveResult) { reply = res.AppendView(reply[:0]) }
-	benchMovePath(b, func(r *match.Round, seq int, move string) (match.MoveResult, error) {
-		return r.MoveReply(ctx, "a", seq, move, time.Now(), ack)
+		return r.Move(ctx, "a", seq, move, time.Now(), ack)
 	})
 	_ = reply
 }
@@ -152,45 +137,45 @@ func benchMovePath(b *testing.B, play func(r *match.Round, seq int, move string)
 	cur.m.Close()
 }
 
-// TestMoveReply plays the same moves on two rounds of one deal, one by
-// MoveAck and one by MoveReply: the view MoveReply's ack writes is MoveAck's
-// View, byte for byte, for accepted moves and for retries, and MoveReply
-// leaves View empty and the rest of the result the same.
-func TestMoveReply(t *testing.T) {
+// TestMoveView plays a game's moves, each also retried, and retries of the
+// move before: Move's ack gets the result Move returns and the view View
+// gives at the same time, byte for byte; a nil ack changes nothing else.
+func TestMoveView(t *testing.T) {
 	ctx := context.Background()
-	rng1, rng2 := rand.New(rand.NewPCG(3, 4)), rand.New(rand.NewPCG(3, 4))
-	a, b := newMovePathRound(t, 0, rng1), newMovePathRound(t, 0, rng2)
-	defer a.m.Close()
-	defer b.m.Close()
-	if len(a.moves) == 0 || len(a.moves) != len(b.moves) {
-		t.Fatalf("%d and %d moves", len(a.moves), len(b.moves))
+	g := newMovePathRound(t, 0, rand.New(rand.NewPCG(3, 4)))
+	defer g.m.Close()
+	if len(g.moves) == 0 {
+		t.Fatal("no moves")
 	}
-	for i, mv := range a.moves {
-		for _, seq := range []int{i + 1, i + 1, max(i, 1)} { // the move, a retry, a retry of the one before
-			now := time.Now() // for a; b's clock is at the same time of its round
-			var want match.MoveResult
-			resA, errA := a.r.MoveAck(ctx, "a", seq, a.moves[seq-1], now, func(res match.MoveResult) { want = res })
-			var got []byte
+	for i, mv := range g.moves {
+		for k, seq := range []int{i + 1, i + 1, max(i, 1)} { // the move, a retry, a retry of the one before
+			now := time.Now()
 			var inAck match.MoveResult
-			resB, errB := b.r.MoveReply(ctx, "a", seq, b.moves[seq-1], b.r.StartsAt.Add(now.Sub(a.r.StartsAt)), func(res match.MoveResult) {
-				inAck = res
-				got = res.AppendView([]byte("x"))
-			})
-			if errA != nil || errB != nil {
-				t.Fatalf("move %d (%s): %v, %v", seq, mv, errA, errB)
+			var view []byte
+			calls := 0
+			ack := func(res match.MoveResult, v []byte) {
+				calls++
+				inAck, view = res, bytes.Clone(v)
 			}
-			if string(got) != "x"+string(want.View) || string(resA.View) != string(want.View) {
-				t.Fatalf("move %d: MoveReply's view\n%s\nwant\n%s", seq, got, want.View)
+			if k == 2 {
+				ack = nil
 			}
-			if resB.View != nil || inAck.View != nil {
-				t.Fatalf("move %d: MoveReply gave a View", seq)
+			res, err := g.r.Move(ctx, "a", seq, g.moves[seq-1], now, ack)
+			if err != nil {
+				t.Fatalf("Move(seq %d, %s) = %v", seq, mv, err)
 			}
-			if resB.Seq != resA.Seq || resB.Duplicate != resA.Duplicate || resB.Events != resA.Events ||
-				inAck.Seq != resA.Seq || inAck.Duplicate != resA.Duplicate || inAck.Events != resA.Events {
-				t.Fatalf("move %d: MoveReply %+v (in ack %+v), MoveAck %+v", seq, resB, inAck, resA)
+			if want := (match.MoveResult{Seq: seq, Duplicate: k > 0, Events: res.Events}); res != want || k > 0 && res.Events != 0 {
+				t.Fatalf("Move(seq %d, %s) = %+v, want seq %d, duplicate %v, no events for a duplicate", seq, mv, res, seq, k > 0)
 			}
-			if v := resB.AppendView(nil); len(v) != 0 {
-				t.Fatalf("move %d: the returned result still writes a view: %s", seq, v)
+			if ack == nil {
+				continue
+			}
+			want, last, err := g.r.View(ctx, "a", now)
+			if err != nil || last != i+1 {
+				t.Fatalf("View after seq %d = last seq %d, %v; want %d", seq, last, err, i+1)
+			}
+			if calls != 1 || inAck != res || !bytes.Equal(view, want) {
+				t.Fatalf("Move(seq %d, %s): %d acks with %+v and view\n%s\nwant %+v and\n%s", seq, mv, calls, inAck, view, res, want)
 			}
 		}
 	}

@@ -19,15 +19,14 @@ import (
 //
 // A plain script call (appendScript.EvalSha(ctx, p, keys, args...)) boxes
 // each key and each argument into an interface, most of them newly made
-// strings, and the batcher then made an appendCall and its channel: 39
-// allocations a move before go-redis wrote a byte (BenchmarkAppendCommand;
-// 1 now, go-redis's *Cmd). Here the command's
-// whole argument list is kept in a pooled appendCall: the keys come boxed
-// from the key cache (keycache.go), the numbers go in as pointers to the
-// call's fields, and the log entry, the standing's JSON and the rank member
-// are appended into the call's buffer and go in as pointers to its slices
-// (a *bulk, written by go-redis as an encoding.BinaryMarshaler). A pointer
-// in an interface costs no allocation.
+// strings, each an allocation, on every move (BenchmarkAppendCommand
+// measures both ways). Here the command's whole argument list is kept in a
+// pooled appendCall: the keys come boxed from the key cache (keycache.go),
+// the numbers go in as pointers to the call's fields, and the log entry,
+// the standing's JSON and the rank member are appended into the call's
+// buffer and go in as pointers to its slices (a *bulk, written by go-redis
+// as an encoding.BinaryMarshaler). A pointer in an interface costs no
+// allocation.
 //
 // The bytes written are the same: go-redis writes a *uint64 or an *int as
 // it writes the number, and a BinaryMarshaler's bytes as a bulk string, as

@@ -302,15 +302,42 @@ func (p *tapProxy) bytes() []byte {
 	return bytes.Clone(p.w.Bytes())
 }
 
+// plainAppend is Append made the plain way, the reference of the pooled
+// command: one appendScript.Run of its own on s's client, with the keys
+// and arguments built and boxed on each call, and the outcome noted in s's
+// key cache as Append notes it.
+func plainAppend(ctx context.Context, s *Store, roundID string, epoch uint64, e match.LogEntry, st match.Standing) error {
+	stJSON, err := encodeStanding(st)
+	if err != nil {
+		return err
+	}
+	keys := []string{
+		s.logKey(roundID, st.PlayerID),
+		s.roundKey(roundID, "epochs"),
+		s.roundKey(roundID, "standings"),
+		s.roundKey(roundID, "rank"),
+		s.roundKey(roundID, "rankm"),
+	}
+	_, pk := s.keys(roundID, st.PlayerID)
+	now := time.Now()
+	known, renew := pk.appendState(nil, epoch, now)
+	rank := rankMember(st)
+	args := []any{st.PlayerID, strconv.FormatUint(epoch, 10), e.Seq, encodeEntry(e), stJSON, rank, s.ttlMs, string(known), renew}
+	_, err = appendScript.Run(ctx, s.c, keys, args...).Text()
+	err = mapErr(err)
+	pk.noteAppend(epoch, []byte(rank), renew == renewYes, now, s.renewEvery, err)
+	return err
+}
+
 // TestAppendWireBytes: the batched Append writes to Redis exactly the bytes
-// the plain script call writes (Config.NoBatch: appendScript.Run with keys
-// and boxed arguments), the NOSCRIPT resend with the source included.
+// the plain script call writes (plainAppend: appendScript.Run with keys and
+// boxed arguments), the NOSCRIPT resend with the source included.
 func TestAppendWireBytes(t *testing.T) {
 	srv := redistest.Start(t)
 	ctx := context.Background()
 	prefix := redistest.Prefix(t)
 	var wire [2][]byte
-	for i, noBatch := range []bool{false, true} {
+	for i, plain := range []bool{false, true} {
 		if _, err := srv.Do("SCRIPT", "FLUSH"); err != nil {
 			t.Fatal(err)
 		}
@@ -319,7 +346,7 @@ func TestAppendWireBytes(t *testing.T) {
 		}
 		p := newTapProxy(t, srv.Addr())
 		c := redis.NewClient(&redis.Options{Addr: p.l.Addr().String(), PoolSize: 1})
-		s := New(c, Config{Prefix: prefix, NoBatch: noBatch})
+		s := New(c, Config{Prefix: prefix})
 		r := rand.New(rand.NewPCG(5, 6))
 		for j := range 40 {
 			st := randStanding(r)
@@ -327,7 +354,11 @@ func TestAppendWireBytes(t *testing.T) {
 			e := match.LogEntry{Seq: j/3 + 1 + 250*(j%2), Move: "T7-F", AtMs: int64(j) * 1000}
 			epoch := []uint64{0, 1, 300, math.MaxUint64}[j%4]
 			// The replies differ (stale writers, gaps): the requests must not.
-			_ = s.Append(ctx, fmt.Sprint("round-", j%2), epoch, e, st)
+			if plain {
+				_ = plainAppend(ctx, s, fmt.Sprint("round-", j%2), epoch, e, st)
+			} else {
+				_ = s.Append(ctx, fmt.Sprint("round-", j%2), epoch, e, st)
+			}
 		}
 		s.Close()
 		c.Close()
@@ -356,7 +387,7 @@ func TestAppendWireBytes(t *testing.T) {
 // BenchmarkAppendCommand measures the making of one Append's command and
 // its queuing in a pipeline (never sent), no network: the pooled call and
 // cached keys (…/pooled) against the plain script call's keys and boxed
-// arguments (…/plain, the code of appendAlone).
+// arguments (…/plain, as plainAppend builds them).
 func BenchmarkAppendCommand(b *testing.B) {
 	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"}) // never dialled
 	defer c.Close()

@@ -13,7 +13,6 @@ import (
 	"klondike/engine"
 	"klondike/match"
 	"klondike/match/redisstore/redistest"
-	"klondike/match/storetest"
 )
 
 // The batcher's tests: group commit must change how appends travel, never
@@ -143,16 +142,6 @@ func batchStanding(player string, moves int) match.Standing {
 	return match.Standing{PlayerID: player, Name: player, Moves: moves, Points: moves, Status: engine.Playing, FinishedMs: -1}
 }
 
-// TestConformanceUnbatched runs the store suite with group commit off, the
-// path Config.NoBatch keeps for comparisons.
-func TestConformanceUnbatched(t *testing.T) {
-	srv := redistest.Start(t)
-	c := srv.Client(t)
-	storetest.Run(t, func(t *testing.T) match.Store {
-		return New(c, Config{Prefix: redistest.Prefix(t), NoBatch: true})
-	})
-}
-
 // TestBatchConcurrent has many players append at once, each its moves in
 // order as a seat does: every log must be whole and in order, and the
 // appends must have shared pipelines.
@@ -276,11 +265,11 @@ func TestBatchErrorsPerCall(t *testing.T) {
 	t.Parallel()
 	f := newBatchFixture(t, Config{Pipelines: 1}, true)
 	ctx := context.Background()
-	// Setup, before the hook holds anything: bypass it with a store of
-	// its own on the same keys.
-	plain := New(f.c, Config{Prefix: f.s.prefix, NoBatch: true})
+	// Setup, before the hook holds anything: bypass it with lone script
+	// calls on the same keys, by a store of their own.
+	setup := New(f.c, Config{Prefix: f.s.prefix})
 	for _, p := range []string{"ok", "dup", "conflict", "gap", "stale"} {
-		if err := plain.Append(ctx, "r", 5, batchEntry(1, "T7-F"), batchStanding(p, 1)); err != nil {
+		if err := plainAppend(ctx, setup, "r", 5, batchEntry(1, "T7-F"), batchStanding(p, 1)); err != nil {
 			t.Fatalf("setup Append(%s): %v", p, err)
 		}
 	}

@@ -28,7 +28,7 @@ import (
 type Coord struct {
 	c      redis.UniversalClient
 	prefix string
-	b      *batcher // nil with Config.NoBatch
+	b      *batcher
 
 	// listed remembers, by match, the last version this Coord saved and
 	// whether the open list followed it (see SaveMatch).
@@ -76,7 +76,7 @@ var (
 
 // NewCoord returns the Coord of the deployment whose keys start with
 // cfg.Prefix (DefaultPrefix when empty). Of the rest of cfg, the batching
-// settings count (MaxBatch, Pipelines, MaxQueue, NoBatch): the Coord's
+// settings count (MaxBatch, Pipelines, MaxQueue, Linger): the Coord's
 // commands go out in shared pipelines as the store's appends do (see
 // batch.go), which on a busy node turns thousands of lone round trips a
 // second (players' current matches, match saves, leases, publishes) into
@@ -86,23 +86,14 @@ func NewCoord(c redis.UniversalClient, cfg Config) *Coord {
 	if cfg.Prefix == "" {
 		cfg.Prefix = DefaultPrefix
 	}
-	co := &Coord{c: c, prefix: cfg.Prefix, listed: map[string]listedAt{}}
-	if !cfg.NoBatch {
-		co.b = newBatcher(c, cfg)
-	}
-	return co
+	return &Coord{c: c, prefix: cfg.Prefix, listed: map[string]listedAt{}, b: newBatcher(c, cfg)}
 }
 
 // run sends cmd, in the next shared pipeline, and returns its error mapped
 // by mapErr (redis.Nil stays redis.Nil); on success the reply is in cmd.
 // Every command sent this way must be safe to resend (see each method).
 func (c *Coord) run(ctx context.Context, cmd redis.Cmder) error {
-	var err error
-	if c.b == nil {
-		err = c.c.Process(ctx, cmd)
-	} else {
-		err = c.b.run(ctx, cmd)
-	}
+	err := c.b.run(ctx, cmd)
 	if errors.Is(err, redis.Nil) {
 		return err
 	}
@@ -112,9 +103,6 @@ func (c *Coord) run(ctx context.Context, cmd redis.Cmder) error {
 // script runs sc in the next shared pipeline, as sc.Run would: the reply
 // and its unmapped error are in the command.
 func (c *Coord) script(ctx context.Context, sc *redis.Script, keys []string, args ...any) *redis.Cmd {
-	if c.b == nil {
-		return sc.Run(ctx, c.c, keys, args...)
-	}
 	return c.b.script(ctx, sc, keys, args...)
 }
 

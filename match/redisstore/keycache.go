@@ -8,9 +8,9 @@ import (
 )
 
 // The key cache. Append's script takes five keys, four of them the round's
-// and one the player's log, and its first argument is the player's id: built
-// and boxed into interfaces on every call they were a third of Append's
-// allocations. The cache keeps them built and boxed (an interface holding a
+// and one the player's log, and its first argument is the player's id:
+// built and boxed into interfaces on every call, they would cost an
+// allocation each. The cache keeps them built and boxed (an interface holding a
 // string costs an allocation to make, none to copy), per round and per
 // player. The values are exactly the strings roundKey and logKey return.
 //
@@ -20,7 +20,7 @@ import (
 // rounds that ended (no more appends) leave the cache after at most two
 // turns, and at most 2×keyCacheRounds rounds are ever held. CloseRound also
 // drops its round at once. A round keeps at most keyCachePlayers players;
-// the keys of any more are built on each call, as before.
+// the keys of any more are built on each call.
 const (
 	keyCacheRounds  = 4096
 	keyCachePlayers = 256

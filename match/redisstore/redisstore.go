@@ -102,9 +102,6 @@ type Config struct {
 	// each append waiting at most Linger more (see batch.go). 0 means
 	// DefaultLinger; negative, none.
 	Linger time.Duration
-	// NoBatch sends every Append on its own, a round trip each, as the
-	// store did before group commit: for comparisons.
-	NoBatch bool
 }
 
 // Store keeps move logs and standings in Redis. It is safe for concurrent
@@ -115,7 +112,7 @@ type Store struct {
 	ttlMs      string
 	ttlArg     any           // ttlMs, boxed once
 	renewEvery time.Duration // how often Append gives a player's keys the TTL again
-	batch      *batcher      // nil with Config.NoBatch
+	batch      *batcher      // the pipelines every command goes in (batch.go)
 	kc         keyCache      // Append's keys (keycache.go)
 }
 
@@ -146,9 +143,7 @@ func New(c redis.UniversalClient, cfg Config) *Store {
 	s := &Store{c: c, prefix: cfg.Prefix, ttlMs: strconv.FormatInt(ms, 10)}
 	s.ttlArg = s.ttlMs
 	s.renewEvery = min(time.Duration(ms)*time.Millisecond/60, time.Minute)
-	if !cfg.NoBatch {
-		s.batch = newBatcher(c, cfg)
-	}
+	s.batch = newBatcher(c, cfg)
 	return s
 }
 
@@ -168,13 +163,11 @@ func (s *Store) logKey(roundID, playerID string) string {
 // The command is built without the allocations of a plain script call (see
 // appendargs.go): cached keys, arguments written into a pooled buffer. Its
 // bytes on the wire are those of appendScript.EvalSha(keys, args...) with
-// the keys and args of appendAlone.
+// the five keys of the round and the player and the arguments append.lua
+// reads.
 func (s *Store) Append(ctx context.Context, roundID string, epoch uint64, e match.LogEntry, st match.Standing) error {
 	if st.PlayerID == "" {
 		return errNoPlayer
-	}
-	if s.batch == nil {
-		return s.appendAlone(ctx, roundID, epoch, e, st)
 	}
 	call := getAppendCall()
 	if err := call.a.fill(s, roundID, epoch, e, st); err != nil {
@@ -182,33 +175,6 @@ func (s *Store) Append(ctx context.Context, roundID string, epoch uint64, e matc
 		return err
 	}
 	return s.batch.doAppend(ctx, s, call)
-}
-
-// appendAlone is Append with Config.NoBatch: one script call, a round trip
-// of its own, as the store did before group commit, with the arguments
-// made the plain way.
-func (s *Store) appendAlone(ctx context.Context, roundID string, epoch uint64, e match.LogEntry, st match.Standing) error {
-	stJSON, err := encodeStanding(st)
-	if err != nil {
-		return err
-	}
-	keys := []string{
-		s.logKey(roundID, st.PlayerID),
-		s.roundKey(roundID, "epochs"),
-		s.roundKey(roundID, "standings"),
-		s.roundKey(roundID, "rank"),
-		s.roundKey(roundID, "rankm"),
-	}
-	_, pk := s.keys(roundID, st.PlayerID)
-	now := time.Now()
-	known, renew := pk.appendState(nil, epoch, now)
-	rank := rankMember(st)
-	args := []any{st.PlayerID, strconv.FormatUint(epoch, 10), e.Seq, encodeEntry(e), stJSON, rank, s.ttlMs, string(known), renew}
-	_, err = appendScript.Run(ctx, s.c, keys, args...).Text()
-	// The reply is "OK" or "DUP" (a retry): both leave the entry in the log.
-	err = mapErr(err)
-	pk.noteAppend(epoch, []byte(rank), renew == renewYes, now, s.renewEvery, err)
-	return err
 }
 
 // SetStanding implements match.Store.
@@ -231,22 +197,16 @@ func (s *Store) SetStanding(ctx context.Context, roundID string, st match.Standi
 	return mapErr(err)
 }
 
-// run sends cmd in the next shared pipeline (a lone call with NoBatch) and
-// returns its error unmapped; the reply is in cmd. cmd must be safe to
-// resend (see batcher.run).
+// run sends cmd in the next shared pipeline and returns its error
+// unmapped; the reply is in cmd. cmd must be safe to resend (see
+// batcher.run).
 func (s *Store) run(ctx context.Context, cmd redis.Cmder) error {
-	if s.batch == nil {
-		return s.c.Process(ctx, cmd)
-	}
 	return s.batch.run(ctx, cmd)
 }
 
-// script runs sc in the next shared pipeline (a lone call with NoBatch),
-// as sc.Run would; sc must be safe to resend.
+// script runs sc in the next shared pipeline, as sc.Run would; sc must be
+// safe to resend.
 func (s *Store) script(ctx context.Context, sc *redis.Script, keys []string, args ...any) *redis.Cmd {
-	if s.batch == nil {
-		return sc.Run(ctx, s.c, keys, args...)
-	}
 	return s.batch.script(ctx, sc, keys, args...)
 }
 
@@ -289,24 +249,17 @@ func (s *Store) Log(ctx context.Context, roundID, playerID string) ([]match.LogE
 
 // Standings implements match.Store.
 func (s *Store) Standings(ctx context.Context, roundID string) ([]match.Standing, error) {
-	var raw []string
-	var err error
-	if s.batch != nil {
-		cmd := redis.NewStringSliceCmd(ctx, "hvals", s.roundKey(roundID, "standings"))
-		if err = s.batch.run(ctx, cmd); err == nil {
-			raw = cmd.Val()
-		}
-	} else {
-		raw, err = s.c.HVals(ctx, s.roundKey(roundID, "standings")).Result()
-	}
-	if err != nil {
+	cmd := redis.NewStringSliceCmd(ctx, "hvals", s.roundKey(roundID, "standings"))
+	if err := s.run(ctx, cmd); err != nil {
 		return nil, mapErr(err)
 	}
+	raw := cmd.Val()
 	if len(raw) == 0 {
 		return nil, match.ErrNotFound
 	}
 	out := make([]match.Standing, len(raw))
 	for i, r := range raw {
+		var err error
 		if out[i], err = decodeStanding(r); err != nil {
 			return nil, fmt.Errorf("redisstore: round %s: %w", roundID, err)
 		}

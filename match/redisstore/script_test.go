@@ -20,7 +20,8 @@ type scriptFixture struct {
 
 func newScriptFixture(t *testing.T, ttl time.Duration) *scriptFixture {
 	srv := redistest.Start(t)
-	s := New(srv.Client(t), Config{Prefix: redistest.Prefix(t), TTL: ttl, NoBatch: true})
+	s := New(srv.Client(t), Config{Prefix: redistest.Prefix(t), TTL: ttl})
+	t.Cleanup(func() { s.Close() })
 	return &scriptFixture{t: t, s: s, ctx: context.Background()}
 }
 
