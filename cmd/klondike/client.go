@@ -1,0 +1,284 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// playConfig is what runPlay gives a playClient; zero durations and counts
+// take the defaults below.
+type playConfig struct {
+	URL    string // ws://HOST:PORT/ws
+	Name   string
+	Token  string // resume this session
+	Action string // "create", "join", "quick", "spectate" or "" (the lobby)
+	Code   string // the invite code or match id to join, or the match to spectate
+	Draw   int
+	Public bool // the match that Action "create" makes is listed in the lobby
+	Color  bool // paint the board (red suits, dim card backs)
+	// Program is the command that ran this client, such as "klondike" or
+	// "go run ./cmd/klondike": the lines it prints for others to paste
+	// start with it. Empty means "klondike".
+	Program string
+	// Settings are sent with create_match and quick_match besides draw.
+	Settings map[string]any
+
+	DialTimeout time.Duration // one connection attempt
+	ReadTimeout time.Duration // silence (no frame, no ping) that counts as a dead connection
+	WriteWait   time.Duration // one write
+	Retries     int           // reconnection attempts after a drop
+	RetryBase   time.Duration // the first backoff; it doubles
+	RetryMax    time.Duration // the longest backoff
+	MoveGap     time.Duration // least time between two queued moves sent
+	RateRetry   time.Duration // wait before resending a move the server rate-limited
+	ReplyWait   time.Duration // how long input waits for the reply to a request
+}
+
+// Defaults of playConfig, and the client's own bounds.
+const (
+	defaultDialTimeout = 10 * time.Second
+	// defaultReadTimeout is longer than the server's ping period (api's
+	// PongWait*9/10, 54 s by default), so that only a dead connection is
+	// silent for that long.
+	defaultReadTimeout = 90 * time.Second
+	defaultWriteWait   = 10 * time.Second
+	defaultRetries     = 5
+	defaultRetryBase   = 250 * time.Millisecond
+	defaultRetryMax    = 5 * time.Second
+	// defaultMoveGap keeps a queue of typed moves well under the server's
+	// message rate (api.DefaultMsgRate), leaving room for other requests.
+	defaultMoveGap   = 60 * time.Millisecond
+	defaultRateRetry = time.Second
+	defaultReplyWait = 10 * time.Second
+	// maxQueuedMoves bounds the moves typed ahead of the round or of the
+	// server's answers; a line that would pass it queues nothing.
+	maxQueuedMoves = 500
+	// maxLineBytes is the longest line of input; a longer one ends input.
+	maxLineBytes = 64 << 10
+)
+
+// playClient is one terminal session with the server. Its main loop (run)
+// owns every field: the read loop of each connection and the input reader
+// only feed it channels.
+type playClient struct {
+	cfg    playConfig
+	in     io.Reader
+	out    io.Writer
+	dialer websocket.Dialer
+	done   chan struct{} // closed when run returns: stops the feeders
+	frames chan frame
+
+	conn    *websocket.Conn
+	gen     int
+	tries   int            // reconnections since the last welcome
+	readers sync.WaitGroup // the running read loops
+
+	nextID  int
+	pending map[string]request // requests awaiting their reply, by id
+
+	playerID, name, token string
+	skew                  time.Duration // server clock minus ours, from welcome
+	welcomed              bool          // the first welcome came
+	actionSent            bool          // the flags' request was sent
+
+	match      *wireMatch
+	matchText  string // the last match summary printed
+	listCursor string // where the next page of the match list starts; "" after the last
+	spectating string // the match id being watched
+	round      *roundState
+	queue      []string // moves waiting for the round or for the pending move
+
+	timer    *time.Timer // paces queued moves and retries
+	timerC   <-chan time.Time
+	lastMove time.Time
+
+	confirm  string // "resign" while waiting for y/N
+	eof      bool
+	eofNoted bool
+	quit     bool
+	failed   bool // a request the flags made was refused
+	fatal    error
+}
+
+// newPlayClient returns a client of cfg, with its defaults filled in, that
+// reads commands from in and prints to out. Nothing happens before run.
+func newPlayClient(cfg playConfig, in io.Reader, out io.Writer) *playClient {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&cfg.DialTimeout, defaultDialTimeout)
+	def(&cfg.ReadTimeout, defaultReadTimeout)
+	def(&cfg.WriteWait, defaultWriteWait)
+	def(&cfg.RetryBase, defaultRetryBase)
+	def(&cfg.RetryMax, defaultRetryMax)
+	def(&cfg.MoveGap, defaultMoveGap)
+	def(&cfg.RateRetry, defaultRateRetry)
+	def(&cfg.ReplyWait, defaultReplyWait)
+	if cfg.Retries <= 0 {
+		cfg.Retries = defaultRetries
+	}
+	if cfg.Draw == 0 {
+		cfg.Draw = 3
+	}
+	d := *websocket.DefaultDialer
+	d.HandshakeTimeout = cfg.DialTimeout
+	return &playClient{
+		cfg: cfg, in: in, out: out, dialer: d,
+		done: make(chan struct{}), frames: make(chan frame),
+		pending: map[string]request{}, token: cfg.Token, name: cfg.Name,
+	}
+}
+
+// printf prints to the terminal.
+func (c *playClient) printf(format string, a ...any) { fmt.Fprintf(c.out, format, a...) }
+
+// run plays until quit, the end of input (see playUsage), a fatal error or
+// ctx's end (errInterrupted).
+func (c *playClient) run(ctx context.Context) error {
+	lines := make(chan string)
+	go c.readInput(lines)
+	defer c.shutdown()
+	gate := time.NewTimer(time.Hour)
+	gate.Stop()
+	defer gate.Stop()
+	if err := c.connect(ctx); err != nil {
+		return err
+	}
+	for !c.finished() {
+		c.expireRequests()
+		// Input waits for the replies to what it asked, so that a script's
+		// next line sees their effect ("join CODE" then a move), but no
+		// longer than ReplyWait.
+		in, wake := lines, (<-chan time.Time)(nil)
+		if wait := c.replyWait(); wait > 0 {
+			in = nil
+			gate.Reset(wait)
+			wake = gate.C
+		}
+		select {
+		case <-ctx.Done():
+			return errInterrupted
+		case <-wake:
+		case f := <-c.frames:
+			if f.gen != c.gen {
+				continue
+			}
+			if f.err != nil {
+				if err := c.connectionLost(ctx, f.err); err != nil {
+					return err
+				}
+				continue
+			}
+			c.handle(f.data)
+		case line, ok := <-in:
+			if !ok {
+				lines = nil
+				c.endOfInput()
+				continue
+			}
+			c.command(line)
+		case <-c.timerC:
+			c.timerC = nil
+			c.pump()
+		}
+	}
+	if c.fatal != nil {
+		return c.fatal
+	}
+	return nil
+}
+
+// shutdown closes the connection and waits for its read loops.
+func (c *playClient) shutdown() {
+	if c.conn != nil {
+		c.conn.WriteControl(websocket.CloseMessage,
+			websocket.FormatCloseMessage(websocket.CloseNormalClosure, "bye"), time.Now().Add(time.Second))
+		c.conn.Close()
+	}
+	close(c.done)
+	if c.timer != nil {
+		c.timer.Stop()
+	}
+	c.readers.Wait()
+}
+
+// replyWait returns how long input must still wait for replies: until the
+// first welcome, and while a request is unanswered, up to ReplyWait.
+func (c *playClient) replyWait() time.Duration {
+	var wait time.Duration
+	for _, r := range c.pending {
+		wait = max(wait, c.cfg.ReplyWait-time.Since(r.at))
+	}
+	return wait
+}
+
+// expireRequests gives up on requests unanswered for ReplyWait.
+func (c *playClient) expireRequests() {
+	for id, r := range c.pending {
+		if time.Since(r.at) >= c.cfg.ReplyWait {
+			c.printf("No reply to %s after %s; going on.\n", r.typ, c.cfg.ReplyWait)
+			delete(c.pending, id)
+		}
+	}
+}
+
+// finished reports whether the main loop is done.
+func (c *playClient) finished() bool {
+	if c.quit || c.fatal != nil {
+		return true
+	}
+	if !c.eof {
+		return false
+	}
+	if len(c.pending) > 0 || len(c.queue) > 0 || (c.round != nil && c.round.pending != nil) {
+		return false
+	}
+	if c.matchUnderWay() {
+		if !c.eofNoted {
+			c.eofNoted = true
+			c.printf("(end of input: waiting for the match to end; Ctrl-C leaves)\n")
+		}
+		return false
+	}
+	return true
+}
+
+// matchUnderWay reports whether the match we play or watch has started and
+// is not over.
+func (c *playClient) matchUnderWay() bool {
+	if c.match == nil || (!c.isPlayer() && c.spectating != c.match.ID) {
+		return false
+	}
+	switch c.match.State {
+	case stateStarting, stateRunning, stateBetween:
+		return true
+	}
+	return false
+}
+
+// readInput feeds lines of input to the main loop and closes lines at the
+// end of input. It stops early when run returns.
+func (c *playClient) readInput(lines chan<- string) {
+	sc := bufio.NewScanner(c.in)
+	sc.Buffer(make([]byte, 4096), maxLineBytes)
+	for sc.Scan() {
+		select {
+		case lines <- sc.Text():
+		case <-c.done:
+			return
+		}
+	}
+	select {
+	case <-c.done:
+	default:
+		close(lines)
+	}
+}

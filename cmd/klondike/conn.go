@@ -1,0 +1,184 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// A frame is what a connection's read loop hands the main loop: one message
+// or the error that ended the connection. gen tells the connections apart,
+// so that a dead connection's last words are ignored after a reconnect.
+type frame struct {
+	gen  int
+	data []byte
+	err  error
+}
+
+// A request is a message sent and not yet answered (moves aside).
+type request struct {
+	typ string
+	at  time.Time
+}
+
+// connect dials the server, starts the read loop and says hello.
+func (c *playClient) connect(ctx context.Context) error {
+	dctx, cancel := context.WithTimeout(ctx, c.cfg.DialTimeout)
+	defer cancel()
+	conn, resp, err := c.dialer.DialContext(dctx, c.cfg.URL, nil)
+	if err != nil {
+		if ctx.Err() != nil {
+			return errInterrupted
+		}
+		if resp != nil {
+			return fmt.Errorf("connecting to %s: %v (HTTP %s)", c.cfg.URL, err, resp.Status)
+		}
+		return fmt.Errorf("connecting to %s: %v", c.cfg.URL, err)
+	}
+	c.conn = conn
+	c.gen++
+	gen := c.gen
+	conn.SetReadDeadline(time.Now().Add(c.cfg.ReadTimeout))
+	conn.SetPingHandler(func(data string) error {
+		conn.SetReadDeadline(time.Now().Add(c.cfg.ReadTimeout))
+		err := conn.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(c.cfg.WriteWait))
+		if errors.Is(err, websocket.ErrCloseSent) {
+			return nil
+		}
+		return err
+	})
+	c.readers.Add(1)
+	go c.readLoop(conn, gen)
+	hello := map[string]any{"name": c.name}
+	if c.token != "" {
+		hello["token"] = c.token
+	}
+	c.request("hello", hello)
+	return nil
+}
+
+// readLoop hands each message of conn to the main loop, then the error
+// that ended it. It ends with the connection (or when run returns).
+func (c *playClient) readLoop(conn *websocket.Conn, gen int) {
+	defer c.readers.Done()
+	for {
+		_, data, err := conn.ReadMessage()
+		if err == nil {
+			conn.SetReadDeadline(time.Now().Add(c.cfg.ReadTimeout))
+		}
+		select {
+		case c.frames <- frame{gen: gen, data: data, err: err}:
+		case <-c.done:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// request sends a message of type typ with a fresh id and the fields of
+// body, and remembers it until its reply. It returns the id.
+func (c *playClient) request(typ string, body map[string]any) string {
+	c.nextID++
+	id := strconv.Itoa(c.nextID)
+	msg := map[string]any{"type": typ, "id": id}
+	for k, v := range body {
+		msg[k] = v
+	}
+	if typ != "move" { // a move's answer is tracked by the round
+		c.pending[id] = request{typ: typ, at: time.Now()}
+	}
+	c.send(msg)
+	return id
+}
+
+// send writes one message. A failed write closes the connection; its read
+// loop then reports the drop.
+func (c *playClient) send(msg any) {
+	if c.conn == nil {
+		return
+	}
+	c.conn.SetWriteDeadline(time.Now().Add(c.cfg.WriteWait))
+	if err := c.conn.WriteJSON(msg); err != nil {
+		c.conn.Close()
+	}
+}
+
+// connectionLost handles the end of the connection: during a match it
+// reconnects with the token; otherwise, or when every try failed, it
+// returns the error that ends run.
+func (c *playClient) connectionLost(ctx context.Context, cause error) error {
+	c.conn.Close()
+	if c.quit {
+		return nil
+	}
+	var ce *websocket.CloseError
+	if errors.As(cause, &ce) && ce.Code == closeReplaced {
+		return errors.New("this session connected again elsewhere (connection replaced)")
+	}
+	if !c.shouldReconnect() {
+		return fmt.Errorf("connection lost: %v", cause)
+	}
+	c.printf("connection lost (%v); reconnecting\n", cause)
+	c.pending = map[string]request{} // their replies are lost with the connection
+	err := cause
+	for c.tries < c.cfg.Retries {
+		c.tries++
+		wait := c.cfg.RetryBase << (c.tries - 1)
+		if wait > c.cfg.RetryMax || wait <= 0 {
+			wait = c.cfg.RetryMax
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return errInterrupted
+		case <-t.C:
+		}
+		if err = c.connect(ctx); err == nil {
+			return nil // the tries start again at the welcome
+		}
+		if errors.Is(err, errInterrupted) {
+			return err
+		}
+		c.printf("reconnect %d of %d failed: %v\n", c.tries, c.cfg.Retries, err)
+	}
+	return fmt.Errorf("connection lost and %d reconnects failed: %v", c.cfg.Retries, err)
+}
+
+// shouldReconnect reports whether a drop is worth resuming: we have a
+// session and a match (or a watched match) under way.
+func (c *playClient) shouldReconnect() bool {
+	if c.token == "" {
+		return false
+	}
+	if c.spectating != "" {
+		return true
+	}
+	return c.match != nil && c.match.State != stateOver
+}
+
+// httpURL turns a server path into a full http(s) address on the server.
+func (c *playClient) httpURL(path string) string {
+	u, err := url.Parse(c.cfg.URL)
+	if err != nil {
+		return path
+	}
+	switch u.Scheme {
+	case "wss":
+		u.Scheme = "https"
+	default:
+		u.Scheme = "http"
+	}
+	ref, err := url.Parse(path)
+	if err != nil {
+		return path
+	}
+	return u.ResolveReference(ref).String()
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// handleAs decodes a server message of type typ as a T and hands it to f;
+// a message that does not decode is reported and dropped.
+func handleAs[T any](c *playClient, typ string, data []byte, f func(*T)) {
+	var m T
+	if err := json.Unmarshal(data, &m); err != nil {
+		c.printf("cannot read the server's %s message: %v\n", typ, err)
+		return
+	}
+	f(&m)
+}
+
+// handle dispatches one server message to its on… method, then sends the
+// next queued move if the message made way for it.
+func (c *playClient) handle(data []byte) {
+	var env wireEnvelope
+	if err := json.Unmarshal(data, &env); err != nil {
+		c.printf("the server sent something that is not JSON: %q\n", truncate(string(data), 200))
+		return
+	}
+	reqType := c.pending[env.Re].typ
+	delete(c.pending, env.Re)
+	switch env.Type {
+	case "welcome":
+		handleAs(c, env.Type, data, c.onWelcome)
+	case "match":
+		handleAs(c, env.Type, data, func(m *wireMatchMessage) {
+			if m.Match != nil {
+				c.onMatch(m.Match, reqType)
+			}
+		})
+	case "matches":
+		handleAs(c, env.Type, data, func(m *wireMatches) {
+			c.listCursor = m.NextCursor
+			c.printf("%s", renderMatchList(m.Matches, m.NextCursor != ""))
+		})
+	case "round_starting":
+		handleAs(c, env.Type, data, c.onRoundStarting)
+	case "round_started":
+		handleAs(c, env.Type, data, c.onRoundStarted)
+	case "move_ok":
+		handleAs(c, env.Type, data, c.onMoveOK)
+	case "move_rejected":
+		handleAs(c, env.Type, data, c.onMoveRejected)
+	case "resigned":
+		handleAs(c, env.Type, data, c.onResigned)
+	case "leaderboard":
+		handleAs(c, env.Type, data, c.onLeaderboard)
+	case "round_over":
+		handleAs(c, env.Type, data, c.onRoundOver)
+	case "match_over":
+		handleAs(c, env.Type, data, c.onMatchOver)
+	case "error":
+		handleAs(c, env.Type, data, func(m *wireError) { c.onError(env.Re, reqType, m) })
+	default:
+		// Newer servers may send more; the protocol only adds.
+	}
+	c.pump()
+}
+
+// truncate shortens s to its first n bytes, marking the cut, so that a
+// quote of what the server sent stays short.
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+// onError takes an error message; re is the id of the request it answers
+// and reqType that request's type ("" when unknown). A rate-limited move is
+// sent again after RateRetry; a refused move or request is reported, and a
+// refused hello ends the client.
+func (c *playClient) onError(re, reqType string, m *wireError) {
+	r := c.round
+	if m.Code == "rate_limited" && r != nil && r.pending != nil {
+		// The server dropped a message without saying which: send the move
+		// again in a while (the same seq is safe to repeat).
+		c.queue = append([]string{r.pending.move}, c.queue...)
+		r.pending = nil
+		c.arm(c.cfg.RateRetry)
+		return
+	}
+	if r != nil && r.pending != nil && r.pending.id == re {
+		c.printf("%s refused: %s (%s)\n", r.pending.move, clean(m.Message), clean(m.Code))
+		r.pending = nil
+		return
+	}
+	what := "error"
+	if reqType != "" {
+		what = reqType + " failed"
+	}
+	c.printf("%s: %s (%s)\n", what, clean(m.Message), clean(m.Code))
+	switch reqType {
+	case "hello":
+		c.fatal = fmt.Errorf("the server refused hello: %s (%s)", clean(m.Message), clean(m.Code))
+	case "create_match", "join_match", "quick_match", "spectate":
+		if reqType == "spectate" {
+			c.spectating = ""
+		}
+		if c.match == nil {
+			c.failed = true
+			if !c.eof {
+				c.printf("%s", lobbyPrompt)
+			}
+		}
+	}
+}

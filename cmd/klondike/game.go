@@ -1,0 +1,247 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"klondike/engine"
+)
+
+// roundState is the client's knowledge of one round.
+type roundState struct {
+	id, matchID      string
+	number           int
+	rules            engine.Rules
+	commitment       string // announced by round_starting; "" if missed
+	knownDeal        bool
+	seed             string // a known deal's number
+	startsAt, endsAt time.Time
+	seated           bool         // round_started came: we play this round
+	view             *engine.View // our board, nil until round_started
+	opening          *engine.View // the board at move 0, to check against the revealed deal
+	lastSeq          int          // the last move acknowledged
+	pending          *pendingMove // the move awaiting its answer
+	over             bool
+	leaderboard      []wireEntry
+	lbKey            string // what the last printed leaderboard showed, scores aside
+}
+
+// onRoundStarting announces a round: when it starts, its rules, and the
+// deal's commitment, kept to check the deal when the round is over.
+func (c *playClient) onRoundStarting(m *wireRoundStarting) {
+	c.round = &roundState{
+		id: m.RoundID, matchID: m.MatchID, number: m.Round, rules: m.Rules, commitment: m.Commitment,
+		knownDeal: m.KnownDeal, seed: m.Seed, startsAt: m.StartsAt, endsAt: m.EndsAt,
+	}
+	if c.match != nil && c.match.ID == m.MatchID {
+		c.match.State = stateStarting
+	}
+	in := time.Until(m.StartsAt.Add(-c.skew)).Round(time.Second)
+	c.printf("Round %d starts in %s (%s).\n", m.Round, max(in, 0), m.Rules.String())
+	if m.KnownDeal {
+		c.printf("  Known deal #%s: no commitment.\n", clean(m.Seed))
+	} else {
+		c.printf("  Deal commitment: %s\n", clean(m.Commitment))
+	}
+}
+
+// onRoundStarted takes our board when a round starts or is resumed. A move
+// that awaited its answer when the connection dropped is either reported
+// played or queued again.
+func (c *playClient) onRoundStarted(m *wireRoundStarted) {
+	r := c.round
+	if r == nil || r.id != m.RoundID {
+		r = &roundState{id: m.RoundID, matchID: m.MatchID, number: m.Round}
+		c.round = r
+	}
+	r.rules, r.startsAt, r.endsAt = m.Rules, m.StartsAt, m.EndsAt
+	r.seated = true
+	view := m.View
+	r.view = &view
+	r.lastSeq = m.LastSeq
+	if m.LastSeq == 0 && r.opening == nil {
+		opening := m.View
+		r.opening = &opening
+	}
+	if c.match != nil && c.match.ID == m.MatchID {
+		c.match.State = stateRunning
+	}
+	if m.Resumed {
+		c.printf("Round %d resumed after your move %d.\n", m.Round, m.LastSeq)
+	} else {
+		c.printf("Round %d started. Type moves (moves lists them; help for commands).\n", m.Round)
+	}
+	c.printBoard()
+	if p := r.pending; p != nil {
+		r.pending = nil
+		if p.seq <= m.LastSeq {
+			c.printf("%s was played before the connection dropped.\n", p.move)
+		} else {
+			c.queue = append([]string{p.move}, c.queue...) // never reached the server: again
+		}
+	}
+}
+
+// scoring returns the scoring system of the current round by name: from its
+// rules when a round message gave them, else from the match's settings; ""
+// when neither is known.
+func (c *playClient) scoring() string {
+	if r := c.round; r != nil && r.rules.Draw != 0 {
+		return r.rules.Scoring.String()
+	}
+	if c.match != nil {
+		if s, err := engine.ParseScoring(c.match.Settings.Scoring); err == nil {
+			return s.String()
+		}
+	}
+	return ""
+}
+
+// printBoard prints our board and the time left in the round.
+func (c *playClient) printBoard() {
+	r := c.round
+	if r == nil || r.view == nil {
+		c.printf("No board: you are not playing a round.\n")
+		return
+	}
+	c.printf("\n%s", renderBoard(r.view, c.scoring(), c.cfg.Color))
+	if !r.over && !r.endsAt.IsZero() {
+		left := time.Until(r.endsAt.Add(-c.skew))
+		c.printf("Round %d: %s left\n", r.number, formatMs(left.Milliseconds(), false))
+	}
+}
+
+// onMoveOK takes the answer to a move: the new board and what the move did.
+func (c *playClient) onMoveOK(m *wireMoveOK) {
+	r := c.round
+	if r == nil || r.id != m.RoundID {
+		return
+	}
+	p := r.pending
+	if p == nil || p.seq != m.Seq {
+		// An answer we stopped waiting for: keep the newest board.
+		if m.Seq >= r.lastSeq {
+			r.lastSeq = m.Seq
+			view := m.View
+			r.view = &view
+		}
+		return
+	}
+	r.pending = nil
+	r.lastSeq = max(r.lastSeq, m.Seq)
+	view := m.View
+	r.view = &view
+	what := strings.Join(m.Events, ", ")
+	if m.Duplicate {
+		what = "already played"
+	}
+	if what != "" {
+		what = " (" + what + ")"
+	}
+	c.printf("%s ok%s\n", p.move, what)
+	c.printBoard()
+	switch view.Status {
+	case engine.Won:
+		c.printf("You won! Waiting for the round to end.\n")
+	case engine.Stuck:
+		c.printf("No useful move is left: your game is over (stuck). Waiting for the round to end.\n")
+	}
+}
+
+// onMoveRejected reports a refused move; out of order resyncs the next
+// move number to the one the server expects.
+func (c *playClient) onMoveRejected(m *wireMoveRejected) {
+	r := c.round
+	if r == nil || r.id != m.RoundID {
+		c.printf("move rejected (%s): %s\n", clean(m.Code), clean(m.Reason))
+		return
+	}
+	move := "move"
+	if p := r.pending; p != nil && p.seq == m.Seq {
+		move = p.move
+		r.pending = nil
+	}
+	switch {
+	case m.Code == "out_of_order" && m.Expected > 0:
+		r.lastSeq = m.Expected - 1
+		c.printf("%s rejected: out of order; the server expects move %d. Resynced: type it again.\n", move, m.Expected)
+	case m.Code == "round_not_running":
+		c.printf("%s rejected: the round is not running (%s)\n", move, clean(m.Reason))
+	default:
+		c.printf("%s rejected: %s\n", move, clean(m.Reason))
+	}
+}
+
+// onResigned marks our game resigned and drops the queued moves.
+func (c *playClient) onResigned(m *wireResigned) {
+	r := c.round
+	if r != nil && r.id == m.RoundID && r.view != nil {
+		r.view.Status = engine.Resigned
+	}
+	c.printf("You resigned. Waiting for the round to end.\n")
+	c.dropQueue("you resigned")
+}
+
+// onLeaderboard keeps the round's leaderboard and prints it when more
+// than the scores changed.
+func (c *playClient) onLeaderboard(m *wireLeaderboard) {
+	r := c.round
+	if r == nil || r.id != m.RoundID {
+		r = &roundState{id: m.RoundID, matchID: m.MatchID}
+		if c.round != nil && c.round.id == m.RoundID {
+			r = c.round
+		}
+		c.round = r
+	}
+	r.leaderboard = m.Entries
+	// Standard scores fall with time: reprint only when more than that changed.
+	var key strings.Builder
+	for _, e := range m.Entries {
+		fmt.Fprintf(&key, "%d %s %d %d %s|", e.Rank, e.PlayerID, e.Foundation, e.Moves, e.Status)
+	}
+	if key.String() == r.lbKey {
+		return
+	}
+	r.lbKey = key.String()
+	c.printLeaderboard()
+}
+
+// printLeaderboard prints the round's last leaderboard.
+func (c *playClient) printLeaderboard() {
+	r := c.round
+	if r == nil || r.leaderboard == nil {
+		c.printf("No leaderboard yet.\n")
+		return
+	}
+	title := "Leaderboard"
+	if r.number > 0 {
+		title += fmt.Sprintf(" (round %d)", r.number)
+	}
+	c.printf("%s:\n%s", title, renderLeaderboard(r.leaderboard, c.playerID, c.scoring()))
+}
+
+// onRoundOver prints the round's results and checks its deal (verifyDeal).
+func (c *playClient) onRoundOver(m *wireRoundOver) {
+	r := c.round
+	announced, seed := "", ""
+	var opening *engine.View
+	if r != nil && r.id == m.RoundID {
+		announced, seed = r.commitment, r.seed
+		opening = r.opening
+		r.over = true
+		r.pending = nil
+	}
+	if c.match != nil && c.match.ID == m.MatchID {
+		c.match.State = stateBetween
+	}
+	c.dropQueue("the round is over")
+	replay := ""
+	if m.ReplayURL != "" {
+		replay = c.httpURL(m.ReplayURL)
+	}
+	c.printf("\n%s", renderRoundOver(m, c.playerID, replay, c.scoring()))
+	for _, line := range verifyDeal(announced, seed, m.Deal, opening) {
+		c.printf("%s\n", line)
+	}
+}

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"net/url"
+	"strings"
+	"time"
+)
+
+// onWelcome takes the answer to hello: the session and the server's clock.
+// The first welcome starts what the flags asked for; a later one follows a
+// reconnect, after which a watched match is asked for again.
+func (c *playClient) onWelcome(m *wireWelcome) {
+	first := !c.welcomed
+	c.welcomed = true
+	c.tries = 0
+	c.playerID, c.name, c.token = m.PlayerID, m.Name, m.Token
+	if !m.ServerTime.IsZero() {
+		c.skew = time.Until(m.ServerTime)
+	}
+	switch {
+	case !first:
+		c.printf("reconnected as %s\n", clean(m.Name))
+		if c.spectating != "" {
+			c.request("spectate", map[string]any{"match_id": c.spectating})
+		}
+		return
+	case m.Resumed:
+		c.printf("resumed the session of %s\n", clean(m.Name))
+	default:
+		c.printf("connected to %s as %s\n", c.cfg.URL, clean(m.Name))
+	}
+	if m.Resumed && m.MatchID != "" {
+		c.printf("you are in match %s; the server resends where it stands\n", m.MatchID)
+		return
+	}
+	c.startAction()
+}
+
+// startAction sends the request the flags asked for, or lists the matches.
+func (c *playClient) startAction() {
+	if c.actionSent {
+		return
+	}
+	c.actionSent = true
+	switch c.cfg.Action {
+	case "create":
+		c.create(c.cfg.Public)
+	case "join":
+		c.join(c.cfg.Code)
+	case "quick":
+		c.request("quick_match", map[string]any{"settings": c.settings()})
+	case "spectate":
+		c.spectate(c.cfg.Code)
+	default:
+		c.request("list_matches", nil)
+		c.printf("%s", lobbyPrompt)
+	}
+}
+
+// lobbyPrompt says what a player outside a match can type.
+const lobbyPrompt = "Type: join CODE, create (private, shared by its code), create public (listed),\n" +
+	"quick, spectate MATCH_ID, list, help or quit.\n"
+
+// create asks for a new match of our settings, listed in the lobby when
+// public.
+func (c *playClient) create(public bool) {
+	s := c.settings()
+	if public {
+		s["public"] = true
+	}
+	c.request("create_match", map[string]any{"settings": s})
+}
+
+// program is the command to start another client with.
+func (c *playClient) program() string {
+	if c.cfg.Program == "" {
+		return "klondike"
+	}
+	return c.cfg.Program
+}
+
+// settings returns the match settings that create and quick send: the
+// draw and cfg.Settings.
+func (c *playClient) settings() map[string]any {
+	s := map[string]any{"draw": c.cfg.Draw}
+	for k, v := range c.cfg.Settings {
+		s[k] = v
+	}
+	return s
+}
+
+// join asks to join by invite code or, for anything longer, by match id.
+func (c *playClient) join(ref string) {
+	ref = strings.TrimSpace(ref)
+	if len(ref) > 6 {
+		c.request("join_match", map[string]any{"match_id": ref})
+	} else {
+		c.request("join_match", map[string]any{"code": strings.ToUpper(ref)})
+	}
+}
+
+// spectate asks to watch a match by its id, and remembers the id so that a
+// reconnect asks again.
+func (c *playClient) spectate(id string) {
+	c.spectating = id
+	c.request("spectate", map[string]any{"match_id": id})
+}
+
+// isPlayer reports whether we are a player of the current match.
+func (c *playClient) isPlayer() bool {
+	if c.match == nil {
+		return false
+	}
+	for _, p := range c.match.Players {
+		if p.PlayerID == c.playerID {
+			return true
+		}
+	}
+	return false
+}
+
+// onMatch takes a match snapshot: the reply to our request, or a change of
+// our match (or a rematch we were seated in).
+func (c *playClient) onMatch(m *wireMatch, reqType string) {
+	ours := reqType != "" || c.match == nil || c.match.ID == m.ID || c.spectating == m.ID
+	if !ours {
+		for _, p := range m.Players {
+			if p.PlayerID == c.playerID {
+				ours = true // seated in a rematch
+			}
+		}
+	}
+	if !ours {
+		return
+	}
+	if reqType == "leave_match" {
+		c.printf("You left match %s.\n", clean(m.Code))
+		c.match, c.matchText, c.round, c.spectating = nil, "", nil, ""
+		return
+	}
+	prev := ""
+	if c.match != nil && c.match.ID == m.ID {
+		prev = c.match.State
+	} else if c.match != nil {
+		c.printf("Now in match %s.\n", clean(m.Code))
+	}
+	c.match = m
+	if reqType == "spectate" {
+		c.spectating = m.ID
+	} else if reqType != "" && c.spectating != m.ID {
+		c.spectating = ""
+	}
+	// The round messages announce the phases: reprint the summary when
+	// something else changed (players, ready, connected, spectators).
+	key := *m
+	key.State, key.Round = "", 0
+	if text := renderMatch(&key, c.playerID); text != c.matchText {
+		c.matchText = text
+		c.printf("%s", renderMatch(m, c.playerID))
+	}
+	switch reqType {
+	case "create_match":
+		c.printf("Invite code: %s\nshare: %s play --server %s --code %s\n", clean(m.Code), c.program(), c.cfg.URL, clean(m.Code))
+		c.printf("watch: %s play --server %s --spectate %s\n", c.program(), c.cfg.URL, clean(m.ID))
+		if m.Settings.Public {
+			c.printf("A public match: it is listed in the lobby (list) for anyone to join.\n")
+		} else {
+			c.printf("A private match: only players with the code can join (create public lists one in the lobby).\n")
+		}
+		c.printf("Type start when everyone has joined.\n")
+	case "join_match":
+		c.printf("Joined match %s. The host starts it (or it starts when full and all are ready: type ready).\n", clean(m.Code))
+	case "quick_match":
+		c.printf("Waiting for players: a quick match starts shortly after a second player joins.\n")
+	case "spectate":
+		c.printf("Watching match %s.\n", clean(m.Code))
+	}
+	// A round that ended while we were away: its round_over was lost.
+	if r := c.round; r != nil && !r.over && r.matchID == m.ID && (m.RoundID != r.id || m.State == stateBetween || m.State == stateOver) {
+		r.over = true
+		r.pending = nil
+		c.printf("Round %d ended while you were away; its results: %s\n", r.number, clean(c.httpURL("/api/v1/rounds/"+url.PathEscape(r.id)+"/replay")))
+		if len(m.Totals) > 0 {
+			c.printf("Match totals:\n%s", renderTotals(m.Totals, c.playerID))
+		}
+	}
+	if m.State != prev && (m.State == stateOver || m.State == stateBetween) {
+		c.dropQueue("the round is over")
+	}
+}
+
+// onMatchOver prints the match's final totals and what can come next.
+func (c *playClient) onMatchOver(m *wireMatchOver) {
+	if c.match != nil && c.match.ID == m.MatchID {
+		c.match.State = stateOver
+	}
+	c.printf("\n%s", renderMatchOver(m.Totals, c.playerID))
+	if !c.eof {
+		c.printf("Type rematch to play again with the same players, create [public], quick, join CODE or quit.\n")
+	}
+}

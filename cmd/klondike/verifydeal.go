@@ -1,0 +1,83 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"klondike/engine"
+)
+
+// verifyDeal checks a round's revealed deal: the commitment announced
+// before the round (announced; "" if it was missed, then the one in the
+// reveal is checked) must be the hex SHA-256 of "<salt>:<seed>" (a known
+// deal has none, but must be the deal number announced, knownSeed, if
+// seen); the layout must be that deal number's; and the opening board seen
+// (nil if not seen) must be that layout's. It returns the lines to print; a
+// failed check's line starts with "WARNING".
+func verifyDeal(announced, knownSeed string, d wireDeal, opening *engine.View) []string {
+	var out []string
+	seed, err := strconv.ParseUint(d.Seed, 10, 64)
+	if err != nil {
+		return []string{fmt.Sprintf("WARNING: the deal number %q is not a number: the deal cannot be checked", d.Seed)}
+	}
+	if d.KnownDeal {
+		if knownSeed != "" && knownSeed != d.Seed {
+			return []string{fmt.Sprintf("WARNING: DEAL NOT VERIFIED: deal #%s was announced, #%s revealed", clean(knownSeed), d.Seed)}
+		}
+		out = append(out, fmt.Sprintf("deal: known deal #%d (no commitment to check)", seed))
+	} else {
+		sum := sha256.Sum256([]byte(d.Salt + ":" + d.Seed))
+		got := hex.EncodeToString(sum[:])
+		want := announced
+		if want == "" {
+			want = d.Commitment
+			out = append(out, "note: the commitment was not seen before the round (you came in during it); checking the one revealed")
+		}
+		if strings.EqualFold(got, want) && want != "" {
+			out = append(out, "deal verified: commitment matches")
+		} else {
+			out = append(out,
+				"WARNING: DEAL NOT VERIFIED: the commitment does not match the revealed seed and salt",
+				"WARNING:   committed:            "+clean(want),
+				"WARNING:   sha256(salt:seed) is: "+got)
+		}
+	}
+	deal := engine.NumberedDeal(seed)
+	layout, err := engine.ParseDeal(d.Layout)
+	if err != nil {
+		return append(out, fmt.Sprintf("WARNING: the revealed layout cannot be read: %v", err))
+	}
+	a, _ := json.Marshal(deal)
+	b, _ := json.Marshal(layout)
+	if !bytes.Equal(a, b) {
+		return append(out, fmt.Sprintf("WARNING: the revealed layout is not deal #%d's", seed))
+	}
+	if opening != nil {
+		if err := openingMatches(opening, &deal); err != nil {
+			return append(out, "WARNING: the board you were dealt is not deal #"+d.Seed+"'s: "+err.Error())
+		}
+		out = append(out, fmt.Sprintf("layout checked: deal #%d, as dealt to you", seed))
+	}
+	return out
+}
+
+// openingMatches checks a board at move 0 against a deal: each pile's face-up
+// card, the face-down counts, and the stock.
+func openingMatches(v *engine.View, d *engine.Deal) error {
+	for i, pile := range d.Tableau {
+		p := v.Tableau[i]
+		if p.Down != len(pile)-1 || len(p.Up) != 1 || p.Up[0] != pile[len(pile)-1] {
+			return fmt.Errorf("pile %d differs", i+1)
+		}
+	}
+	if v.Stock != len(d.Stock) || v.WasteSize != 0 {
+		return errors.New("the stock differs")
+	}
+	return nil
+}
