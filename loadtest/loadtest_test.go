@@ -350,7 +350,7 @@ func TestIdle(t *testing.T) {
 	if !rep.OK || rep.Idle == nil || rep.Idle.Welcomed != 5 || rep.Moves.Sent != 0 || !rep.Idle.Held.OK || rep.Idle.Held.Goroutines == 0 {
 		t.Errorf("idle run: ok %v, idle %+v, %d moves sent; want 5 welcomed, the server's figures, no move", rep.OK, rep.Idle, rep.Moves.Sent)
 	}
-	for _, args := range [][]string{{"--no-group-commit"}, {"--no-coord"}, {"--idle", "--sweep"}} {
+	for _, args := range [][]string{{"--no-coord"}, {"--idle", "--sweep"}} {
 		if _, err := parseConfig(args, io.Discard); err == nil {
 			t.Errorf("parseConfig(%q) accepted", args)
 		}

@@ -49,8 +49,6 @@ Target (loopback addresses only):
   --redis URL         with --embedded: the Redis store, sessions and Coord on
                       one client, as klondiked --redis wires them
                       (redis://127.0.0.1:PORT/0)
-  --no-group-commit   with --redis: every append a round trip of its own, as
-                      before the store's group commit (for comparison)
   --redis-info URL    with --server: the external server's Redis (loopback),
                       whose INFO is read before and after the run for its CPU
                       and reads a move (with --redis the run reads its own)
@@ -249,7 +247,6 @@ func parseFlags(args []string, stderr io.Writer) (config, attackConfig, error) {
 	fs.StringVar(&cfg.Server, "server", "", "")
 	fs.BoolVar(&cfg.Embedded, "embedded", false, "")
 	fs.StringVar(&cfg.Redis, "redis", "", "")
-	fs.BoolVar(&cfg.NoGroupCommit, "no-group-commit", false, "")
 	fs.BoolVar(&cfg.NoCoord, "no-coord", false, "")
 	fs.StringVar(&cfg.RedisInfo, "redis-info", "", "")
 	fs.BoolVar(&cfg.Idle, "idle", false, "")
@@ -338,8 +335,6 @@ func parseFlags(args []string, stderr io.Writer) (config, attackConfig, error) {
 		return bad("--echo-listen only serves the echo: no --server, --baseline, --redis, --with-baseline or --sweep")
 	case cfg.Sweep && (cfg.SweepSteps < 1 || cfg.SweepSteps > 50 || cfg.SweepStep <= 0 || cfg.SweepFactor <= 1 || cfg.SweepP99 <= 0):
 		return bad("--sweep-steps 1..50, --sweep-step > 0, --sweep-factor > 1, --sweep-p99 > 0")
-	case cfg.NoGroupCommit && cfg.Redis == "":
-		return bad("--no-group-commit applies to the Redis store: give --redis")
 	case cfg.NoCoord && cfg.Redis == "":
 		return bad("--no-coord applies to the Redis store: give --redis")
 	case cfg.EchoRedis != "" && cfg.EchoListen == "":
