@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -133,5 +134,75 @@ func TestHiddenWins(t *testing.T) {
 	}
 	if !strings.Contains(string(css), "[hidden] { display: none !important; }") {
 		t.Errorf("app.css lacks the rule [hidden] { display: none !important; }")
+	}
+}
+
+// importPattern finds a module's static imports of its siblings, such as
+// `import { h } from './util.js';` (over one line or several).
+var importPattern = regexp.MustCompile(`(?m)^import\s[^;]*?\sfrom\s+'\./([A-Za-z0-9_-]+\.js)';`)
+
+// TestModuleGraph checks the client's modules without a browser: every
+// import names an embedded module, the imports form no cycle (the modules
+// are layered, and app.js wires the upper ones together), and every module
+// is reached from app.js, the one index.html loads.
+func TestModuleGraph(t *testing.T) {
+	entries, err := staticFS.ReadDir("static/js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	imports := map[string][]string{}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".js") {
+			continue
+		}
+		b, err := staticFS.ReadFile("static/js/" + e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		imports[e.Name()] = nil
+		for _, m := range importPattern.FindAllStringSubmatch(string(b), -1) {
+			imports[e.Name()] = append(imports[e.Name()], m[1])
+		}
+	}
+	for from, tos := range imports {
+		for _, to := range tos {
+			if _, ok := imports[to]; !ok {
+				t.Errorf("%s imports ./%s, which is not embedded", from, to)
+			}
+		}
+	}
+	if t.Failed() {
+		return
+	}
+
+	// A depth-first walk from app.js: a module met again while it is on
+	// the path is a cycle.
+	const (
+		unseen = iota
+		onPath
+		done
+	)
+	state := map[string]int{}
+	var path []string
+	var walk func(string)
+	walk = func(m string) {
+		state[m] = onPath
+		path = append(path, m)
+		for _, to := range imports[m] {
+			switch state[to] {
+			case onPath:
+				t.Errorf("import cycle: %s -> %s", strings.Join(path, " -> "), to)
+			case unseen:
+				walk(to)
+			}
+		}
+		path = path[:len(path)-1]
+		state[m] = done
+	}
+	walk("app.js")
+	for m := range imports {
+		if state[m] != done {
+			t.Errorf("%s is not imported by app.js or any module it imports", m)
+		}
 	}
 }

@@ -1,0 +1,82 @@
+// The client's side of the connection: opening it once the player has a
+// name, showing its state in the top bar, and sending requests. net.js does
+// the WebSocket itself (hello, ids, reconnecting, retrying rate-limited
+// requests); this module decides what each of its states means for the
+// screens.
+
+import { h } from './util.js';
+import { Connection } from './net.js';
+import { S } from './state.js';
+import { toast } from './feedback.js';
+import { screen, render, update, takeOver } from './screen.js';
+
+const connStatus = document.getElementById('conn-status');
+
+// onMessage gets every server message; app.js sets it, so that this module
+// does not import the handlers (they send requests through it).
+let onMessage = () => {};
+
+/** setMessageHandler names the function that gets every server message. */
+export function setMessageHandler(fn) { onMessage = fn; }
+
+/** connect opens the connection, once: net.js reconnects it by itself. */
+export function connect() {
+  if (S.conn) return;
+  S.conn = new Connection({ name: S.name, onMessage: (m) => onMessage(m), onStatus });
+  S.conn.connect();
+}
+
+function onStatus(status, detail) {
+  S.connected = status === 'open';
+  const text = {
+    connecting: 'Connecting…', open: 'Connected', reconnecting: 'Reconnecting…',
+    replaced: 'Opened elsewhere', closed: 'Disconnected',
+  }[status] || status;
+  connStatus.textContent = text;
+  connStatus.dataset.state = status;
+  if (status === 'replaced') showReplaced(detail);
+  if (status === 'closed' && detail) {
+    toast(detail, 'error');
+    if (!S.welcomed) {
+      // The name was refused: ask again.
+      S.conn.close();
+      S.conn = null;
+      S.name = '';
+      render();
+    }
+  }
+  if (status !== 'open' && S.round && S.round.inflight) {
+    // The answer is lost with the connection, and so are the moves queued
+    // behind it; resuming sends the truth (round_started with the view and
+    // last_seq). The cards dropped and waiting for the answer snap back.
+    S.round.inflight = null;
+    S.round.queue = [];
+    if (screen.board) screen.board.moveAnswered(false);
+  }
+  update();
+}
+
+// showReplaced takes over the page when another tab resumed this session:
+// the server closed this connection (4000) and net.js does not reconnect,
+// since two tabs would take the session from each other in turn. Playing
+// here again is a reload, whose hello takes it back.
+function showReplaced(detail) {
+  const dlg = h('div', { class: 'panel replaced', role: 'alertdialog', 'aria-labelledby': 'replaced-title' },
+    h('h2', { id: 'replaced-title', text: 'Playing in another tab' }),
+    h('p', { text: detail }),
+    h('button', { class: 'btn primary', type: 'button', onclick: () => location.reload(), text: 'Play here instead' }));
+  takeOver('replaced', dlg);
+}
+
+/**
+ * request sends a request and returns a promise of its reply. Offline it
+ * says so at once rather than waiting for the reconnection: the player
+ * clicked, and should know the click did nothing.
+ */
+export function request(type, body) {
+  if (!S.conn || !S.conn.isOpen()) {
+    toast('Not connected yet; try again in a moment.', 'error');
+    return Promise.reject({ code: 'disconnected' });
+  }
+  return S.conn.request(type, body);
+}

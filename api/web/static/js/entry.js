@@ -1,0 +1,84 @@
+// The screens on the way in: the player's name, the wait for the server, and
+// the choice a link forces when the tab's player is still in a live match.
+// The first two say what the link that opened the page offers, so that a
+// player who followed an invite knows it was not lost while they type.
+
+import { h, storageGet, storageSet } from './util.js';
+import { S, NAME_KEY } from './state.js';
+import { describeRoute, routePath, setPath } from './route.js';
+import { toast } from './feedback.js';
+import { render } from './screen.js';
+import { connect } from './connection.js';
+import { handleRoute, leaveMatch } from './match.js';
+
+// The longest name the server takes, in characters.
+const MAX_NAME = 24;
+
+/** nameScreen asks the player's name; the browser remembers it for next time. */
+export function nameScreen() {
+  const input = h('input', { id: 'name-input', name: 'name', maxlength: String(MAX_NAME), autocomplete: 'nickname', required: true, value: storageGet(NAME_KEY), 'data-autofocus': true });
+  const form = h('form', {
+    class: 'panel narrow', 'aria-labelledby': 'name-title',
+    onsubmit: (e) => {
+      e.preventDefault();
+      const name = input.value.trim();
+      if (!name || name.length > MAX_NAME) {
+        toast('A name is 1 to 24 characters.', 'error');
+        return;
+      }
+      storageSet(NAME_KEY, name);
+      S.name = name;
+      connect();
+      render();
+    },
+  },
+  h('h1', { id: 'name-title', text: 'Klondike race' }),
+  waitingLine(),
+  h('p', { class: 'lead', text: 'Race other players on the same deal of solitaire. Every move is checked by the server; every deal is provably fair.' }),
+  h('label', { for: 'name-input', text: 'Your name' }),
+  input,
+  h('button', { class: 'btn primary', type: 'submit', id: 'name-go', text: 'Continue' }));
+  return { el: form };
+}
+
+// waitingLine says what the link that opened the page offers, before the
+// player has a name.
+function waitingLine() {
+  const what = describeRoute(S.route);
+  if (!what) return null;
+  return h('p', { class: 'waiting', id: 'waiting-link' }, 'Waiting for you: ', h('strong', { text: what }),
+    S.route.kind === 'deal' ? ' (play it alone or race friends on it)' : ' (you join it once you have a name)');
+}
+
+/** connectingScreen shows until the server's welcome (and a link's decision). */
+export function connectingScreen() {
+  return { el: h('section', { class: 'panel narrow' }, h('h1', { text: 'Connecting…' }), waitingLine(), h('p', { text: 'Reaching the server.' })) };
+}
+
+/**
+ * linkScreen: a link was opened in a tab whose player is still in a match
+ * that is not over. Neither wins silently: leaving the match may give up a
+ * game, so the player chooses. The link goes ahead once they leave it.
+ */
+export function linkScreen() {
+  const r = S.linkConflict;
+  const m0 = S.match;
+  const what = describeRoute(r);
+  const phase = { open: 'in its waiting room', starting: 'its round is about to start', running: 'a round is being played', between: 'between two rounds' }[m0.state] || m0.state;
+  const go = () => {
+    S.linkConflict = null;
+    S.routeDone = false;
+    setPath(routePath(r));
+    handleRoute();
+  };
+  const el = h('section', { class: 'panel narrow link-conflict', 'aria-labelledby': 'link-title' },
+    h('h1', { id: 'link-title', text: what }),
+    h('p', { text: `You are still in match ${m0.code} (${phase}). Leave it to go on${m0.state === 'open' ? '' : ': leaving gives up your game in it'}, or go back to it.` }),
+    h('div', { class: 'actions' },
+      h('button', { class: 'btn primary', type: 'button', id: 'link-go', 'data-autofocus': true, text: `Leave match ${m0.code} and go on`, onclick: () => leaveMatch(go) }),
+      h('button', {
+        class: 'btn', type: 'button', id: 'link-back', text: `Back to match ${m0.code}`,
+        onclick: () => { S.linkConflict = null; setPath(`/m/${S.match.code}`); render(); },
+      })));
+  return { el };
+}

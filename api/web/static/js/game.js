@@ -1,0 +1,241 @@
+// The game screen: the player's board with its HUD (the round's figures and
+// clock, Hint, Undo and Resign), the countdown, and the leaderboard beside
+// it. A spectator, or a player before their board is dealt, gets the same
+// screen with the leaderboard and no board: spectators never see the boards.
+//
+// The clock is the server's (Connection.serverNow), so every player's
+// countdown and time left agree whatever their own clock says.
+
+import { h, replace, fmtClock } from './util.js';
+import { Board } from './board.js';
+import { timedScore } from './engine.js';
+import { S, isPlayer } from './state.js';
+import { toast, fail, confirmDialog } from './feedback.js';
+import { request } from './connection.js';
+import { leaveMatch } from './match.js';
+import { sendMove } from './moves.js';
+import { playersList, scoreNote, leaderboardTable, totalsTable } from './tables.js';
+
+// TICK_MS is how often the clock, the countdown and the timed score are
+// redrawn: often enough that a second never looks skipped.
+const TICK_MS = 250;
+
+// LOW_CLOCK_MS is the time left under which the clock is marked low.
+const LOW_CLOCK_MS = 30000;
+
+// A stat is one labelled figure of the HUD: its label and value read as
+// "Points 35", set with set(value) and hidden with set(null). A short
+// label, when given, replaces the label on a phone.
+function stat(id, label, title, cls = '', short = '') {
+  const k = h('span', { class: 'k' });
+  let shownLabel = '';
+  const setLabel = (text) => {
+    if (text === shownLabel) return;
+    shownLabel = text;
+    if (short) replace(k, h('span', { class: 'label-long', text }), h('span', { class: 'label-short', 'aria-hidden': 'true', text: short }));
+    else k.textContent = text;
+  };
+  setLabel(label);
+  const v = h('b', { class: 'v' });
+  const el = h('span', { class: `stat ${cls}`.trim(), id, title: title || null }, k, ' ', v);
+  return {
+    el,
+    set(value, newLabel) {
+      el.hidden = value === null || value === undefined;
+      if (newLabel !== undefined) setLabel(newLabel);
+      if (!el.hidden) v.textContent = String(value);
+    },
+  };
+}
+
+// soloRound tells whether the round has one player: the server offers
+// hints only then, since its solver sees cards the players cannot.
+function soloRound() {
+  const lb = S.leaderboard;
+  if (lb && S.round && lb.round_id === S.round.id && lb.entries) return lb.entries.length === 1;
+  return !!S.match && S.match.players.length === 1;
+}
+
+// foundationCount is the number of cards home.
+function foundationCount(v) {
+  return v.foundations.C + v.foundations.D + v.foundations.H + v.foundations.S;
+}
+
+/** gameScreen is the game screen of a player or a spectator. */
+export function gameScreen() {
+  const hud = h('div', { class: 'hud', role: 'group', 'aria-label': 'Round status' });
+  const roundStat = stat('round-label', 'Round');
+  const dealStat = stat('deal-label', 'Deal', 'a known deal: anyone can play it again');
+  const clock = stat('clock', 'Left', null, 'clock');
+  const cards = stat('cards', 'Cards', 'cards on the foundations, of 52');
+  const points = stat('points', 'Points', 'move points: what your moves earned, before the clock');
+  const timed = stat('timed-score', 'Timed score', 'the timed score the leaderboard shows: points − 2 for every 10 s played (never below 0), + a bonus for a win', '', 'Timed');
+  const moves = stat('moves', 'Moves');
+  const passes = stat('passes', 'Recycles left');
+  const undoBtn = h('button', { class: 'btn', type: 'button', id: 'undo', text: 'Undo', title: 'Undo (U)', onclick: () => sendMove('U', {}) });
+  const resignBtn = h('button', {
+    class: 'btn subtle', type: 'button', id: 'resign', text: 'Resign',
+    onclick: () => confirmDialog('Resign this round? Your game ends where it stands.', 'Resign', () => {
+      if (S.round) request('resign', { round_id: S.round.id }).catch(fail);
+    }),
+  });
+  // Hints are for solo practice: the server's solver sees every card, so
+  // it never helps in a round with rivals; a hinted game is marked so.
+  const hintBtn = h('button', {
+    class: 'btn subtle', type: 'button', id: 'hint', text: 'Hint', title: 'Ask the solver for the next move (solo rounds only)',
+    onclick: () => {
+      if (!S.round) return;
+      hintBtn.disabled = true;
+      request('hint', { round_id: S.round.id }).then((m) => {
+        if (m.move) toast(`Hint: ${m.move}`);
+        else if (m.verdict === 'unwinnable') toast('No line wins from here.');
+        else toast('The solver could not decide in time.');
+      }).catch(fail).finally(() => { hintBtn.disabled = false; });
+    },
+  });
+  const stats = h('div', { class: 'hud-stats' }, roundStat.el, dealStat.el, clock.el, cards.el, points.el, timed.el, moves.el, passes.el);
+  const buttons = h('div', { class: 'hud-actions' }, hintBtn, undoBtn, resignBtn);
+  replace(hud, stats, buttons);
+  const banner = h('div', { class: 'banner', id: 'banner', role: 'status', 'aria-live': 'polite', hidden: true });
+  // The countdown sits in the flow, above the board: it covers nothing.
+  const overlay = h('div', { class: 'countdown', id: 'countdown', 'aria-live': 'assertive', hidden: true });
+  const boardHost = h('div', { class: 'board-host' });
+  const sideMain = h('div', { class: 'side-main' });
+  const help = h('details', { class: 'keys-help', id: 'keys-help' },
+    h('summary', { text: 'Keyboard and mouse' }),
+    h('ul', {},
+      h('li', { text: 'Drag a card (or a run) onto a pile or a foundation; or click it, then click where it goes.' }),
+      h('li', { text: 'Double-click a card to send it to its foundation.' }),
+      h('li', { text: '1–7 choose a pile (first the source, then the target); W the waste; F sends the chosen card to its foundation.' }),
+      h('li', { text: 'Arrow keys move between piles; up/down change how many cards are chosen; Enter or Space picks or places; Esc cancels.' }),
+      h('li', { text: 'D draws (or turns the waste over); U undoes.' })));
+  // watching holds for the screen's life: once the player's board is
+  // dealt, the screen's kind turns from watch to game and render() builds
+  // a new one.
+  const watching = !isPlayer(S.match) || !(S.round && S.round.view);
+  const side = h('aside', { class: 'side', 'aria-label': 'Leaderboard' }, sideMain, watching ? null : help);
+  const main = h('div', { class: 'game-main' }, hud, overlay, banner, boardHost);
+  const el = h('div', { class: 'game' }, main, side);
+  let board = null;
+  if (!watching) {
+    board = new Board(boardHost, {
+      interactive: true,
+      onMove: (text, info) => sendMove(text, info),
+      onHint: (text) => toast(text),
+    });
+  } else {
+    const player = isPlayer(S.match);
+    replace(boardHost, h('section', { class: 'panel watching' },
+      h('h1', { id: 'watch-title', text: S.match.state === 'starting' ? 'The round is about to start' : 'Watching' }),
+      h('p', { text: player ? 'Your board appears when the round starts.' : 'Spectators see the leaderboard, never the boards.' }),
+      h('button', { class: 'btn subtle', type: 'button', id: 'watch-leave', text: player ? 'Leave the match' : 'Back to the lobby', onclick: () => leaveMatch() })));
+  }
+
+  // updateSide redraws the side column alone, for a leaderboard push,
+  // which changes nothing else on the screen.
+  const updateSide = () => {
+    const r = S.round;
+    const m = S.match;
+    const parts = [];
+    if (S.leaderboard && S.leaderboard.entries) {
+      const rules = (r && r.rules) || (m && m.settings) || {};
+      const mode = m && m.settings.mode;
+      parts.push(leaderboardTable(S.leaderboard.entries, { caption: `Leaderboard${r ? ` · round ${r.number}` : ''}`, scoring: rules.scoring, mode }),
+        scoreNote(rules.scoring, mode, 'score-note'));
+    } else if (m) {
+      parts.push(h('h2', { text: 'Players' }), playersList(m));
+    }
+    if (m && m.totals && m.totals.length && m.settings.rounds > 1) parts.push(totalsTable(m.totals, { caption: 'Match totals', scoring: m.settings.scoring, mode: m.settings.mode }));
+    if (m && m.spectators) parts.push(h('p', { class: 'muted', text: `${m.spectators} watching` }));
+    replace(sideMain, parts);
+  };
+
+  // controls shows the buttons that apply now: a player's own game being
+  // played, past the countdown; Hint in a solo round, Undo if the rules
+  // allow it.
+  const controls = (counting) => {
+    const r = S.round;
+    const v = r && r.view;
+    const playing = !watching && !counting && !!v && v.status === 'playing';
+    undoBtn.hidden = !playing || r.rules.undo === 'off';
+    resignBtn.hidden = !playing;
+    hintBtn.hidden = !playing || !soloRound();
+    if (playing) {
+      const turned = r.lastEvents && (r.lastEvents.includes('drew') || r.lastEvents.includes('revealed'));
+      undoBtn.disabled = v.moves === 0 || (r.rules.undo === 'no_reveal' && !!turned);
+      undoBtn.title = undoBtn.disabled && v.moves > 0 ? 'No undo of a move that turned a card (these rules)' : 'Undo (U)';
+    }
+  };
+
+  // tick redraws what changes with time alone: the countdown, the clock,
+  // the timed score, and the controls the countdown hides.
+  const tick = () => {
+    const r = S.round;
+    const now = S.conn ? S.conn.serverNow() : Date.now();
+    if (!r) {
+      clock.set(null);
+      overlay.hidden = true;
+      controls(false);
+      return;
+    }
+    const counting = now < r.startsAt;
+    if (counting) {
+      const secs = Math.ceil((r.startsAt - now) / 1000);
+      overlay.textContent = secs > 0 ? `Round ${r.number} starts in ${secs}…` : 'Go!';
+    }
+    overlay.hidden = !counting;
+    const v = r.view;
+    const finished = v && v.status !== 'playing';
+    const left = r.endsAt - Math.max(now, r.startsAt);
+    if (finished) clock.set(fmtClock(v.elapsed_ms), 'Time');
+    else clock.set(fmtClock(left), 'Left');
+    clock.el.classList.toggle('low', !finished && left < LOW_CLOCK_MS);
+    if (v && r.rules.scoring === 'standard') {
+      // The leaderboard's score, on the server's clock: the time penalty
+      // runs until a win, or until the round's end for any other game.
+      const won = v.status === 'won';
+      const at = won ? v.elapsed_ms : Math.min(now, r.endsAt) - r.startsAt;
+      timed.set(timedScore('standard', v.score, at, won));
+    } else {
+      timed.set(null);
+    }
+    controls(counting);
+  };
+
+  // update redraws everything from S: a new view, a match push.
+  const update = () => {
+    const r = S.round;
+    const m = S.match;
+    if (!m) return;
+    roundStat.set(m.settings.rounds > 1 ? `${r ? r.number : m.round || 1}/${m.settings.rounds}` : null);
+    dealStat.set(r && r.known && r.seed ? `#${r.seed}` : null);
+    if (board && r && r.view) {
+      board.setView(r.view, r.rules);
+      const v = r.view;
+      const scoring = r.rules.scoring;
+      cards.set(foundationCount(v));
+      points.set(scoring === 'none' ? null : v.score, scoring === 'vegas' ? 'Vegas' : 'Points');
+      moves.set(v.moves);
+      passes.set(v.passes_left === null ? null : v.passes_left);
+      const msg = {
+        won: 'You won! Waiting for the round to end…', stuck: 'No useful move is left: your game is over. Waiting for the others…',
+        resigned: 'You resigned. Waiting for the others…', timed_out: 'Time is up.',
+      }[v.status] || '';
+      banner.textContent = msg;
+      banner.hidden = !msg;
+    } else {
+      banner.hidden = true;
+      for (const s of [cards, points, timed, moves, passes]) s.set(null);
+    }
+    updateSide();
+    tick();
+  };
+  const timer = setInterval(tick, TICK_MS);
+  return {
+    el, update, updateSide, board,
+    destroy: () => {
+      clearInterval(timer);
+      if (board) board.destroy();
+    },
+  };
+}

@@ -1,0 +1,175 @@
+// The lobby: a shared deal or a started match a link offered, quick match
+// and solo practice, joining or watching by code, the open public matches,
+// and the create form.
+
+import { h, replace, storageGet } from './util.js';
+import { S, LAST_SETTINGS_KEY } from './state.js';
+import { setPath } from './route.js';
+import { fail } from './feedback.js';
+import { render, rebuild } from './screen.js';
+import { request } from './connection.js';
+import { joinByCode, watchByCode, createMatch, soloPractice } from './match.js';
+import { settingsForm, describeSettings } from './settings.js';
+
+// POLL_MS is how often the open matches are read again while the lobby is
+// shown: the server pushes no changes to the list.
+const POLL_MS = 2000;
+
+/** lobbyScreen is the lobby; it polls the open matches while it is shown. */
+export function lobbyScreen() {
+  let lastSettings = {};
+  try { lastSettings = JSON.parse(storageGet(LAST_SETTINGS_KEY, '{}')) || {}; } catch { lastSettings = {}; }
+  const drawSel = h('select', { id: 'quick-draw', 'aria-label': 'Draw for quick match and practice' }, h('option', { value: '3', text: 'Draw 3' }), h('option', { value: '1', text: 'Draw 1' }));
+  const codeInput = h('input', { id: 'join-code', name: 'code', maxlength: '16', autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false', placeholder: 'K7QX2M' });
+  const list = h('ul', { class: 'match-list', id: 'open-matches', 'aria-live': 'polite' });
+  const more = h('button', { class: 'btn subtle more-matches', type: 'button', id: 'more-matches', text: 'Show more', hidden: true });
+  const offer = S.dealOffer;
+  const offerEl = offer ? h('section', { class: 'panel deal-offer', 'aria-labelledby': 'offer-title' },
+    h('h2', { id: 'offer-title', text: `Deal #${offer.seed}` }),
+    h('p', { text: `Someone shared this deal with you (draw ${offer.draw}). Play it alone, or open a match so friends can race you on it.` }),
+    h('div', { class: 'actions' },
+      h('button', { class: 'btn primary', type: 'button', id: 'deal-solo', 'data-autofocus': true, text: `Play deal #${offer.seed} solo`, onclick: () => { S.dealOffer = null; soloPractice(offer.draw, offer.seed); } }),
+      h('button', {
+        class: 'btn', type: 'button', id: 'deal-match', text: 'Open a match on it',
+        onclick: () => {
+          const s = { seed: offer.seed, draw: offer.draw, public: false };
+          if (offer.passes !== undefined) s.passes = offer.passes;
+          if (offer.scoring) s.scoring = offer.scoring;
+          S.dealOffer = null;
+          createMatch(s).catch(fail);
+        },
+      }),
+      h('button', { class: 'btn subtle', type: 'button', text: 'Not now', onclick: () => { S.dealOffer = null; setPath('/'); rebuild(); render(); } }))) : null;
+  // A link to a match that had already started (joinByCode) offers to watch it.
+  const watchOffer = S.watchOffer ? h('section', { class: 'panel deal-offer' },
+    h('h2', { text: `Match ${S.watchOffer} is under way` }),
+    h('button', { class: 'btn primary', type: 'button', id: 'watch-offer', text: 'Watch it', onclick: () => watchByCode(S.watchOffer) })) : null;
+  const el = h('div', { class: 'lobby' },
+    offerEl, watchOffer,
+    h('section', { class: 'panel', 'aria-labelledby': 'play-title' },
+      h('h1', { id: 'play-title', text: `Hello, ${S.name}` }),
+      h('div', { class: 'actions' },
+        drawSel,
+        h('button', { class: 'btn primary', type: 'button', id: 'quick-match', text: 'Quick match', onclick: () => request('quick_match', { settings: { draw: +drawSel.value } }).catch(fail) }),
+        h('button', { class: 'btn', type: 'button', id: 'solo', text: 'Solo practice', onclick: () => soloPractice(+drawSel.value) })),
+      h('p', { class: 'hint', text: 'Quick match seats you with others who want the same draw; it starts a few seconds after a second player arrives.' })),
+    h('section', { class: 'panel', 'aria-labelledby': 'join-title' },
+      h('h2', { id: 'join-title', text: 'Join with a code' }),
+      h('form', {
+        class: 'inline-form',
+        onsubmit: (e) => { e.preventDefault(); joinByCode(codeInput.value); },
+      },
+      h('label', { for: 'join-code', class: 'visually-hidden', text: 'Invite code' }),
+      codeInput,
+      h('button', { class: 'btn primary', type: 'submit', id: 'join-go', text: 'Join' }),
+      h('button', { class: 'btn', type: 'button', id: 'watch-go', text: 'Watch', onclick: () => watchByCode(codeInput.value) }))),
+    h('section', { class: 'panel', 'aria-labelledby': 'open-title' },
+      h('h2', { id: 'open-title', text: 'Open matches' }),
+      list, more),
+    h('section', { class: 'panel create-panel', 'aria-labelledby': 'create-title' },
+      h('h2', { id: 'create-title', text: 'Create a match' }),
+      settingsForm(lastSettings, 'Create match', (s) => createMatch(s).catch(fail))));
+
+  // updateList shows the open matches read so far; a match that started
+  // since stays out until the next poll drops it.
+  const updateList = () => {
+    const L = S.lobbyList;
+    more.hidden = !L.next;
+    const ms = L.matches.filter((m) => m.state === 'open');
+    if (!ms.length) {
+      replace(list, h('li', { class: 'empty', text: 'No open public matches right now. Create one, or try a quick match.' }));
+      return;
+    }
+    replace(list, ms.map((m) => {
+      const host = (m.players.find((p) => p.player_id === m.host) || m.players[0] || { name: '?' }).name;
+      return h('li', { class: 'match-item', dataset: { code: m.code } },
+        h('div', { class: 'match-info' },
+          h('strong', { text: `${host}'s match` }), ' ',
+          h('span', { class: 'code', text: m.code }), m.quick ? h('span', { class: 'badge', text: 'quick' }) : null,
+          h('div', { class: 'muted', text: describeSettings(m.settings) })),
+        h('span', { class: 'seats', text: `${m.players.length}/${m.settings.max_players}` }),
+        h('button', { class: 'btn', type: 'button', 'aria-label': `Join ${host}'s match ${m.code}`, text: 'Join', onclick: () => joinByCode(m.code) }));
+    }));
+  };
+
+  // The server sends the list in pages, oldest first (docs/protocol.md,
+  // list_matches). Every poll reads again, from the first page, as many
+  // pages as the list holds, so that matches that closed drop out; "Show
+  // more" reads the page after the last one and appends it. One read runs
+  // at a time: a click during a poll is served once the poll is done, and
+  // clicks while more is on its way ask for nothing further.
+  let reading = false;
+  let moreWanted = false;
+  let gone = false;
+  // A poll asks the connection itself, not request(): the player did not
+  // click, so a poll that finds the connection down fails quietly.
+  const page = (cursor) => S.conn.request('list_matches', cursor ? { cursor } : {});
+  const readAgain = async () => {
+    const want = S.lobbyList.pages;
+    const matches = [];
+    let next = '';
+    let pages = 0;
+    do {
+      const m = await page(next);
+      matches.push(...(m.matches || []));
+      next = m.next_cursor || '';
+      pages++;
+    } while (next && pages < want);
+    return { matches: unique([], matches), next, pages };
+  };
+  const readMore = async () => {
+    const L = S.lobbyList;
+    if (!L.next) return L;
+    const m = await page(L.next);
+    return { matches: unique(L.matches, m.matches || []), next: m.next_cursor || '', pages: L.pages + 1 };
+  };
+  const read = () => {
+    if (reading || gone || !S.conn || !S.conn.isOpen()) return;
+    reading = true;
+    const forMore = moreWanted;
+    const before = S.lobbyList.matches.length;
+    (forMore ? readMore() : readAgain()).then((L) => {
+      if (gone) return;
+      const hadFocus = document.activeElement === more;
+      S.lobbyList = L;
+      updateList();
+      // The button goes once the last page is in: the first match that
+      // page brought takes the focus, rather than the page.
+      if (forMore && hadFocus && more.hidden) {
+        const first = list.querySelectorAll('.match-item button')[before];
+        if (first) first.focus();
+      }
+    }, (err) => {
+      // A cursor the server does not know (it restarted): the next poll
+      // reads the first page alone.
+      if (err.code === 'bad_request') S.lobbyList = { ...S.lobbyList, pages: 1 };
+      if (err.code !== 'disconnected' && !gone) fail(err);
+    }).finally(() => {
+      reading = false;
+      if (forMore) moreWanted = false;
+      else if (moreWanted) read();
+    });
+  };
+  more.addEventListener('click', () => {
+    if (moreWanted) return;
+    moreWanted = true;
+    read();
+  });
+  read();
+  const timer = setInterval(read, POLL_MS);
+  updateList();
+  return { el, destroy: () => { gone = true; clearInterval(timer); } };
+}
+
+// unique is the matches of have followed by those of add not already
+// among them: a match that two pages both hold shows once.
+function unique(have, add) {
+  const seen = new Set(have.map((m) => m.id));
+  const fresh = [];
+  for (const m of add) {
+    if (seen.has(m.id)) continue;
+    seen.add(m.id);
+    fresh.push(m);
+  }
+  return have.concat(fresh);
+}

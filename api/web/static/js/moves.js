@@ -1,0 +1,191 @@
+// The player's moves: sending them in order with their seq, and taking the
+// server's answers. The board never shows a move before the server accepts
+// it (move_ok carries the new view), so the server stays the only judge and
+// a refused move needs no undoing here.
+//
+// One move is in flight at a time: a move's seq is the last accepted seq + 1,
+// which is only known once the move before it is answered. Moves the player
+// makes meanwhile wait in a short queue.
+
+import { cardName, parseMove, makeCard } from './engine.js';
+import { S } from './state.js';
+import { toast, announce } from './feedback.js';
+import { screen, update } from './screen.js';
+
+// MAX_QUEUED is how many moves wait behind the one in flight; a move made
+// beyond it is not sent.
+const MAX_QUEUED = 3;
+
+/**
+ * sendMove plays a move of the notation; info.origin names the dragged
+ * cards, so that a refusal can snap them back.
+ */
+export function sendMove(text, info = {}) {
+  const r = S.round;
+  if (!r || !r.view || r.view.status !== 'playing') return;
+  if (text === 'U' && r.rules.undo === 'off') {
+    toast('Undo is off in this match.');
+    return;
+  }
+  if (!S.conn || !S.conn.isOpen()) {
+    toast('Not connected: the move was not sent.', 'error');
+    if (screen.board) screen.board.moveAnswered(false);
+    return;
+  }
+  if (r.inflight) {
+    if (r.queue.length < MAX_QUEUED) r.queue.push({ text, info });
+    return;
+  }
+  dispatch({ text, info, tries: 0 });
+}
+
+// dispatch sends mv with the next seq; tries counts the times it was sent
+// again after a refusal that leaves it worth retrying.
+function dispatch(mv) {
+  const r = S.round;
+  mv.seq = r.lastSeq + 1;
+  mv.id = S.conn.send('move', { round_id: r.id, seq: mv.seq, move: mv.text });
+  if (!mv.id) {
+    if (screen.board) screen.board.moveAnswered(false);
+    return;
+  }
+  mv.sentAt = performance.now();
+  r.inflight = mv;
+}
+
+// pump sends the next queued move once the one in flight is answered.
+function pump() {
+  const r = S.round;
+  if (!r || r.inflight || !r.queue.length || !r.view || r.view.status !== 'playing') return;
+  dispatch({ ...r.queue.shift(), tries: 0 });
+}
+
+/**
+ * onMoveOK takes an accepted move and its view. A view older than the one
+ * held (an answer to a move already superseded) does not replace it.
+ */
+export function onMoveOK(m) {
+  const r = S.round;
+  if (!r || m.round_id !== r.id) return;
+  const before = r.view;
+  const mv = r.inflight && r.inflight.seq === m.seq ? r.inflight : null;
+  if (mv) r.inflight = null;
+  if (m.seq >= r.lastSeq) {
+    r.lastSeq = m.seq;
+    r.view = m.view;
+    r.lastEvents = m.events || [];
+  }
+  if (screen.board) screen.board.moveAnswered(true);
+  if (mv) announce(describeMove(mv.text, before, m.view, m.events || []));
+  update();
+  pump();
+}
+
+/**
+ * onMoveRejected takes a refused move. The queue behind it goes too: those
+ * moves were made on a view that the refusal leaves unchanged.
+ */
+export function onMoveRejected(m) {
+  const r = S.round;
+  if (!r || m.round_id !== r.id) return;
+  // Moves go one at a time, so a refusal answers the move in flight.
+  const mv = r.inflight;
+  r.inflight = null;
+  r.queue = [];
+  if (screen.board) {
+    screen.board.moveAnswered(false);
+    if (mv && mv.info) screen.board.shake(mv.info.origin);
+  }
+  switch (m.code) {
+    case 'out_of_order': {
+      // The server says which seq it wants. If that is not ours + 1, our
+      // count is not the server's, nor, most likely, our view: a fresh
+      // connection resumes the session, and its round_started brings the
+      // server's view and last_seq. Otherwise the move only crossed
+      // another, and is sent again with the right seq.
+      const expected = m.expected || r.lastSeq + 1;
+      const stale = expected - 1 !== r.lastSeq;
+      r.lastSeq = expected - 1;
+      if (stale) {
+        toast('Resynchronising with the server…');
+        S.conn.reconnectNow();
+      } else if (mv && (mv.tries || 0) < 2) {
+        dispatch({ ...mv, tries: (mv.tries || 0) + 1 });
+      }
+      break;
+    }
+    case 'unavailable':
+      // The store did not record the move and nothing changed: the same
+      // move is sent again, with backoff, if the round is the same and no
+      // other move is in flight by then.
+      if (mv && (mv.tries || 0) < 4) {
+        setTimeout(() => { if (S.round === r && !r.inflight) dispatch({ ...mv, tries: (mv.tries || 0) + 1 }); }, 300 * 2 ** (mv.tries || 0));
+      } else {
+        toast(`The server is busy: ${m.reason}`, 'error');
+      }
+      break;
+    default:
+      toast(`${mv ? `${mv.text} refused: ` : 'Refused: '}${m.reason}`, 'error');
+      announce(`Move refused: ${m.reason}`);
+  }
+  update();
+}
+
+/**
+ * onError takes an error message that no request's promise took (net.js
+ * hands those to the promise): one about a move, or a push. A move is
+ * answered with move_rejected, not error, except when it was never read:
+ * over the connection's message budget (rate_limited) the server drops it
+ * unhandled, so the same move, with the same seq, is sent again a little
+ * later. Meanwhile the move in flight holds the id 'waiting', which no
+ * reply carries, and the moves made meanwhile queue behind it. Any other
+ * error is shown.
+ */
+export function onError(m) {
+  const r = S.round;
+  if (r && r.inflight && m.re && m.re === r.inflight.id) {
+    const mv = r.inflight;
+    if (m.code === 'rate_limited' && mv.tries < 5) {
+      r.inflight = { ...mv, tries: mv.tries + 1, id: 'waiting' };
+      if (mv.tries === 0) toast('Slow down a little: the server is pacing your moves.');
+      setTimeout(() => {
+        if (S.round === r && r.inflight && r.inflight.id === 'waiting') {
+          r.inflight = null;
+          dispatch({ ...mv, tries: mv.tries + 1 });
+        }
+      }, 500 * 2 ** mv.tries);
+      return;
+    }
+    r.inflight = null;
+    r.queue = [];
+    if (screen.board) screen.board.moveAnswered(false);
+  }
+  if (m.code === 'rate_limited') {
+    toast('Slow down a little: too many messages.', 'error');
+    return;
+  }
+  toast(m.message || m.code, 'error');
+}
+
+// describeMove says in words what a move did, for screen readers: the board
+// changes silently.
+function describeMove(text, before, after, events) {
+  const m = parseMove(text);
+  if (!m || !before) return `${text} played.`;
+  const tail = events.includes('won') ? ' You won!' : events.includes('stuck') ? ' No useful move is left: the game is over.' : events.includes('revealed') ? ' A card turned face up.' : '';
+  const wtop = before.waste.length ? before.waste[before.waste.length - 1] : null;
+  switch (m.kind) {
+    case 'D': return `Drew ${after.waste.slice(-Math.min(after.waste.length, 3)).map(cardName).join(', ')}; ${cardName(after.waste[after.waste.length - 1])} on top.${tail}`;
+    case 'R': return `Turned the waste over: ${after.stock} cards in the stock.${tail}`;
+    case 'U': return 'Undid the last move.';
+    case 'WF': return `${cardName(wtop)} to the foundation.${tail}`;
+    case 'WT': return `${cardName(wtop)} onto pile ${m.to}.${tail}`;
+    case 'TF': {
+      const up = before.tableau[m.from - 1].up;
+      return `${cardName(up[up.length - 1])} from pile ${m.from} to the foundation.${tail}`;
+    }
+    case 'TT': return `Moved cards from pile ${m.from} onto pile ${m.to}.${tail}`;
+    case 'FT': return `${cardName(makeCard(before.foundations[m.suit], m.suit))} back onto pile ${m.to}.${tail}`;
+  }
+  return `${text} played.`;
+}

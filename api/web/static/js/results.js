@@ -1,0 +1,106 @@
+// The results of a round, and of the match once it is over: the ranked
+// results, the deal revealed with the check of its commitment, the replay,
+// the match's standings, and what comes next (the next round, a rematch).
+//
+// Fairness is checked here, in the browser, not taken on the server's word:
+// the SHA-256 of the revealed salt and seed must equal the commitment the
+// server published before the round (fair.js).
+
+import { h, replace } from './util.js';
+import { checkCommitment } from './fair.js';
+import { ReplayViewer } from './replay.js';
+import { S, isPlayer } from './state.js';
+import { fail } from './feedback.js';
+import { request } from './connection.js';
+import { onMatch, leaveMatch } from './match.js';
+import { scoreNote, leaderboardTable, totalsTable } from './tables.js';
+
+/** resultsScreen is the results of the round S.roundOver, or of the match. */
+export function resultsScreen() {
+  const ro = S.roundOver;
+  const m = S.match;
+  const r = S.round && ro && S.round.id === ro.round_id ? S.round : null;
+  const rules = (r && r.rules) || (m && m.settings) || {};
+  const parts = [];
+  let screenDestroy = null;
+  parts.push(h('h1', { id: 'results-title', text: ro ? `Round ${ro.round} results` : 'Match over' }));
+  if (ro) {
+    const mode = m && m.settings.mode;
+    parts.push(leaderboardTable(ro.results, { caption: `Results of round ${ro.round}`, scoring: rules.scoring, mode }),
+      scoreNote(rules.scoring, mode, 'score-note'));
+    const d = ro.deal;
+    const check = h('p', { class: 'fair-check', id: 'commitment-check', dataset: { state: 'checking' }, text: 'Checking the commitment…' });
+    // The commitment kept from round_starting is the one that proves
+    // something; a client that came in later has only the one round_over
+    // repeats, and says so.
+    const published = r && r.commitment ? r.commitment : '';
+    checkCommitment(d, published).then((res) => {
+      if (res.known) {
+        check.dataset.state = 'known';
+        check.textContent = `Deal #${d.seed} was chosen in advance (a known deal): there was no secret to commit to.`;
+      } else if (res.ok) {
+        check.dataset.state = 'ok';
+        replace(check, h('span', { class: 'tick', 'aria-hidden': 'true', text: '✓ ' }),
+          `Commitment verified: SHA-256("salt:${d.seed}") equals the commitment ${published ? 'published before the round' : 'the server sent'}.`);
+      } else {
+        check.dataset.state = 'bad';
+        replace(check, h('span', { class: 'cross', 'aria-hidden': 'true', text: '✗ ' }), 'The commitment does not match the revealed deal!');
+      }
+    }).catch(() => { check.dataset.state = 'error'; check.textContent = 'Could not compute the hash in this browser.'; });
+    // "Play this deal again" is the /deal/<seed> link of these rules, the
+    // same a player can share.
+    const q = new URLSearchParams({ draw: String(rules.draw || 3) });
+    if (rules.passes) q.set('passes', String(rules.passes));
+    if (rules.scoring && rules.scoring !== 'standard') q.set('scoring', rules.scoring);
+    const again = `/deal/${d.seed}?${q}`;
+    const replayHost = h('div', { class: 'replay-host', id: 'replay-host' });
+    let viewer = null;
+    const replayBtn = h('button', {
+      class: 'btn', type: 'button', id: 'open-replay', text: 'Watch the replay',
+      onclick: () => {
+        if (viewer) { viewer.destroy(); viewer = null; replayBtn.textContent = 'Watch the replay'; return; }
+        viewer = new ReplayViewer(replayHost, ro.replay_url, S.me, { onError: fail });
+        replayBtn.textContent = 'Close the replay';
+      },
+    });
+    parts.push(h('section', { class: 'panel deal-reveal', 'aria-labelledby': 'deal-title' },
+      h('h2', { id: 'deal-title' }, 'The deal: ', h('span', { id: 'revealed-seed', text: `#${d.seed}` })),
+      check,
+      d.salt ? h('dl', { class: 'proof' },
+        h('dt', { text: 'Commitment' }), h('dd', {}, h('code', { text: published || d.commitment })),
+        h('dt', { text: 'Salt' }), h('dd', {}, h('code', { text: d.salt })),
+        h('dt', { text: 'Check it yourself' }), h('dd', {}, h('code', { text: `printf '%s:%s' ${d.salt} ${d.seed} | sha256sum` }))) : null,
+      h('div', { class: 'actions' },
+        h('a', { class: 'btn', id: 'play-again', href: again, text: 'Play this deal again' }),
+        replayBtn),
+      replayHost));
+    screenDestroy = () => { if (viewer) viewer.destroy(); };
+  }
+  const totalsHost = h('div', { class: 'totals-host' });
+  const next = h('p', { class: 'hint', id: 'next-round' });
+  const actions = h('div', { class: 'actions' });
+  parts.push(totalsHost, next, actions);
+  const el = h('section', { class: 'panel results', 'aria-labelledby': 'results-title' }, parts);
+  // update follows the match while the results are shown: the standings
+  // once they are in, the next round's coming, the match's end.
+  const update = () => {
+    const mm = S.match;
+    if (!mm) return;
+    const done = mm.state === 'over';
+    const totals = (S.matchOver && S.matchOver.totals) || (S.roundOver && S.roundOver.totals) || mm.totals || [];
+    // A match of one round has no standings beyond that round's results.
+    replace(totalsHost, totals.length && mm.settings.rounds > 1
+      ? totalsTable(totals, { caption: done ? 'Final standings' : 'Match totals', scoring: mm.settings.scoring, mode: mm.settings.mode }) : null);
+    if (mm.state === 'over') {
+      const player = isPlayer(mm);
+      next.textContent = mm.next_match && player ? 'A rematch is open: join it to play again with the same players.' : 'The match is over.';
+      replace(actions,
+        player ? h('button', { class: 'btn primary', type: 'button', id: 'rematch', text: mm.next_match ? 'Join the rematch' : 'Rematch', onclick: () => request('rematch', { match_id: mm.id }).then((res) => onMatch(res.match, res.re)).catch(fail) }) : null,
+        h('button', { class: 'btn', type: 'button', id: 'to-lobby', text: 'Back to the lobby', onclick: () => leaveMatch() }));
+    } else if (mm.state === 'between' || mm.state === 'running') {
+      next.textContent = mm.round < mm.settings.rounds ? `Round ${mm.round + 1} of ${mm.settings.rounds} starts in a few seconds.` : 'Waiting for the match to finish…';
+      replace(actions);
+    }
+  };
+  return { el, update, destroy: () => { if (screenDestroy) screenDestroy(); } };
+}

@@ -1,0 +1,49 @@
+// The client's links: the server serves index.html for /, /m/<code> and
+// /deal/<seed> (api/web/web.go), and this module reads which one opened the
+// page. The path is kept in step with what the tab shows (replaceState, never
+// pushState), so that a reload or a copied address comes back to it.
+
+/**
+ * parseRoute reads a location: {kind: 'match', code} for an invite link,
+ * {kind: 'deal', seed, draw, passes?, scoring?} for a shared deal, or
+ * {kind: 'lobby'}. The seed stays a string: deal numbers are 64-bit.
+ */
+export function parseRoute(loc) {
+  const p = loc.pathname;
+  let m = /^\/m\/([A-Za-z0-9]{1,16})\/?$/.exec(p);
+  if (m) return { kind: 'match', code: m[1].toUpperCase() };
+  m = /^\/deal\/(\d{1,20})\/?$/.exec(p);
+  if (m) {
+    const q = new URLSearchParams(loc.search);
+    const offer = { seed: m[1], draw: q.get('draw') === '1' ? 1 : 3 };
+    if (['0', '1', '3'].includes(q.get('passes'))) offer.passes = +q.get('passes');
+    if (['standard', 'vegas', 'none'].includes(q.get('scoring'))) offer.scoring = q.get('scoring');
+    return { kind: 'deal', ...offer };
+  }
+  return { kind: 'lobby' };
+}
+
+/** describeRoute says in words what a link offers, or '' for the lobby. */
+export function describeRoute(r) {
+  if (r.kind === 'deal') return `Deal #${r.seed}, draw ${r.draw}`;
+  if (r.kind === 'match') return `An invite to match ${r.code}`;
+  return '';
+}
+
+/** routePath is the path of a route: parseRoute's inverse. */
+export function routePath(r) {
+  if (r.kind === 'match') return `/m/${r.code}`;
+  if (r.kind !== 'deal') return '/';
+  const q = new URLSearchParams({ draw: String(r.draw) });
+  if (r.passes !== undefined) q.set('passes', String(r.passes));
+  if (r.scoring) q.set('scoring', r.scoring);
+  return `/deal/${r.seed}?${q}`;
+}
+
+/**
+ * setPath shows path in the address bar. It replaces the history entry, so
+ * Back leaves the client rather than stepping through the screens it showed.
+ */
+export function setPath(path) {
+  if (location.pathname + location.search !== path) history.replaceState(null, '', path);
+}

@@ -1,0 +1,76 @@
+// A match's settings: the create form and their description in a line. The
+// fields are create_match's (docs/protocol.md); a choice left at its empty
+// option, or an empty deal number, is left out, so that the server's default
+// applies.
+
+import { h, fmtClock } from './util.js';
+
+const SETTING_FIELDS = [
+  { key: 'draw', label: 'Draw', type: 'select', options: [['3', 'Draw 3'], ['1', 'Draw 1']], def: '3', num: true },
+  { key: 'passes', label: 'Passes through the stock', type: 'select', options: [['', 'Default (by scoring)'], ['0', 'Unlimited'], ['3', '3 passes'], ['1', '1 pass']], def: '', num: true },
+  { key: 'scoring', label: 'Scoring', type: 'select', options: [['standard', 'Standard (timed)'], ['vegas', 'Vegas'], ['none', 'None']], def: 'standard' },
+  { key: 'undo', label: 'Undo', type: 'select', options: [['no_reveal', 'Unless a card turned'], ['on', 'Always'], ['off', 'Never']], def: 'no_reveal' },
+  { key: 'foundation_to_tableau', label: 'Cards may come back from the foundations', type: 'checkbox', def: true },
+  { key: 'mode', label: 'Ranking', type: 'select', options: [['race', 'Race: first to win'], ['score', 'Score: highest score']], def: 'race' },
+  { key: 'rounds', label: 'Rounds', type: 'number', min: 1, max: 20, def: 1 },
+  { key: 'max_players', label: 'Most players', type: 'number', min: 1, max: 64, def: 8 },
+  { key: 'time_limit_s', label: 'Time limit (seconds)', type: 'number', min: 2, max: 10800, def: 900 },
+  { key: 'countdown_s', label: 'Countdown (seconds)', type: 'number', min: 0, max: 30, def: 3 },
+  { key: 'public', label: 'List it in the lobby (public)', type: 'checkbox', def: true },
+  { key: 'deals', label: 'Deals', type: 'select', options: [['any', 'Any deal'], ['winnable', 'Only deals proved winnable']], def: 'any' },
+  { key: 'seed', label: 'Deal number (optional)', type: 'text', def: '', pattern: '[0-9]{1,20}' },
+];
+
+/**
+ * settingsForm is the form of a match's settings, filled from prefill (the
+ * last settings used) or the defaults; onSubmit gets the settings as the
+ * protocol spells them.
+ */
+export function settingsForm(prefill, submitText, onSubmit) {
+  const fields = {};
+  const rows = SETTING_FIELDS.map((f) => {
+    const id = `set-${f.key}`;
+    const v = prefill[f.key] !== undefined ? prefill[f.key] : f.def;
+    let input;
+    if (f.type === 'select') {
+      input = h('select', { id, name: f.key }, f.options.map(([val, text]) => h('option', { value: val, text, selected: String(v) === val })));
+    } else if (f.type === 'checkbox') {
+      input = h('input', { id, name: f.key, type: 'checkbox', checked: !!v });
+    } else if (f.type === 'number') {
+      input = h('input', { id, name: f.key, type: 'number', min: String(f.min), max: String(f.max), step: '1', value: String(v), required: true, inputmode: 'numeric' });
+    } else {
+      input = h('input', { id, name: f.key, type: 'text', value: String(v), pattern: f.pattern, inputmode: 'numeric', autocomplete: 'off', placeholder: 'random' });
+    }
+    fields[f.key] = { f, input };
+    return f.type === 'checkbox'
+      ? h('div', { class: 'field check' }, input, h('label', { for: id, text: f.label }))
+      : h('div', { class: 'field' }, h('label', { for: id, text: f.label }), input);
+  });
+  const form = h('form', {
+    class: 'settings-form',
+    onsubmit: (e) => {
+      e.preventDefault();
+      const s = {};
+      for (const [key, { f, input }] of Object.entries(fields)) {
+        if (f.type === 'checkbox') s[key] = input.checked;
+        else if (f.type === 'number') s[key] = Math.round(+input.value);
+        else if (f.type === 'select') {
+          if (input.value === '') continue;
+          s[key] = f.num ? +input.value : input.value;
+        } else if (input.value.trim()) s[key] = input.value.trim(); // the seed stays a string
+      }
+      onSubmit(s);
+    },
+  }, h('div', { class: 'fields' }, rows), h('button', { class: 'btn primary', type: 'submit', id: 'create-submit', text: submitText }));
+  return form;
+}
+
+/** describeSettings writes a match's settings in one line. */
+export function describeSettings(s) {
+  const parts = [`draw ${s.draw}`, s.passes ? `${s.passes} pass${s.passes === 1 ? '' : 'es'}` : 'unlimited passes',
+    `${s.scoring} scoring`, s.mode === 'race' ? 'race' : 'score mode', `${s.rounds} round${s.rounds === 1 ? '' : 's'}`,
+    `${fmtClock(s.time_limit_s * 1000)} a round`, `undo ${s.undo.replace('_', ' ')}`];
+  if (!s.foundation_to_tableau) parts.push('no cards back from the foundations');
+  if (s.seed) parts.push(`deal #${s.seed}`);
+  return parts.join(' · ');
+}

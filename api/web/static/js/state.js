@@ -1,0 +1,65 @@
+// The client's state: one plain object, S, that the message handlers change
+// and the screens read. Everything the server said lives here; a screen
+// keeps only what is its own (a selection, a poll under way), so a resumed
+// session, which resends the match and the round, puts the client back
+// together through the same handlers as a fresh one.
+//
+// app.js shows S as window.klondike.state; the browser tests in api/webtest
+// read it (and change lastSeq to force a resync), so its field names are
+// part of what they check.
+
+import { storageGet } from './util.js';
+import { parseRoute } from './route.js';
+
+// The keys of what the browser remembers across visits (localStorage). The
+// session token is not among them: net.js keeps it in sessionStorage, so
+// that each tab is its own player.
+export const NAME_KEY = 'klondike.name';
+export const FOUR_KEY = 'klondike.fourColour';
+export const LAST_SETTINGS_KEY = 'klondike.settings';
+
+export const S = {
+  name: storageGet(NAME_KEY),
+  conn: null, // the Connection, once the player has a name
+  connected: false, // the connection is open and welcomed
+  me: '', // player id
+  match: null, // the protocol's match object
+  spectating: '', // the id of a match watched
+  leaving: '', // the id of a match being left: its pushes are ignored
+  // lobbyList is the lobby's list of open matches as far as the player
+  // has paged through it: next is the cursor of the page after it ('' at
+  // the end), pages how many pages it holds.
+  lobbyList: { matches: [], next: '', pages: 1 },
+  // round is the current round, its view and its moves in flight (see
+  // newRound in round.js).
+  round: null,
+  leaderboard: null, // the last leaderboard message of the round
+  roundOver: null, // the round_over message shown on the results screen
+  matchOver: null, // the match_over message
+  dealOffer: null, // {seed, draw, passes, scoring} from /deal/<seed>
+  watchOffer: '', // the code of a match a link named that had already started
+  route: parseRoute(location),
+  routeDone: false, // the link that opened the page has been acted on
+  welcomed: false, // a welcome came on this page at least once
+  // resumedId is the match a resumed session brought back while a link
+  // waits: its first snapshot decides whether the link goes ahead.
+  resumedId: '',
+  // linkConflict is a link that would take the player out of a live match:
+  // they choose between the two.
+  linkConflict: null,
+  // dismissed holds matches a link replaced: their pushes are not adopted.
+  dismissed: new Set(),
+};
+
+/** isPlayer reports whether the player has a seat in the match info. */
+export function isPlayer(info) {
+  return !!(info && info.players && info.players.some((p) => p.player_id === S.me));
+}
+
+/** resetRound forgets the round and its results, for another match. */
+export function resetRound() {
+  S.round = null;
+  S.leaderboard = null;
+  S.roundOver = null;
+  S.matchOver = null;
+}

@@ -1,0 +1,106 @@
+// The tables of players: the waiting room's list, a round's leaderboard (live
+// and in the results) and the match's standings, with the words that name
+// and explain each score. Two scores meet a player: the board's points and
+// the timed score the leaderboards rank by; every table that shows a score
+// says in a line under it which one it is.
+
+import { h, fmtClock } from './util.js';
+import { S } from './state.js';
+
+/** playersList lists the players of a match, with who is host, ready and connected. */
+export function playersList(m) {
+  return h('ul', { class: 'players', id: 'players' }, m.players.map((p) => h('li', { class: `player${p.player_id === S.me ? ' me' : ''}`, dataset: { player: p.name } },
+    h('span', { class: `dot ${p.connected ? 'on' : 'off'}`, title: p.connected ? 'connected' : 'disconnected', 'aria-hidden': 'true' }),
+    h('span', { class: 'pname', text: p.name }),
+    p.player_id === m.host ? h('span', { class: 'badge', text: 'host' }) : null,
+    p.player_id === S.me ? h('span', { class: 'badge you', text: 'you' }) : null,
+    h('span', { class: `ready ${p.ready ? 'yes' : 'no'}`, text: p.ready ? 'ready' : 'not ready' }),
+    // The dot is colour alone; screen readers get the words.
+    h('span', { class: 'visually-hidden', text: p.connected ? ', connected' : ', disconnected' }))));
+}
+
+// scoreWords names and explains a round's score in each scoring: the
+// column's header, and one line under every table that shows it.
+function scoreWords(scoring, mode) {
+  const ranking = mode === 'score'
+    ? 'Ranked by timed score.'
+    : 'Ranked by who won first, then cards home, then timed score.';
+  if (scoring === 'vegas') {
+    return { header: 'Vegas score', title: '−52 to start, +5 for each card home; no time penalty', note: `Vegas score: −52 to start, +5 for each card home, no time penalty. ${mode === 'score' ? 'Ranked by Vegas score.' : 'Ranked by who won first, then by cards home.'}` };
+  }
+  if (scoring === 'none') {
+    return { header: '', title: '', note: mode === 'score' ? 'No scoring: ties are broken by who got there first.' : 'Ranked by who won first, then by cards home.' };
+  }
+  return {
+    header: 'Timed score',
+    title: 'the board\u2019s points − 2 for every 10 s played (never below 0), + a bonus for a win',
+    note: `Timed score: the board\u2019s points − 2 for every 10 s played (never below 0), + a time bonus for a win; so most are 0 early on. ${ranking}`,
+  };
+}
+
+/** scoreNote is the one line that explains the score of a table. */
+export function scoreNote(scoring, mode, id) {
+  return h('p', { class: 'score-note', id, text: scoreWords(scoring, mode).note });
+}
+
+/** leaderboardTable shows a round's entries, ranked by the server. */
+export function leaderboardTable(entries, { caption, scoring, mode }) {
+  const statusText = (e) => {
+    const t = e.finished_ms !== null && e.finished_ms !== undefined ? ` ${fmtClock(e.finished_ms)}` : '';
+    return { playing: 'playing', won: `won${t}`, stuck: `stuck${t}`, resigned: 'resigned', timed_out: 'out of time' }[e.status] || e.status;
+  };
+  const words = scoreWords(scoring, mode);
+  const num = (text, title) => h('th', { scope: 'col', class: 'num', text, title: title || null });
+  return h('table', { class: 'board-table leaderboard', id: 'leaderboard', 'aria-describedby': 'score-note' },
+    h('caption', { text: caption }),
+    h('thead', {}, h('tr', {},
+      num('#', 'rank'), h('th', { scope: 'col', text: 'Player' }),
+      num('Cards home', 'cards on the foundations, of 52'),
+      words.header ? num(words.header, words.title) : null,
+      num('Moves'), h('th', { scope: 'col', class: 'status', text: 'Status' }))),
+    h('tbody', {}, entries.map((e) => h('tr', { class: `${e.player_id === S.me ? 'me' : ''} st-${e.status}`, dataset: { player: e.name, foundation: String(e.foundation) } },
+      h('td', { class: 'num', text: String(e.rank) }),
+      h('th', { scope: 'row' }, e.name, e.player_id === S.me ? h('span', { class: 'visually-hidden', text: ' (you)' }) : null),
+      h('td', { class: 'num foundation-count', text: String(e.foundation) }),
+      words.header ? h('td', { class: 'num score', text: String(e.score) }) : null,
+      h('td', { class: 'num', text: String(e.moves) }),
+      h('td', { class: 'status', text: statusText(e) + (e.helped ? ' · with hints' : '') })))));
+}
+
+/**
+ * totalsTable shows the match standings. The server's "wins" counts the
+ * rounds a player ranked first (a lone player who resigned ranks first), so
+ * it is named for that; games won show only when the server counts them.
+ * The column the match ranks by comes first.
+ */
+export function totalsTable(totals, { caption, scoring, mode }) {
+  const words = scoreWords(scoring, 'score');
+  const num = (text, title) => h('th', { scope: 'col', class: 'num', text, title: title || null });
+  const won = totals.some((t) => t.games_won !== undefined);
+  const total = words.header ? {
+    th: num(`Total ${words.header.toLowerCase()}`, `the sum of the round scores (${words.header.toLowerCase()})`),
+    td: (t) => h('td', { class: 'num total', text: String(t.total) }),
+  } : null;
+  const firsts = {
+    th: num('1st places', 'rounds in which this player ranked first, won or not'),
+    td: (t) => h('td', { class: 'num firsts', text: String(t.wins) }),
+  };
+  const cols = (mode === 'race' ? [firsts, total] : [total, firsts]).filter(Boolean);
+  const ranking = mode === 'race'
+    ? `Standings: ranked by 1st places, then by total${words.header ? ` ${words.header.toLowerCase()}` : ''}.`
+    : `Standings: ranked by total${words.header ? ` ${words.header.toLowerCase()}` : ''}.`;
+  return h('div', { class: 'totals-wrap' },
+    h('table', { class: 'board-table totals', id: 'totals', 'aria-describedby': 'totals-note' },
+      h('caption', { text: caption }),
+      h('thead', {}, h('tr', {},
+        num('#', 'rank'), h('th', { scope: 'col', text: 'Player' }),
+        cols.map((c) => c.th),
+        won ? num('Games won', 'rounds whose game this player won') : null,
+        num('Place each round', 'the rank in each round, in order'))),
+      h('tbody', {}, totals.map((t) => h('tr', { class: t.player_id === S.me ? 'me' : '', dataset: { player: t.name } },
+        h('td', { class: 'num', text: String(t.rank) }), h('th', { scope: 'row', text: t.name }),
+        cols.map((c) => c.td(t)),
+        won ? h('td', { class: 'num', text: String(t.games_won) }) : null,
+        h('td', { class: 'num', text: (t.placings || []).join(', ') || '–' }))))),
+    h('p', { class: 'score-note', id: 'totals-note', text: ranking }));
+}
