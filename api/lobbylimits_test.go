@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"klondike/api"
+	"klondike/lobby"
 	"klondike/match"
 	"klondike/match/memstore"
 )
@@ -94,7 +95,7 @@ func TestJoinAfterLeave(t *testing.T) {
 
 // failingEpoch is a Coord whose data epoch cannot be read while down is set.
 type failingEpoch struct {
-	match.Coord
+	lobby.Coord
 	down atomic.Bool
 }
 

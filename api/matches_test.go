@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"klondike/api"
+	"klondike/lobby"
 	"klondike/match"
 	"klondike/match/memstore"
 )
@@ -173,7 +174,7 @@ func TestHTTPMatchesPages(t *testing.T) {
 }
 
 // downCoord cannot list the open matches, as a Coord whose store is down.
-type downCoord struct{ match.Coord }
+type downCoord struct{ lobby.Coord }
 
 func (downCoord) OpenMatches(context.Context, int64, int) ([]match.OpenMatch, error) {
 	return nil, fmt.Errorf("%w: the list is down", match.ErrUnavailable)

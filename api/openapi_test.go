@@ -28,6 +28,7 @@ import (
 
 	"klondike/api"
 	"klondike/engine"
+	"klondike/lobby"
 	"klondike/match"
 	"klondike/match/memstore"
 )
@@ -580,7 +581,7 @@ func wsDial(t *testing.T, base string, header http.Header) (*websocket.Conn, *ht
 // faultCoord is a Coord whose open list and round records fail with err
 // while it is set, as a store that is down or broken.
 type faultCoord struct {
-	match.Coord
+	lobby.Coord
 	mu  sync.Mutex
 	err error
 }

@@ -20,17 +20,19 @@ import (
 )
 
 // Config is the whole server's configuration. Its zero value runs the
-// embedded in-memory store with every default.
+// server in this process alone, on the memory backends, with every
+// default.
 type Config struct {
-	// Store keeps move logs and standings; nil means the in-memory store.
-	Store match.Store
-	// Sessions keep the players' sessions; nil keeps them in this process.
+	// Store keeps move logs and standings, Sessions the players' sessions,
+	// and Coord the matches' records, the lobby's indexes and the bus
+	// between nodes. Several nodes serve the same players when they share
+	// a Store, Sessions and a Coord (match/redisstore's). Each one nil is
+	// the memory backend of this process (match/memstore), so that tests
+	// and tools get a whole server from a zero Config and may replace one
+	// backend alone; cmd/klondiked chooses all three.
+	Store    match.Store
 	Sessions lobby.Sessions
-	// Coord holds the matches' records, the lobby's indexes and the bus
-	// between nodes; nil keeps them in this process. Several nodes serve
-	// the same players when they share a Store, Sessions and a Coord (the
-	// Redis ones).
-	Coord match.Coord
+	Coord    lobby.Coord
 	// Hint answers "hint" in solo rounds (engine/solver behind it); nil
 	// offers no hints.
 	Hint match.HintFunc
@@ -80,6 +82,12 @@ func NewServer(cfg Config) *Server {
 	}
 	if cfg.Store == nil {
 		cfg.Store = memstore.New()
+	}
+	if cfg.Sessions == nil {
+		cfg.Sessions = memstore.NewSessions()
+	}
+	if cfg.Coord == nil {
+		cfg.Coord = memstore.NewCoord()
 	}
 	if cfg.Version == "" {
 		cfg.Version = "dev"

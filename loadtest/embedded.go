@@ -13,20 +13,24 @@ import (
 	"klondike/api"
 	"klondike/lobby"
 	"klondike/match"
+	"klondike/match/memstore"
 )
 
 // startEmbedded runs the real server in this process, as cmd/klondiked
 // wires it (api.NewServer), on a loopback port of its own: the memory
-// store, or with --redis the Redis store, sessions and Coord on one client
-// (as klondiked --redis). The per-IP caps and limits are off, since every bot comes
-// from 127.0.0.1, and the message rate is --msg-rate. --no-coord leaves
-// the Coord out (the lobby's state in this process, as before it
-// existed). With --redis the Redis target is returned too (nil otherwise),
-// for its figures.
+// backends, or with --redis the Redis store, sessions and Coord on one
+// client (as klondiked --redis). The per-IP caps and limits are off, since
+// every bot comes from 127.0.0.1, and the message rate is --msg-rate.
+// --no-coord keeps the Coord in this process's memory (the lobby's state
+// on one node, as before the Coord existed). With --redis the Redis target
+// is returned too (nil otherwise), for its figures.
 func startEmbedded(cfg *config) (wsURL string, rt *redisTarget, stop func(), err error) {
-	var store match.Store
-	var sessions lobby.Sessions
-	var coord match.Coord
+	mem := memstore.NewBackends()
+	var (
+		store    match.Store    = mem.Store
+		sessions lobby.Sessions = mem.Sessions
+		coord    lobby.Coord    = mem.Coord
+	)
 	closeStore := func() {}
 	if cfg.Redis != "" {
 		if err := checkLoopbackURL(cfg.Redis, "redis", "rediss"); err != nil {
@@ -35,9 +39,9 @@ func startEmbedded(cfg *config) (wsURL string, rt *redisTarget, stop func(), err
 		if rt, err = openRedis(cfg.Redis); err != nil {
 			return "", nil, nil, fmt.Errorf("--redis: %w", err)
 		}
-		store, sessions, closeStore = rt.Store(), rt.sessions, rt.close
+		store, sessions, closeStore = rt.backends.Store, rt.backends.Sessions, rt.close
 		if !cfg.NoCoord {
-			coord = rt.coord
+			coord = rt.backends.Coord
 		}
 	}
 	var level slog.Level

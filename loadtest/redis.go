@@ -11,19 +11,15 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"klondike/lobby"
-	"klondike/match"
 	"klondike/match/redisstore"
 )
 
 // redisTarget is the Redis side of an embedded run: the store, the
 // sessions and the Coord (matches' records, the lobby's indexes, the bus
-// between nodes) on one client, as klondiked --redis wires them.
+// between nodes) on one client, opened as klondiked --redis opens them.
 type redisTarget struct {
-	store    *redisstore.Store
-	sessions lobby.Sessions
-	coord    match.Coord
-	client   *redis.Client
+	backends *redisstore.Backends
+	client   *redis.Client // backends.Client, for its server's INFO
 	sent     *commandCounter
 }
 
@@ -51,56 +47,55 @@ func (h *commandCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) red
 	}
 }
 
-// openRedis opens the Redis store, sessions and Coord at url on one client,
-// as klondiked --redis does (cmd/klondiked's openStore: the same client
+// openRedis opens the Redis store, sessions and Coord at url on one client
+// through redisstore.Open, as klondiked --redis does (the same client
 // timeouts), so that the measured path is the production one; under a key
 // prefix of the run's own so that a run never touches another's keys. The
 // round logs expire after an hour (the Coord's keys take the TTLs the
 // lobby gives them).
 func openRedis(url string) (*redisTarget, error) {
-	c, err := dialRedis(url)
+	prefix := fmt.Sprintf("klondike-loadtest:%d:", time.Now().UnixNano())
+	b, err := redisstore.Open(redisstore.Options{URL: url, Config: redisstore.Config{Prefix: prefix, TTL: time.Hour}})
 	if err != nil {
+		return nil, err
+	}
+	c := b.Client.(*redis.Client) // Open without Cluster makes a single-server client
+	if err := ping(c, url); err != nil {
+		b.Close()
 		return nil, err
 	}
 	sent := &commandCounter{}
 	c.AddHook(sent)
-	prefix := fmt.Sprintf("klondike-loadtest:%d:", time.Now().UnixNano())
-	cfg := redisstore.Config{Prefix: prefix, TTL: time.Hour}
-	return &redisTarget{
-		store:    redisstore.New(c, cfg),
-		sessions: redisstore.NewSessions(c, prefix),
-		coord:    redisstore.NewCoord(c, cfg),
-		client:   c,
-		sent:     sent,
-	}, nil
+	return &redisTarget{backends: b, client: c, sent: sent}, nil
 }
 
 // dialRedis returns a client of the Redis at url with klondiked's timeouts
-// (cmd/klondiked's openStore), once it has answered a PING.
+// (redisstore.Dial), once it has answered a PING.
 func dialRedis(url string) (*redis.Client, error) {
-	opts, err := redis.ParseURL(url)
+	uc, err := redisstore.Dial(redisstore.Options{URL: url})
 	if err != nil {
 		return nil, err
 	}
-	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout, opts.MaxRetries = time.Second, time.Second, time.Second, 2
-	c := redis.NewClient(opts)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := c.Ping(ctx).Err(); err != nil {
+	c := uc.(*redis.Client) // Dial without Cluster makes a single-server client
+	if err := ping(c, url); err != nil {
 		c.Close()
-		return nil, fmt.Errorf("ping %s: %w", url, err)
+		return nil, err
 	}
 	return c, nil
 }
 
-// Store is the store for the server.
-func (t *redisTarget) Store() match.Store { return t.store }
+// ping checks that the Redis at url answers c within 5 s.
+func ping(c *redis.Client, url string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := c.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("ping %s: %w", url, err)
+	}
+	return nil
+}
 
 // close closes the store, then the client.
-func (t *redisTarget) close() {
-	t.store.Close()
-	t.client.Close()
-}
+func (t *redisTarget) close() { _ = t.backends.Close() }
 
 // commands is how many commands the store, the sessions and the Coord
 // have sent so far (the client's connection set-up included).

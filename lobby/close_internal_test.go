@@ -10,7 +10,8 @@ import (
 // being made (its entry has no match yet) instead of crashing on it, as it
 // did when a node shut down in the middle of a quick-match rush.
 func TestCloseWhileAMatchIsBeingMade(t *testing.T) {
-	l := New(Config{Store: memstore.New()})
+	mem := memstore.NewBackends()
+	l := New(Config{Store: mem.Store, Coord: mem.Coord, Sessions: mem.Sessions, Sink: nopSink{}})
 	l.mu.Lock()
 	l.matches["being-made"] = &entry{ready: make(chan struct{})}
 	l.mu.Unlock()
@@ -22,3 +23,7 @@ func TestCloseWhileAMatchIsBeingMade(t *testing.T) {
 		t.Fatal("the lobby is not closed")
 	}
 }
+
+type nopSink struct{}
+
+func (nopSink) Send(string, []byte) {}

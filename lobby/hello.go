@@ -2,6 +2,7 @@ package lobby
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 	"unicode"
@@ -9,14 +10,6 @@ import (
 
 	"klondike/match"
 )
-
-// A Session is a player's identity on this server. The token lets the same
-// player reconnect; it is a secret and never logged.
-type Session struct {
-	PlayerID string `json:"player_id"`
-	Name     string `json:"name"`
-	Token    string `json:"-"`
-}
 
 // CleanName trims a player's name and checks it: 1 to 24 printable characters.
 func CleanName(name string) (string, error) {
@@ -56,6 +49,9 @@ func (l *Lobby) HelloFrom(ctx context.Context, addr, name, token string) (s Sess
 	}
 	if token != "" {
 		s, err = l.sessions.Resume(ctx, token, l.cfg.SessionIdle)
+		if errors.Is(err, match.ErrNotFound) {
+			return Session{}, false, ErrUnknownToken
+		}
 		if err != nil {
 			return Session{}, false, err
 		}

@@ -9,9 +9,10 @@ import (
 // janitorEvery is how often the janitor sweeps.
 const janitorEvery = time.Minute
 
-// janitor forgets finished matches, old rounds, idle sessions and the
-// addresses whose new-session budget is full again, and closes abandoned
-// open matches.
+// janitor forgets finished matches, old rounds, the players who said
+// hello here and have been idle a session's life since, and the addresses
+// whose new-session budget is full again, and closes abandoned open
+// matches. The sessions themselves expire in their backend.
 func (l *Lobby) janitor() {
 	defer close(l.done)
 	t := time.NewTicker(janitorEvery)
@@ -53,9 +54,6 @@ func (l *Lobby) sweep(now time.Time) {
 		}
 	}
 	l.mu.Unlock()
-	if ms, ok := l.sessions.(*memSessions); ok {
-		ms.sweep(now)
-	}
 	l.newSessions.sweep(now)
 	for _, m := range closing {
 		m.Close()

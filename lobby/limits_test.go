@@ -21,7 +21,7 @@ import (
 // epochCoord is a Coord whose data epoch fails while down is set, and is
 // epoch when that is set.
 type epochCoord struct {
-	match.Coord
+	lobby.Coord
 	down  atomic.Bool
 	mu    sync.Mutex
 	epoch string
@@ -45,11 +45,17 @@ func (c *epochCoord) setEpoch(e string) {
 	c.mu.Unlock()
 }
 
-// newLobbyWith is newLobby with a Config of the test's (its Store, Sink,
-// Logger and Match taken from newLobby's when unset).
+// newLobbyWith is newLobby with a Config of the test's (its backends and
+// Sink taken from newLobby's when unset, its Logger and Match always).
 func newLobbyWith(t *testing.T, cfg lobby.Config) *lobby.Lobby {
 	if cfg.Store == nil {
 		cfg.Store = memstore.New()
+	}
+	if cfg.Coord == nil {
+		cfg.Coord = memstore.NewCoord()
+	}
+	if cfg.Sessions == nil {
+		cfg.Sessions = memstore.NewSessions()
 	}
 	if cfg.Sink == nil {
 		cfg.Sink = &sink{}
@@ -71,7 +77,7 @@ func helloFrom(t *testing.T, l *lobby.Lobby, addr, name string) lobby.Session {
 }
 
 // openList returns the ids on the Coord's list of open matches.
-func openList(t *testing.T, co match.Coord) []string {
+func openList(t *testing.T, co lobby.Coord) []string {
 	t.Helper()
 	list, err := co.OpenMatches(context.Background(), 0, 0)
 	if err != nil {

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // Errors of the lobby; the api maps each to a wire code.
@@ -40,14 +39,18 @@ var (
 	ErrTooManyNewSessions = errors.New("too many new players from your address; try again in a minute")
 )
 
-// Config holds the lobby's dependencies and settings. Zero durations take
-// the defaults named beside them.
+// Config holds the lobby's dependencies and settings. Store, Coord,
+// Sessions and Sink are required: the caller chooses the backends (the
+// memory ones of match/memstore for one process, the Redis ones of
+// match/redisstore for several nodes). Zero durations take the defaults
+// named beside them.
 type Config struct {
+	// Store keeps the rounds' move logs and standings.
 	Store match.Store
 	// Coord holds the matches' records and the lobby's indexes, shared by
-	// every node; nil keeps them in this process (memstore.NewCoord).
-	Coord match.Coord
-	// Sessions keep the players' sessions; nil keeps them in this process.
+	// every node.
+	Coord Coord
+	// Sessions keep the players' sessions.
 	Sessions Sessions
 	Sink     match.Sink
 	Logger   *slog.Logger
@@ -143,8 +146,12 @@ type Lobby struct {
 	bg   sync.WaitGroup // the goroutines besides the janitor that Close waits for
 }
 
-// New makes a lobby and starts its janitor; Close stops it.
+// New makes a lobby and starts its janitor; Close stops it. It panics
+// when cfg lacks a Store, a Coord, Sessions or a Sink.
 func New(cfg Config) *Lobby {
+	if cfg.Store == nil || cfg.Coord == nil || cfg.Sessions == nil || cfg.Sink == nil {
+		panic("lobby: Config needs a Store, a Coord, Sessions and a Sink")
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
@@ -171,12 +178,6 @@ func New(cfg Config) *Lobby {
 	}
 	if cfg.NewSessionsPerMinute == 0 {
 		cfg.NewSessionsPerMinute = DefaultNewSessionsPerMinute
-	}
-	if cfg.Sessions == nil {
-		cfg.Sessions = newMemSessions()
-	}
-	if cfg.Coord == nil {
-		cfg.Coord = memstore.NewCoord()
 	}
 	if cfg.Match.Node == "" {
 		cfg.Match.Node = "node-" + randomHex(6)

@@ -37,10 +37,14 @@ func (s *sink) Send(id string, b []byte) {
 
 func newLobby(t *testing.T) *lobby.Lobby { return newLobbyOn(t, nil) }
 
-// newLobbyOn is newLobby with the Coord co (nil: the lobby's own).
-func newLobbyOn(t *testing.T, co match.Coord) *lobby.Lobby {
+// newLobbyOn is newLobby with the Coord co (nil: a memory Coord of its
+// own).
+func newLobbyOn(t *testing.T, co lobby.Coord) *lobby.Lobby {
+	if co == nil {
+		co = memstore.NewCoord()
+	}
 	l := lobby.New(lobby.Config{
-		Store: memstore.New(), Coord: co, Sink: &sink{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Store: memstore.New(), Coord: co, Sessions: memstore.NewSessions(), Sink: &sink{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Match: match.Config{QuickWait: time.Second, Intermission: time.Second},
 	})
 	t.Cleanup(l.Close)
@@ -223,8 +227,9 @@ func TestQuickMatchRushOneReplica(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
 		sk := &sink{}
+		mem := memstore.NewBackends()
 		l := lobby.New(lobby.Config{
-			Store: memstore.New(), Sink: sk, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+			Store: mem.Store, Coord: mem.Coord, Sessions: mem.Sessions, Sink: sk, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 			Match: match.Config{QuickWait: time.Second, Intermission: time.Second},
 		})
 		defer l.Close()
@@ -297,7 +302,7 @@ func TestQuickMatchRushOneReplica(t *testing.T) {
 // blindCoord fails to read players' current matches while blind is set, as
 // an overloaded or unreachable Redis does.
 type blindCoord struct {
-	match.Coord
+	lobby.Coord
 	blind atomic.Bool
 }
 
@@ -353,7 +358,7 @@ func TestSeatingRefusedWhenTheCurrentMatchIsUnknown(t *testing.T) {
 // lossyCoord saves match records but, while lose is above zero, reports
 // the next saves as failed: their replies were lost.
 type lossyCoord struct {
-	match.Coord
+	lobby.Coord
 	lose  atomic.Int32
 	blind atomic.Bool // LoadMatch fails
 	fail  atomic.Bool // SaveMatch fails, saving nothing
@@ -474,7 +479,7 @@ func TestJoinOutcomeUnknown(t *testing.T) {
 // slowPointer fails the next few SetPlayerMatch calls, as a store that is
 // overloaded for a moment.
 type slowPointer struct {
-	match.Coord
+	lobby.Coord
 	fails atomic.Int32
 }
 

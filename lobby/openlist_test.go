@@ -236,7 +236,7 @@ func TestOpenMatchesBadCursor(t *testing.T) {
 // records are gone, as a Redis list may after a node died between a save
 // and the list's update; it counts the records read.
 type staleCoord struct {
-	match.Coord
+	lobby.Coord
 	stale int
 	loads atomic.Int64
 }

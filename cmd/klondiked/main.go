@@ -25,13 +25,12 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"klondike/api"
 	"klondike/engine"
 	"klondike/lobby"
 	"klondike/match"
 	"klondike/match/dealpool"
+	"klondike/match/memstore"
 	"klondike/match/redisstore"
 )
 
@@ -221,65 +220,50 @@ func checkLimits(o Options) error {
 	return nil
 }
 
-// Redis client timeouts: a Redis that does not answer within them makes
-// moves fail fast with "unavailable" rather than hang; every write is
-// idempotent, so retries are safe.
-const (
-	redisDialTimeout = time.Second
-	redisIOTimeout   = time.Second
-	redisMaxRetries  = 2
-)
-
-// stores are what the server keeps its state in.
-type stores struct {
+// backends are what the server keeps its state in.
+type backends struct {
 	store    match.Store
 	sessions lobby.Sessions
-	coord    match.Coord
+	coord    lobby.Coord
 }
 
-// openStore returns the stores the options ask for: nil (the embedded
-// memory stores) without --redis, else the Redis store, sessions and
+// The backends implement what the lobby asks of them. The check is here,
+// where they are wired: the backends sit below the lobby and do not
+// import it.
+var (
+	_ lobby.Coord    = (*memstore.Coord)(nil)
+	_ lobby.Sessions = (*memstore.Sessions)(nil)
+	_ lobby.Coord    = (*redisstore.Coord)(nil)
+	_ lobby.Sessions = (*redisstore.Sessions)(nil)
+)
+
+// openBackends returns the backends the options ask for: without --redis
+// the memory ones of this process, else the Redis store, sessions and
 // Coord, which let several nodes serve the same players. A Redis that does
 // not answer at start is not fatal: the server starts, /readyz says 503
 // until it does.
-func openStore(ctx context.Context, o Options, log *slog.Logger) (stores, func(), error) {
+func openBackends(ctx context.Context, o Options, log *slog.Logger) (backends, func(), error) {
 	if o.RedisURL == "" {
-		return stores{}, func() {}, nil
-	}
-	var c redis.UniversalClient
-	if o.RedisCluster {
-		opt, err := redis.ParseClusterURL(o.RedisURL)
-		if err != nil {
-			return stores{}, nil, fmt.Errorf("--redis: %w", err)
-		}
-		opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout, opt.MaxRetries = redisDialTimeout, redisIOTimeout, redisIOTimeout, redisMaxRetries
-		c = redis.NewClusterClient(opt)
-	} else {
-		opt, err := redis.ParseURL(o.RedisURL)
-		if err != nil {
-			return stores{}, nil, fmt.Errorf("--redis: %w", err)
-		}
-		opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout, opt.MaxRetries = redisDialTimeout, redisIOTimeout, redisIOTimeout, redisMaxRetries
-		c = redis.NewClient(opt)
-	}
-	if strings.ContainsAny(o.RedisPrefix, "{}") {
-		c.Close()
-		return stores{}, nil, errors.New("--redis-prefix must not contain { or }")
-	}
-	pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	if err := c.Ping(pctx).Err(); err != nil {
-		log.Warn("Redis does not answer yet; /readyz says 503 until it does", "err", err)
+		m := memstore.NewBackends()
+		return backends{store: m.Store, sessions: m.Sessions, coord: m.Coord}, func() {}, nil
 	}
 	cfg := redisstore.Config{Prefix: o.RedisPrefix, TTL: o.RoundTTL, Linger: o.RedisLinger}
 	if o.RedisLinger == 0 {
 		cfg.Linger = -1 // none (the Config's zero is its default)
 	}
-	return stores{
-		store:    redisstore.New(c, cfg),
-		sessions: redisstore.NewSessions(c, o.RedisPrefix),
-		coord:    redisstore.NewCoord(c, cfg),
-	}, func() { _ = c.Close() }, nil
+	r, err := redisstore.Open(redisstore.Options{URL: o.RedisURL, Cluster: o.RedisCluster, Config: cfg})
+	switch {
+	case errors.Is(err, redisstore.ErrBadPrefix):
+		return backends{}, nil, fmt.Errorf("--redis-prefix: %w", err)
+	case err != nil:
+		return backends{}, nil, fmt.Errorf("--redis: %w", err)
+	}
+	pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if err := r.Client.Ping(pctx).Err(); err != nil {
+		log.Warn("Redis does not answer yet; /readyz says 503 until it does", "err", err)
+	}
+	return backends{store: r.Store, sessions: r.Sessions, coord: r.Coord}, func() { _ = r.Close() }, nil
 }
 
 func newLogger(o Options, w io.Writer) (*slog.Logger, error) {
@@ -308,11 +292,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
-	st, closeStore, err := openStore(ctx, o, log)
+	st, closeBackends, err := openBackends(ctx, o, log)
 	if err != nil {
 		return err
 	}
-	defer closeStore()
+	defer closeBackends()
 	storeName := "memory"
 	if o.RedisURL != "" {
 		storeName = "redis"

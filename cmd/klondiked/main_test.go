@@ -319,10 +319,17 @@ func TestRunWithRedis(t *testing.T) {
 
 func TestBadRedisFlags(t *testing.T) {
 	var out bytes.Buffer
-	for _, args := range [][]string{{"--redis", "http://nope"}, {"--redis", "redis://127.0.0.1:1/0", "--redis-prefix", "a{b}"}} {
-		err := run(context.Background(), append(args, "--addr", "127.0.0.1:0"), env(nil), &out, nil)
-		if err == nil {
-			t.Errorf("run(%v) started", args)
+	for _, tc := range []struct {
+		args []string
+		flag string // the flag the error names
+	}{
+		{[]string{"--redis", "http://nope"}, "--redis:"},
+		{[]string{"--redis", "http://nope", "--redis-cluster"}, "--redis:"},
+		{[]string{"--redis", "redis://127.0.0.1:1/0", "--redis-prefix", "a{b}"}, "--redis-prefix:"},
+	} {
+		err := run(context.Background(), append(tc.args, "--addr", "127.0.0.1:0"), env(nil), &out, nil)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.flag) {
+			t.Errorf("run(%v) = %v, want an error naming %s", tc.args, err, tc.flag)
 		}
 	}
 }

@@ -22,10 +22,11 @@ const busQueue = 1 << 16
 // sweepEvery is how often a write looks for expired entries to forget.
 const sweepEvery = time.Minute
 
-// Coord is the memory implementation of match.Coord: the state one process
-// shares with itself. Records, codes, player matches, round records and
-// leases expire like their Redis counterparts; the bus delivers every
-// message to each subscriber on a goroutine of its own, in publish order.
+// Coord is the memory implementation of match.Coord and lobby.Coord: the
+// state one process shares with itself. Records, codes, player matches,
+// round records and leases expire like their Redis counterparts; the bus
+// delivers every message to each subscriber on a goroutine of its own, in
+// publish order.
 // Its zero value is not usable: call NewCoord.
 type Coord struct {
 	epoch string
@@ -159,7 +160,7 @@ func (c *Coord) SaveMatch(_ context.Context, id string, prev int64, rec []byte, 
 	return m.version, nil
 }
 
-// OpenMatches implements match.Coord.
+// OpenMatches implements lobby.Coord.
 func (c *Coord) OpenMatches(_ context.Context, after int64, limit int) ([]match.OpenMatch, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -181,7 +182,7 @@ func (c *Coord) OpenMatches(_ context.Context, after int64, limit int) ([]match.
 	return out, nil
 }
 
-// ClaimCode implements match.Coord. Claiming a code again for the match it
+// ClaimCode implements lobby.Coord. Claiming a code again for the match it
 // already maps to reports ok (and changes nothing), as a retry on Redis does.
 func (c *Coord) ClaimCode(_ context.Context, code, matchID string, ttl time.Duration) (bool, error) {
 	c.mu.Lock()
@@ -195,7 +196,7 @@ func (c *Coord) ClaimCode(_ context.Context, code, matchID string, ttl time.Dura
 	return true, nil
 }
 
-// CodeMatch implements match.Coord.
+// CodeMatch implements lobby.Coord.
 func (c *Coord) CodeMatch(_ context.Context, code string) (string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -205,7 +206,7 @@ func (c *Coord) CodeMatch(_ context.Context, code string) (string, error) {
 	return "", match.ErrNotFound
 }
 
-// SetPlayerMatch implements match.Coord.
+// SetPlayerMatch implements lobby.Coord.
 func (c *Coord) SetPlayerMatch(_ context.Context, playerID, matchID string, ttl time.Duration) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -219,7 +220,7 @@ func (c *Coord) SetPlayerMatch(_ context.Context, playerID, matchID string, ttl 
 	return nil
 }
 
-// PlayerMatch implements match.Coord.
+// PlayerMatch implements lobby.Coord.
 func (c *Coord) PlayerMatch(_ context.Context, playerID string) (string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -239,7 +240,7 @@ func (c *Coord) SaveRound(_ context.Context, roundID string, rec []byte, ttl tim
 	return nil
 }
 
-// LoadRound implements match.Coord.
+// LoadRound implements lobby.Coord.
 func (c *Coord) LoadRound(_ context.Context, roundID string) ([]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -272,7 +273,7 @@ func (c *Coord) ReleaseLease(_ context.Context, name, holder string) error {
 	return nil
 }
 
-// DataEpoch implements match.Coord: a random value made by NewCoord, the
+// DataEpoch implements lobby.Coord: a random value made by NewCoord, the
 // same for the Coord's whole life.
 func (c *Coord) DataEpoch(context.Context) (string, error) { return c.epoch, nil }
 
@@ -317,7 +318,7 @@ func (c *Coord) Publish(_ context.Context, msg []byte) error {
 	return nil
 }
 
-// Subscribe implements match.Coord. Each subscriber gets a copy of each
+// Subscribe implements lobby.Coord. Each subscriber gets a copy of each
 // message. Once ctx is done, f is not called again (a call in progress
 // finishes).
 func (c *Coord) Subscribe(ctx context.Context, f func(msg []byte)) error {

@@ -5,13 +5,12 @@ import (
 	"testing"
 	"time"
 
-	"klondike/match"
 	"klondike/match/memstore"
 	"klondike/match/storetest"
 )
 
 func TestCoordConformance(t *testing.T) {
-	storetest.RunCoord(t, func(*testing.T) match.Coord { return memstore.NewCoord() })
+	storetest.RunCoord(t, func(*testing.T) storetest.Coord { return memstore.NewCoord() })
 }
 
 // TestCoordDataEpochIsNew: a new Coord is state that starts empty, so its

@@ -1,5 +1,7 @@
-// Package memstore is the embedded, in-memory implementation of the match
-// package's Store: one process, nothing durable, no set-up.
+// Package memstore is the embedded, in-memory implementation of the
+// server's backends: the match package's Store and Coord, and what the
+// lobby asks of the same (lobby.Coord, lobby.Sessions): one process,
+// nothing durable, no set-up. NewBackends makes them all.
 package memstore
 
 import (

@@ -229,7 +229,7 @@ func (c *Coord) SaveMatch(ctx context.Context, id string, prev int64, rec []byte
 // time when it is asked for all of them.
 const openBatch = 100
 
-// OpenMatches implements match.Coord: a ZRANGEBYSCORE of the open list from
+// OpenMatches implements lobby.Coord: a ZRANGEBYSCORE of the open list from
 // just above after, with the scores (the places), and a pipeline of EXISTS
 // for the entries' records (one command per match: on Redis Cluster they are
 // in different slots); again from the last entry read while expired records
@@ -298,7 +298,7 @@ func stringsToAny(ss []string) []any {
 	return out
 }
 
-// ClaimCode implements match.Coord: SET NX PX, and when the code is taken,
+// ClaimCode implements lobby.Coord: SET NX PX, and when the code is taken,
 // a GET. A code that already maps to matchID reports ok, changing nothing,
 // so a resent claim whose first reply was lost still reports ok.
 func (c *Coord) ClaimCode(ctx context.Context, code, matchID string, ttl time.Duration) (bool, error) {
@@ -321,7 +321,7 @@ func (c *Coord) ClaimCode(ctx context.Context, code, matchID string, ttl time.Du
 	return get.Val() == matchID, nil
 }
 
-// CodeMatch implements match.Coord: one GET.
+// CodeMatch implements lobby.Coord: one GET.
 func (c *Coord) CodeMatch(ctx context.Context, code string) (string, error) {
 	cmd := redis.NewStringCmd(ctx, "get", c.codeKey(code))
 	err := c.run(ctx, cmd)
@@ -334,7 +334,7 @@ func (c *Coord) CodeMatch(ctx context.Context, code string) (string, error) {
 	return cmd.Val(), nil
 }
 
-// SetPlayerMatch implements match.Coord: a SET PX, or a DEL to forget.
+// SetPlayerMatch implements lobby.Coord: a SET PX, or a DEL to forget.
 func (c *Coord) SetPlayerMatch(ctx context.Context, playerID, matchID string, ttl time.Duration) error {
 	if matchID == "" {
 		return c.run(ctx, redis.NewIntCmd(ctx, "del", c.playerKey(playerID)))
@@ -342,7 +342,7 @@ func (c *Coord) SetPlayerMatch(ctx context.Context, playerID, matchID string, tt
 	return c.run(ctx, redis.NewStatusCmd(ctx, "set", c.playerKey(playerID), matchID, "px", ms(ttl).Milliseconds()))
 }
 
-// PlayerMatch implements match.Coord: one GET.
+// PlayerMatch implements lobby.Coord: one GET.
 func (c *Coord) PlayerMatch(ctx context.Context, playerID string) (string, error) {
 	cmd := redis.NewStringCmd(ctx, "get", c.playerKey(playerID))
 	err := c.run(ctx, cmd)
@@ -361,7 +361,7 @@ func (c *Coord) SaveRound(ctx context.Context, roundID string, rec []byte, ttl t
 	return c.run(ctx, redis.NewStatusCmd(ctx, "set", c.roundKey(roundID), rec, "px", ms(ttl).Milliseconds()))
 }
 
-// LoadRound implements match.Coord: one GET.
+// LoadRound implements lobby.Coord: one GET.
 func (c *Coord) LoadRound(ctx context.Context, roundID string) ([]byte, error) {
 	cmd := redis.NewStringCmd(ctx, "get", c.roundKey(roundID))
 	err := c.run(ctx, cmd)
@@ -382,7 +382,7 @@ func (c *Coord) Publish(ctx context.Context, msg []byte) error {
 	return c.run(ctx, redis.NewIntCmd(ctx, "publish", c.events(), msg))
 }
 
-// Subscribe implements match.Coord with a go-redis PubSub on the events
+// Subscribe implements lobby.Coord with a go-redis PubSub on the events
 // channel: it returns once Redis confirmed the SUBSCRIBE, then a goroutine
 // calls f with each message, in the order received, until ctx is done; once
 // ctx is done f is not called again (a call in progress finishes) and the
@@ -436,7 +436,7 @@ func (c *Coord) ReleaseLease(ctx context.Context, name, holder string) error {
 	return mapErr(c.script(ctx, releaseScript, []string{c.leaseKey(name)}, holder).Err())
 }
 
-// DataEpoch implements match.Coord: a GET, and on a Redis without the
+// DataEpoch implements lobby.Coord: a GET, and on a Redis without the
 // epoch a SET NX of 16 random bytes in hex and a GET of whichever value
 // won. The key has no TTL: its disappearance is what tells a Redis that
 // lost its data.

@@ -22,7 +22,7 @@ import (
 func TestCoordConformance(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Client(t)
-	storetest.RunCoord(t, func(t *testing.T) match.Coord {
+	storetest.RunCoord(t, func(t *testing.T) storetest.Coord {
 		return redisstore.NewCoord(c, redisstore.Config{Prefix: redistest.Prefix(t)})
 	})
 }
@@ -36,7 +36,7 @@ func TestCoordConformanceCluster(t *testing.T) {
 	if _, ok := c.(*redis.ClusterClient); !ok {
 		t.Fatalf("client is a %T, want a cluster client", c)
 	}
-	storetest.RunCoord(t, func(t *testing.T) match.Coord {
+	storetest.RunCoord(t, func(t *testing.T) storetest.Coord {
 		return redisstore.NewCoord(c, redisstore.Config{Prefix: redistest.Prefix(t)})
 	})
 }

@@ -3,74 +3,99 @@ package redisstore_test
 import (
 	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
 
-	"klondike/lobby"
+	"github.com/redis/go-redis/v9"
+
 	"klondike/match"
-	"klondike/match/memstore"
 	"klondike/match/redisstore"
 	"klondike/match/redisstore/redistest"
+	"klondike/match/storetest"
 )
 
-type nopSink struct{}
+// TestSessionsConformance runs the sessions suite on one server, sessions
+// with a prefix of their own for each subtest.
+func TestSessionsConformance(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Client(t)
+	storetest.RunSessions(t, func(t *testing.T) storetest.Sessions {
+		return redisstore.NewSessions(c, redistest.Prefix(t))
+	})
+}
 
-func (nopSink) Send(string, []byte) {}
+// TestSessionsConformanceCluster runs the suite through a cluster client
+// on a one-node cluster.
+func TestSessionsConformanceCluster(t *testing.T) {
+	srv := redistest.Start(t, redistest.WithCluster())
+	c := srv.Client(t)
+	if _, ok := c.(*redis.ClusterClient); !ok {
+		t.Fatalf("client is a %T, want a cluster client", c)
+	}
+	storetest.RunSessions(t, func(t *testing.T) storetest.Sessions {
+		return redisstore.NewSessions(c, redistest.Prefix(t))
+	})
+}
 
-// TestSessionsAcrossNodes says hello on one lobby and resumes with the
-// token on another lobby that shares the Redis: as two nodes would.
+// TestSessionsAcrossNodes: a session saved through one client resumes
+// through another on the same Redis and prefix, as on two nodes; the
+// token itself is in no key, and a Redis that is down is unavailable.
 func TestSessionsAcrossNodes(t *testing.T) {
 	rs := redistest.Start(t)
 	prefix := redistest.Prefix(t)
-	newLobby := func() *lobby.Lobby {
-		l := lobby.New(lobby.Config{
-			Store: memstore.New(), Sink: nopSink{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-			Sessions: redisstore.NewSessions(rs.Client(t), prefix),
-		})
-		t.Cleanup(l.Close)
-		return l
+	// a's client does not retry, so that the outage below is seen at once.
+	ca, err := redisstore.Dial(redisstore.Options{URL: rs.URL(), MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer ca.Close()
+	a, b := redisstore.NewSessions(ca, prefix), redisstore.NewSessions(rs.Client(t), prefix)
 	ctx := context.Background()
-	a, b := newLobby(), newLobby()
-	s, resumed, err := a.Hello(ctx, "alice", "")
-	if err != nil || resumed {
-		t.Fatalf("hello = %+v %v %v", s, resumed, err)
-	}
-	got, resumed, err := b.Hello(ctx, "", s.Token)
-	if err != nil || !resumed || got.PlayerID != s.PlayerID || got.Name != "alice" {
-		t.Fatalf("resume on the other node = %+v %v %v", got, resumed, err)
-	}
-	// A rename on resume is seen everywhere.
-	if _, _, err := b.Hello(ctx, "alice2", s.Token); err != nil {
+	s := match.Session{PlayerID: "p1", Name: "alice", Token: "secret-token-of-alice"}
+	if err := a.Save(ctx, s, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if got, _, _ := a.Hello(ctx, "", s.Token); got.Name != "alice2" {
-		t.Errorf("name after a rename on the other node = %q", got.Name)
+	if got, err := b.Resume(ctx, s.Token, time.Minute); err != nil || got != s {
+		t.Fatalf("Resume on the other node = %+v, %v; want %+v", got, err, s)
 	}
-	if _, _, err := a.Hello(ctx, "x", "nope"); !errors.Is(err, lobby.ErrUnknownToken) {
-		t.Errorf("unknown token = %v", err)
+	if got, err := redisstore.NewSessions(rs.Client(t), redistest.Prefix(t)).Resume(ctx, s.Token, time.Minute); !errors.Is(err, match.ErrNotFound) {
+		t.Errorf("Resume under another prefix = %+v, %v; want match.ErrNotFound", got, err)
 	}
-	// The token is not stored in clear.
-	keys, _ := rs.Client(t).Keys(ctx, prefix+"*").Result()
-	for _, k := range keys {
-		if strings.Contains(k, s.Token) {
-			t.Errorf("key %q holds the token", k)
-		}
+	keys, err := rs.Client(t).Keys(ctx, prefix+"*").Result()
+	if err != nil || len(keys) != 1 {
+		t.Fatalf("keys under the prefix: %q, %v; want one", keys, err)
 	}
-	// Idle expiry.
-	ss := redisstore.NewSessions(rs.Client(t), prefix)
-	if err := ss.Save(ctx, lobby.Session{PlayerID: "p", Name: "n", Token: "t"}, 100*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(300 * time.Millisecond)
-	if _, err := ss.Resume(ctx, "t", time.Minute); !errors.Is(err, lobby.ErrUnknownToken) {
-		t.Errorf("expired session = %v", err)
+	if strings.Contains(keys[0], s.Token) {
+		t.Errorf("key %q holds the token", keys[0])
 	}
 	rs.Kill()
-	if _, err := ss.Resume(ctx, "t", time.Minute); !errors.Is(err, match.ErrUnavailable) {
-		t.Errorf("Redis down = %v, want ErrUnavailable", err)
+	if _, err := a.Resume(ctx, s.Token, time.Minute); !errors.Is(err, match.ErrUnavailable) {
+		t.Errorf("Resume with Redis down = %v, want match.ErrUnavailable", err)
+	}
+	if err := a.Save(ctx, s, time.Minute); !errors.Is(err, match.ErrUnavailable) {
+		t.Errorf("Save with Redis down = %v, want match.ErrUnavailable", err)
+	}
+}
+
+// TestSessionsNotASession: a value under a session's key that does not
+// read as a session resumes nothing.
+func TestSessionsNotASession(t *testing.T) {
+	rs := redistest.Start(t)
+	prefix := redistest.Prefix(t)
+	ss := redisstore.NewSessions(rs.Client(t), prefix)
+	ctx := context.Background()
+	if err := ss.Save(ctx, match.Session{Name: "no player", Token: "t"}, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ss.Resume(ctx, "t", time.Minute); !errors.Is(err, match.ErrNotFound) {
+		t.Errorf("Resume of a session without a player = %+v, %v; want match.ErrNotFound", got, err)
+	}
+	keys, _ := rs.Client(t).Keys(ctx, prefix+"*").Result()
+	for _, k := range keys {
+		rs.Client(t).Set(ctx, k, "{not json", time.Minute)
+	}
+	if got, err := ss.Resume(ctx, "t", time.Minute); !errors.Is(err, match.ErrNotFound) {
+		t.Errorf("Resume of a value that is not JSON = %+v, %v; want match.ErrNotFound", got, err)
 	}
 }

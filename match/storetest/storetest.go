@@ -1,6 +1,6 @@
-// Package storetest is the conformance suite of match.Store: every
-// implementation runs it from its own tests, so the memory store and the
-// Redis store keep one contract.
+// Package storetest holds the conformance suites of the backends: every
+// implementation runs them from its own tests, so the memory backends and
+// the Redis ones keep one contract. Run is the suite of match.Store:
 //
 //	func TestConformance(t *testing.T) {
 //		storetest.Run(t, func(t *testing.T) match.Store { return memstore.New() })
@@ -9,8 +9,9 @@
 // Every subtest runs in parallel with the others and uses round ids of its
 // own, so a factory may hand all of them one shared store.
 //
-// RunCoord (coord.go) is the suite of match.Coord; its factory must give
-// each subtest a Coord of its own.
+// RunCoord (coord.go) is the suite of match.Coord and lobby.Coord; its
+// factory must give each subtest a Coord of its own. RunSessions
+// (sessions.go) is the suite of lobby.Sessions.
 package storetest
 
 import (

@@ -1,0 +1,103 @@
+package lobby_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"klondike/lobby"
+	"klondike/match"
+	"klondike/match/memstore"
+	"klondike/match/storetest"
+)
+
+// The conformance suites test the methods the lobby asks of its backends:
+// storetest's interfaces, which cannot import the lobby, have the very
+// method sets of the lobby's.
+var (
+	_ storetest.Coord    = lobby.Coord(nil)
+	_ lobby.Coord        = storetest.Coord(nil)
+	_ storetest.Sessions = lobby.Sessions(nil)
+	_ lobby.Sessions     = storetest.Sessions(nil)
+)
+
+// TestNewNeedsBackends: a lobby is not made without its backends, rather
+// than made on some of its own choosing.
+func TestNewNeedsBackends(t *testing.T) {
+	mem := memstore.NewBackends()
+	full := lobby.Config{Store: mem.Store, Coord: mem.Coord, Sessions: mem.Sessions, Sink: &sink{}}
+	for name, drop := range map[string]func(*lobby.Config){
+		"Store":    func(c *lobby.Config) { c.Store = nil },
+		"Coord":    func(c *lobby.Config) { c.Coord = nil },
+		"Sessions": func(c *lobby.Config) { c.Sessions = nil },
+		"Sink":     func(c *lobby.Config) { c.Sink = nil },
+	} {
+		t.Run(name, func(t *testing.T) {
+			cfg := full
+			drop(&cfg)
+			defer func() {
+				if recover() == nil {
+					t.Errorf("lobby.New without a %s did not panic", name)
+				}
+			}()
+			lobby.New(cfg).Close()
+		})
+	}
+}
+
+// downSessions cannot be reached while down is set.
+type downSessions struct {
+	lobby.Sessions
+	down bool
+}
+
+func (s *downSessions) Resume(ctx context.Context, token string, idle time.Duration) (lobby.Session, error) {
+	if s.down {
+		return lobby.Session{}, fmt.Errorf("%w: the sessions are down (test)", match.ErrUnavailable)
+	}
+	return s.Sessions.Resume(ctx, token, idle)
+}
+
+// TestSessionsAcrossLobbies: two lobbies that share their sessions, as two
+// nodes share Redis's, resume each other's players; a rename on one is seen
+// on the other; an unknown token is ErrUnknownToken, and sessions that
+// cannot be reached are unavailable, not an unknown token.
+func TestSessionsAcrossLobbies(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		shared := &downSessions{Sessions: memstore.NewSessions()}
+		newNode := func() *lobby.Lobby {
+			mem := memstore.NewBackends()
+			l := lobby.New(lobby.Config{
+				Store: mem.Store, Coord: mem.Coord, Sessions: shared, Sink: &sink{},
+				Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+			})
+			t.Cleanup(l.Close)
+			return l
+		}
+		a, b := newNode(), newNode()
+		s := hello(t, a, "alice")
+		got, resumed, err := b.Hello(ctx, "", s.Token)
+		if err != nil || !resumed || got != s {
+			t.Fatalf("resume on the other node = %+v, %v, %v; want %+v", got, resumed, err, s)
+		}
+		if _, _, err := b.Hello(ctx, "alice2", s.Token); err != nil {
+			t.Fatal(err)
+		}
+		if got, _, err := a.Hello(ctx, "", s.Token); err != nil || got.Name != "alice2" {
+			t.Errorf("name after a rename on the other node = %q, %v; want alice2", got.Name, err)
+		}
+		if _, _, err := a.Hello(ctx, "x", "nope"); !errors.Is(err, lobby.ErrUnknownToken) {
+			t.Errorf("unknown token = %v, want ErrUnknownToken", err)
+		}
+		shared.down = true
+		if _, _, err := a.Hello(ctx, "", s.Token); !errors.Is(err, match.ErrUnavailable) || errors.Is(err, lobby.ErrUnknownToken) {
+			t.Errorf("resume with the sessions down = %v, want match.ErrUnavailable", err)
+		}
+	})
+}

@@ -1,0 +1,17 @@
+package memstore_test
+
+import (
+	"testing"
+
+	"klondike/match/memstore"
+	"klondike/match/storetest"
+)
+
+func TestSessionsConformance(t *testing.T) {
+	storetest.RunSessions(t, func(*testing.T) storetest.Sessions { return memstore.NewSessions() })
+}
+
+func TestSessionsConformanceShared(t *testing.T) {
+	s := memstore.NewSessions()
+	storetest.RunSessions(t, func(*testing.T) storetest.Sessions { return s })
+}
