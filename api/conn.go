@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/gorilla/websocket"
+
+	"klondike/api/protocol"
 )
 
 // The connection layer: one WebSocket connection is a Conn with exactly one
@@ -81,14 +83,6 @@ type Conn struct {
 	flushQueue bool   // write what is queued before the close frame
 }
 
-// errorMsg is the protocol's error message.
-type errorMsg struct {
-	Type    string `json:"type"`
-	Re      string `json:"re,omitempty"`
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
 // Send enqueues msg (one JSON object) without blocking, and starts the
 // connection's writer if none runs. It returns false when the connection
 // has ended, and when the queue is full (SendQueue messages, or msg would
@@ -149,7 +143,7 @@ func (c *Conn) SendJSON(v any) bool {
 // SendError sends {"type":"error","re":re,"code":code,"message":message},
 // without "re" when re is empty.
 func (c *Conn) SendError(re, code, message string) bool {
-	return c.SendJSON(errorMsg{Type: "error", Re: re, Code: code, Message: message})
+	return c.SendJSON(protocol.Error{Type: protocol.TypeError, Re: re, Code: code, Message: message})
 }
 
 // PlayerID is the connection's player, "" until SetPlayerID.

@@ -9,23 +9,24 @@ import (
 	"sync"
 	"time"
 
+	"klondike/api/protocol"
 	"klondike/engine"
 	"klondike/lobby"
 	"klondike/match"
 )
 
-// Wire error codes, the protocol's stable set.
+// The wire codes, as api's handlers and routes name them: protocol's.
 const (
-	CodeBadRequest      = "bad_request"
-	CodeUnauthorized    = "unauthorized"
-	CodeNotFound        = "not_found"
-	CodeIllegalMove     = "illegal_move"
-	CodeOutOfOrder      = "out_of_order"
-	CodeRateLimited     = "rate_limited"
-	CodeRoundNotRunning = "round_not_running"
-	CodeMatchFull       = "match_full"
-	CodeUnavailable     = "unavailable"
-	CodeInternal        = "internal"
+	CodeBadRequest      = protocol.CodeBadRequest
+	CodeUnauthorized    = protocol.CodeUnauthorized
+	CodeNotFound        = protocol.CodeNotFound
+	CodeIllegalMove     = protocol.CodeIllegalMove
+	CodeOutOfOrder      = protocol.CodeOutOfOrder
+	CodeRateLimited     = protocol.CodeRateLimited
+	CodeRoundNotRunning = protocol.CodeRoundNotRunning
+	CodeMatchFull       = protocol.CodeMatchFull
+	CodeUnavailable     = protocol.CodeUnavailable
+	CodeInternal        = protocol.CodeInternal
 )
 
 // codeTable maps the errors of the lower layers to wire codes: the one
@@ -125,82 +126,12 @@ func (s *Service) Closed(c *Conn) {
 	}
 }
 
-// Incoming message bodies.
-type (
-	helloMsg struct {
-		Name  string `json:"name"`
-		Token string `json:"token"`
-	}
-	settingsMsg struct {
-		Settings match.PartialSettings `json:"settings"`
-	}
-	matchRefMsg struct {
-		MatchID string `json:"match_id"`
-		Code    string `json:"code"`
-		Ready   *bool  `json:"ready"`
-	}
-	moveMsg struct {
-		RoundID string `json:"round_id"`
-		Seq     int    `json:"seq"`
-		Move    string `json:"move"`
-	}
-)
+// matchesReply is list_matches' answer (see matches.go).
+type matchesReply = protocol.Matches
 
-// Outgoing replies.
-type (
-	welcomeMsg struct {
-		Type       string    `json:"type"`
-		Re         string    `json:"re,omitempty"`
-		PlayerID   string    `json:"player_id"`
-		Name       string    `json:"name"`
-		Token      string    `json:"token"`
-		ServerTime time.Time `json:"server_time"`
-		Resumed    bool      `json:"resumed"`
-		MatchID    string    `json:"match_id,omitempty"`
-	}
-	matchReply struct {
-		Type  string           `json:"type"`
-		Re    string           `json:"re,omitempty"`
-		Match *match.MatchInfo `json:"match"`
-	}
-	matchesReply struct {
-		Type       string             `json:"type"`
-		Re         string             `json:"re,omitempty"`
-		Matches    []*match.MatchInfo `json:"matches"`
-		NextCursor string             `json:"next_cursor,omitempty"` // absent on the last page
-	}
-	// moveOKMsg is what appendMoveOK writes (by hand, for speed).
-	moveOKMsg struct {
-		Type      string          `json:"type"`
-		Re        string          `json:"re,omitempty"`
-		RoundID   string          `json:"round_id"`
-		Seq       int             `json:"seq"`
-		View      json.RawMessage `json:"view"`
-		Events    []string        `json:"events"`
-		Duplicate bool            `json:"duplicate,omitempty"`
-	}
-	moveRejectedMsg struct {
-		Type     string `json:"type"`
-		Re       string `json:"re,omitempty"`
-		RoundID  string `json:"round_id"`
-		Seq      int    `json:"seq"`
-		Code     string `json:"code"`
-		Reason   string `json:"reason"`
-		Expected int    `json:"expected,omitempty"`
-	}
-	resignedMsg struct {
-		Type    string `json:"type"`
-		Re      string `json:"re,omitempty"`
-		RoundID string `json:"round_id"`
-	}
-	hintMsg struct {
-		Type    string  `json:"type"`
-		Re      string  `json:"re,omitempty"`
-		RoundID string  `json:"round_id"`
-		Move    *string `json:"move"` // null when the solver has none
-		Verdict string  `json:"verdict"`
-	}
-)
+// encodeEvent is the encoder of every match the server runs: the match
+// package's events in the wire protocol.
+var encodeEvent match.Encoder = protocol.Encode
 
 // HandleMessage implements Handler.
 func (s *Service) HandleMessage(parent context.Context, c *Conn, env *Envelope) {
@@ -208,7 +139,7 @@ func (s *Service) HandleMessage(parent context.Context, c *Conn, env *Envelope) 
 	cc := env.commandContext(parent, time.Now().Add(commandTimeout))
 	defer cc.cancel()
 	var ctx context.Context = cc
-	if env.Type == "hello" {
+	if env.Type == protocol.TypeHello {
 		s.hello(ctx, c, env)
 		return
 	}
@@ -219,20 +150,20 @@ func (s *Service) HandleMessage(parent context.Context, c *Conn, env *Envelope) 
 	}
 	var err error
 	switch env.Type {
-	case "create_match":
-		var m settingsMsg
+	case protocol.TypeCreateMatch:
+		var m protocol.CreateMatch
 		if err = decode(env, &m); err == nil {
 			err = s.replyMatch(c, env, func() (*match.MatchInfo, error) { return s.Lobby.CreateMatch(ctx, pid, m.Settings) })
 		}
-	case "quick_match":
-		var m settingsMsg
+	case protocol.TypeQuickMatch:
+		var m protocol.CreateMatch
 		if err = decode(env, &m); err == nil {
 			err = s.replyMatch(c, env, func() (*match.MatchInfo, error) { return s.Lobby.QuickMatch(ctx, pid, m.Settings) })
 		}
-	case "list_matches":
+	case protocol.TypeListMatches:
 		err = s.listMatches(ctx, c, env)
-	case "join_match":
-		var m matchRefMsg
+	case protocol.TypeJoinMatch:
+		var m protocol.MatchRef
 		if err = decode(env, &m); err == nil {
 			if m.MatchID == "" && m.Code == "" {
 				err = errBadRequest("join_match needs match_id or code")
@@ -240,22 +171,22 @@ func (s *Service) HandleMessage(parent context.Context, c *Conn, env *Envelope) 
 				err = s.replyMatch(c, env, func() (*match.MatchInfo, error) { return s.Lobby.JoinMatch(ctx, pid, m.MatchID, m.Code) })
 			}
 		}
-	case "leave_match", "ready", "start_match", "spectate", "rematch":
+	case protocol.TypeLeaveMatch, protocol.TypeReady, protocol.TypeStartMatch, protocol.TypeSpectate, protocol.TypeRematch:
 		err = s.matchCommand(ctx, c, env, pid)
-	case "move":
+	case protocol.TypeMove:
 		s.move(ctx, c, env, pid)
-	case "resign":
-		var m moveMsg
+	case protocol.TypeResign:
+		var m protocol.Resign
 		if err = decode(env, &m); err == nil {
 			var r *match.Round
 			if r, err = s.Lobby.Round(ctx, m.RoundID); err == nil {
 				if err = r.Resign(ctx, pid, time.Now()); err == nil {
-					c.SendJSON(resignedMsg{Type: "resigned", Re: env.ID, RoundID: m.RoundID})
+					c.SendJSON(protocol.Resigned{Type: protocol.TypeResigned, Re: env.ID, RoundID: m.RoundID})
 				}
 			}
 		}
-	case "hint":
-		var m moveMsg
+	case protocol.TypeHint:
+		var m protocol.Hint
 		if err = decode(env, &m); err == nil {
 			err = s.hint(ctx, c, env, pid, m.RoundID)
 		}
@@ -269,7 +200,7 @@ func (s *Service) HandleMessage(parent context.Context, c *Conn, env *Envelope) 
 
 // matchCommand handles the messages that name a match and act on it.
 func (s *Service) matchCommand(ctx context.Context, c *Conn, env *Envelope, pid string) error {
-	var m matchRefMsg
+	var m protocol.MatchRef
 	if err := decode(env, &m); err != nil {
 		return err
 	}
@@ -283,10 +214,10 @@ func (s *Service) matchCommand(ctx context.Context, c *Conn, env *Envelope, pid 
 	if m.MatchID == "" {
 		m.MatchID = s.Lobby.Current(ctx, pid)
 	}
-	if env.Type == "rematch" {
+	if env.Type == protocol.TypeRematch {
 		return s.replyMatch(c, env, func() (*match.MatchInfo, error) { return s.Lobby.Rematch(ctx, pid, m.MatchID) })
 	}
-	if env.Type == "leave_match" {
+	if env.Type == protocol.TypeLeaveMatch {
 		if err := s.Lobby.LeaveMatch(ctx, pid, m.MatchID); err != nil {
 			return err
 		}
@@ -294,7 +225,7 @@ func (s *Service) matchCommand(ctx context.Context, c *Conn, env *Envelope, pid 
 		if err != nil {
 			return err
 		}
-		c.SendJSON(matchReply{Type: "match", Re: env.ID, Match: mt.Info()})
+		c.SendJSON(protocol.Match{Type: protocol.TypeMatch, Re: env.ID, Match: mt.Info()})
 		return nil
 	}
 	mt, err := s.Lobby.Match(ctx, m.MatchID)
@@ -302,17 +233,17 @@ func (s *Service) matchCommand(ctx context.Context, c *Conn, env *Envelope, pid 
 		return err
 	}
 	switch env.Type {
-	case "ready":
+	case protocol.TypeReady:
 		err = mt.SetReady(ctx, pid, m.Ready == nil || *m.Ready)
-	case "start_match":
+	case protocol.TypeStartMatch:
 		err = mt.Start(ctx, pid)
-	case "spectate":
+	case protocol.TypeSpectate:
 		err = mt.Spectate(ctx, pid)
 	}
 	if err != nil {
 		return err
 	}
-	c.SendJSON(matchReply{Type: "match", Re: env.ID, Match: mt.Info()})
+	c.SendJSON(protocol.Match{Type: protocol.TypeMatch, Re: env.ID, Match: mt.Info()})
 	return nil
 }
 
@@ -321,7 +252,7 @@ func (s *Service) replyMatch(c *Conn, env *Envelope, f func() (*match.MatchInfo,
 	if err != nil {
 		return err
 	}
-	c.SendJSON(matchReply{Type: "match", Re: env.ID, Match: info})
+	c.SendJSON(protocol.Match{Type: protocol.TypeMatch, Re: env.ID, Match: info})
 	return nil
 }
 
@@ -330,7 +261,7 @@ func (s *Service) hello(ctx context.Context, c *Conn, env *Envelope) {
 		c.SendError(env.ID, CodeBadRequest, "hello was already said on this connection")
 		return
 	}
-	var m helloMsg
+	var m protocol.Hello
 	if err := decode(env, &m); err != nil {
 		s.sendError(c, env.ID, err)
 		return
@@ -342,8 +273,8 @@ func (s *Service) hello(ctx context.Context, c *Conn, env *Envelope) {
 	}
 	c.SetPlayerID(ses.PlayerID)
 	s.Hub.Attach(ses.PlayerID, c)
-	c.SendJSON(welcomeMsg{
-		Type: "welcome", Re: env.ID, PlayerID: ses.PlayerID, Name: ses.Name, Token: ses.Token,
+	c.SendJSON(protocol.Welcome{
+		Type: protocol.TypeWelcome, Re: env.ID, PlayerID: ses.PlayerID, Name: ses.Name, Token: ses.Token,
 		ServerTime: time.Now().UTC(), Resumed: resumed, MatchID: s.Lobby.Current(ctx, ses.PlayerID),
 	})
 	if resumed {
@@ -373,7 +304,7 @@ func (s *Service) hint(ctx context.Context, c *Conn, env *Envelope, pid, roundID
 	if err != nil {
 		return err
 	}
-	reply := hintMsg{Type: "hint", Re: env.ID, RoundID: roundID, Verdict: verdict}
+	reply := protocol.HintReply{Type: protocol.TypeHint, Re: env.ID, RoundID: roundID, Verdict: verdict}
 	if move != "" {
 		reply.Move = &move
 	}
@@ -383,7 +314,7 @@ func (s *Service) hint(ctx context.Context, c *Conn, env *Envelope, pid, roundID
 
 func (s *Service) move(ctx context.Context, c *Conn, env *Envelope, pid string) {
 	start := time.Now()
-	var m moveMsg
+	var m moveFields
 	result := "accepted"
 	defer func() {
 		s.Metrics.Moves.WithLabelValues(result).Inc()
@@ -392,7 +323,9 @@ func (s *Service) move(ctx context.Context, c *Conn, env *Envelope, pid string) 
 	reject := func(err error) {
 		code := errorCode(err)
 		result = code
-		msg := moveRejectedMsg{Type: "move_rejected", Re: env.ID, RoundID: m.RoundID, Seq: m.Seq, Code: code, Reason: errorMessage(err, code)}
+		msg := protocol.MoveRejected{
+			Type: protocol.TypeMoveRejected, Re: env.ID, RoundID: m.RoundID, Seq: m.Seq, Code: code, Reason: errorMessage(err, code),
+		}
 		var ooo *match.OutOfOrderError
 		if errors.As(err, &ooo) {
 			msg.Expected = ooo.Expected
@@ -405,13 +338,13 @@ func (s *Service) move(ctx context.Context, c *Conn, env *Envelope, pid string) 
 	if env.move != nil {
 		m = *env.move
 	} else {
-		var dm moveMsg // apart from m, which then need not live on the heap
+		var dm protocol.Move // apart from m, which then need not live on the heap
 		if err := decode(env, &dm); err != nil {
 			result = CodeBadRequest
 			s.sendError(c, env.ID, err)
 			return
 		}
-		m = dm
+		m = moveFields{RoundID: dm.RoundID, Seq: dm.Seq, Move: dm.Move}
 	}
 	r, err := s.Lobby.Round(ctx, m.RoundID)
 	if err != nil {
@@ -421,7 +354,7 @@ func (s *Service) move(ctx context.Context, c *Conn, env *Envelope, pid string) 
 	// move_ok is queued while the seat is locked, so it goes out before the
 	// round's results when this move was among the last.
 	res, err := r.Move(ctx, pid, m.Seq, m.Move, time.Now(), func(res match.MoveResult, view []byte) {
-		c.Reply(moveOK(env.ID, m.RoundID, res, view))
+		c.Reply(protocol.EncodeMoveOK(env.ID, m.RoundID, res, view))
 	})
 	if err != nil {
 		reject(err)

@@ -19,6 +19,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"klondike/api"
+	"klondike/api/protocol"
 	"klondike/engine"
 	"klondike/match"
 )
@@ -145,8 +146,41 @@ func (c *client) expectAny(types ...string) map[string]any {
 func (c *client) hello(name string) {
 	c.t.Helper()
 	c.send(map[string]any{"type": "hello", "name": name})
-	w := c.expect("welcome")
-	c.id, c.token = w["player_id"].(string), w["token"].(string)
+	w := as[protocol.Welcome](c.t, c.expect(protocol.TypeWelcome))
+	c.id, c.token = w.PlayerID, w.Token
+}
+
+// as reads a message the client received as T, the protocol's type of its
+// name, so that a test names fields rather than keys of a map.
+func as[T any](t *testing.T, m map[string]any) T {
+	t.Helper()
+	var v T
+	b, err := json.Marshal(m)
+	if err == nil {
+		err = json.Unmarshal(b, &v)
+	}
+	if err != nil {
+		t.Fatalf("%v does not read as %T: %v", m, v, err)
+	}
+	return v
+}
+
+// viewOf is a message that carries the player's view (round_started,
+// move_ok) as the client reads it: the view decoded.
+type viewOf[T any] struct {
+	Msg  T
+	View engine.View
+}
+
+// withView reads a message of type T with its view decoded.
+func withView[T any](t *testing.T, m map[string]any) viewOf[T] {
+	t.Helper()
+	return viewOf[T]{Msg: as[T](t, m), View: as[viewField](t, m).View}
+}
+
+// viewField is the view of a message, decoded.
+type viewField struct {
+	View engine.View `json:"view"`
 }
 
 // move sends a move and returns the answer (move_ok or move_rejected).
@@ -183,10 +217,10 @@ func startRace(t *testing.T, base string, settings map[string]any) (a, b *client
 	a.hello("alice")
 	b.hello("bob")
 	a.send(map[string]any{"type": "create_match", "settings": settings})
-	code := a.expect("match")["match"].(map[string]any)["code"].(string)
+	code := as[protocol.Match](t, a.expect(protocol.TypeMatch)).Match.Code
 	b.send(map[string]any{"type": "join_match", "code": strings.ToLower(code)})
-	info := b.expect("match")["match"].(map[string]any)
-	a.send(map[string]any{"type": "start_match", "match_id": info["id"]})
+	info := as[protocol.Match](t, b.expect(protocol.TypeMatch)).Match
+	a.send(map[string]any{"type": "start_match", "match_id": info.ID})
 	return a, b, a.expect("round_started"), b.expect("round_started")
 }
 
@@ -201,51 +235,49 @@ func TestRaceToTheEnd(t *testing.T) {
 	roundID := sa["round_id"].(string)
 
 	// An illegal move is refused with its reason and changes nothing.
-	rej := a.move(roundID, 1, "T1-T2")
-	if rej["type"] != "move_rejected" || rej["code"] != "illegal_move" || !strings.Contains(rej["reason"].(string), "QH on TS") {
-		t.Fatalf("illegal move answer = %v", rej)
+	rej := as[protocol.MoveRejected](t, a.move(roundID, 1, "T1-T2"))
+	if rej.Type != protocol.TypeMoveRejected || rej.Code != protocol.CodeIllegalMove || !strings.Contains(rej.Reason, "QH on TS") {
+		t.Fatalf("illegal move answer = %+v", rej)
 	}
 	// Out of order names the expected seq.
-	if ooo := a.move(roundID, 5, "D"); ooo["code"] != "out_of_order" || ooo["expected"] != 1.0 {
-		t.Fatalf("out of order answer = %v", ooo)
+	if ooo := as[protocol.MoveRejected](t, a.move(roundID, 5, "D")); ooo.Code != protocol.CodeOutOfOrder || ooo.Expected != 1 {
+		t.Fatalf("out of order answer = %+v", ooo)
 	}
 	moves := winningGame(t)
-	var last map[string]any
+	var last viewOf[protocol.MoveOK]
 	for i, mv := range moves {
-		last = a.move(roundID, i+1, mv)
-		if last["type"] != "move_ok" {
-			t.Fatalf("move %d %s: %v", i+1, mv, last)
+		last = withView[protocol.MoveOK](t, a.move(roundID, i+1, mv))
+		if last.Msg.Type != protocol.TypeMoveOK {
+			t.Fatalf("move %d %s: %+v", i+1, mv, last.Msg)
 		}
 		if i == 0 {
 			// A retry of seq 1 answers again and applies nothing.
-			again := a.move(roundID, 1, mv)
-			if again["type"] != "move_ok" || again["duplicate"] != true {
-				t.Fatalf("retry of seq 1 = %v", again)
+			again := withView[protocol.MoveOK](t, a.move(roundID, 1, mv))
+			if again.Msg.Type != protocol.TypeMoveOK || !again.Msg.Duplicate {
+				t.Fatalf("retry of seq 1 = %+v", again.Msg)
 			}
-			v := again["view"].(map[string]any)
-			if v["moves"] != 1.0 {
-				t.Fatalf("after a retry the view counts %v moves, want 1", v["moves"])
+			if again.View.Moves != 1 {
+				t.Fatalf("after a retry the view counts %v moves, want 1", again.View.Moves)
 			}
 		}
 	}
-	if st := last["view"].(map[string]any)["status"]; st != "won" {
+	if st := last.View.Status; st != engine.Won {
 		t.Fatalf("after the winning line: status %v", st)
 	}
 	// Bob sees alice's progress on the leaderboard.
-	lb := b.expect("leaderboard")
-	for lb["entries"].([]any)[0].(map[string]any)["status"] != "won" {
-		lb = b.expect("leaderboard")
+	lb := as[protocol.Leaderboard](t, b.expect(protocol.TypeLeaderboard))
+	for lb.Entries[0].Status != engine.Won {
+		lb = as[protocol.Leaderboard](t, b.expect(protocol.TypeLeaderboard))
 	}
 	b.send(map[string]any{"type": "resign", "round_id": roundID})
 	b.expect("resigned")
-	over := a.expect("round_over")
-	results := over["results"].([]any)
-	if first := results[0].(map[string]any); first["player_id"] != a.id || first["rank"] != 1.0 {
-		t.Errorf("results = %v, want alice first", results)
+	over := as[protocol.RoundOver](t, a.expect(protocol.TypeRoundOver))
+	if first := over.Results[0]; first.PlayerID != a.id || first.Rank != 1 {
+		t.Errorf("results = %+v, want alice first", over.Results)
 	}
 
 	// The replay reproduces every player's score through the engine.
-	resp, err := http.Get(base + over["replay_url"].(string))
+	resp, err := http.Get(base + over.ReplayURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,13 +286,13 @@ func TestRaceToTheEnd(t *testing.T) {
 	if err := json.NewDecoder(resp.Body).Decode(&rep); err != nil {
 		t.Fatal(err)
 	}
-	checkReplay(t, rep, results)
+	checkReplay(t, rep, over.Results)
 	b.expect("match_over")
 }
 
 // checkReplay replays every player's log through the engine and compares
 // the final scores with the results.
-func checkReplay(t *testing.T, rep match.Replay, results []any) {
+func checkReplay(t *testing.T, rep match.Replay, results []match.Entry) {
 	t.Helper()
 	seed, _ := strconv.ParseUint(rep.Seed, 10, 64)
 	if !rep.KnownDeal && match.Commitment(rep.Salt, seed) != rep.Commitment {
@@ -281,10 +313,9 @@ func checkReplay(t *testing.T, rep match.Replay, results []any) {
 			}
 		}
 		score := engine.TimedScore(rep.Rules.Scoring, g.Score(), time.Duration(p.Elapsed)*time.Millisecond, g.Status() == engine.Won)
-		for _, r := range results {
-			e := r.(map[string]any)
-			if e["player_id"] == p.PlayerID && e["score"] != float64(score) {
-				t.Errorf("%s: replayed score %d, result %v", p.Name, score, e["score"])
+		for _, e := range results {
+			if e.PlayerID == p.PlayerID && e.Score != score {
+				t.Errorf("%s: replayed score %d, result %v", p.Name, score, e.Score)
 			}
 		}
 		if score != p.Score {
@@ -296,38 +327,28 @@ func checkReplay(t *testing.T, rep match.Replay, results []any) {
 func TestIntegrityNoHiddenCards(t *testing.T) {
 	_, base := testServer(t)
 	a, b, sa, _ := startRace(t, base, map[string]any{"countdown_s": 0, "max_players": 2, "draw": 1})
-	roundID := sa["round_id"].(string)
-	var rules engine.Rules
-	raw, _ := json.Marshal(sa["rules"])
-	if err := json.Unmarshal(raw, &rules); err != nil {
-		t.Fatal(err)
-	}
+	started := withView[protocol.RoundStarted](t, sa)
+	roundID, rules := started.Msg.RoundID, started.Msg.Rules
 	// Play until a few cards are revealed, choosing from the view.
-	view := sa["view"]
+	v := started.View
 	seq := 0
 	for i := 0; i < 60; i++ {
-		var v engine.View
-		raw, _ := json.Marshal(view)
-		if err := json.Unmarshal(raw, &v); err != nil {
-			t.Fatal(err)
-		}
 		moves := v.LegalMoves(rules, nil)
 		if len(moves) == 0 || v.Status != engine.Playing {
 			break
 		}
 		seq++
-		ans := a.move(roundID, seq, moves[(i*7)%len(moves)].String())
-		if ans["type"] != "move_ok" {
-			t.Fatalf("move: %v", ans)
+		ans := withView[protocol.MoveOK](t, a.move(roundID, seq, moves[(i*7)%len(moves)].String()))
+		if ans.Msg.Type != protocol.TypeMoveOK {
+			t.Fatalf("move: %+v", ans.Msg)
 		}
-		view = ans["view"]
+		v = ans.View
 	}
 	a.send(map[string]any{"type": "resign", "round_id": roundID})
 	b.send(map[string]any{"type": "resign", "round_id": roundID})
-	over := a.expect("round_over")
+	deal := as[protocol.RoundOver](t, a.expect(protocol.TypeRoundOver)).Deal
 	b.expect("round_over")
-	deal := over["deal"].(map[string]any)
-	seed := deal["seed"].(string)
+	seed := deal.Seed
 	n, _ := strconv.ParseUint(seed, 10, 64)
 	layout := engine.NumberedDeal(n)
 	// Walk each player's frames in order: a card hidden in the deal may
@@ -344,7 +365,7 @@ func TestIntegrityNoHiddenCards(t *testing.T) {
 			if strings.Contains(f, seed) {
 				t.Errorf("the seed %s appears before round_over: %s", seed, f)
 			}
-			if strings.Contains(f, deal["salt"].(string)) {
+			if strings.Contains(f, deal.Salt) {
 				t.Errorf("the salt appears before round_over: %s", f)
 			}
 			for _, tok := range shownInView(t, f) {
@@ -404,13 +425,13 @@ func TestReconnectResumes(t *testing.T) {
 	}
 	a2 := dial(t, base)
 	a2.send(map[string]any{"type": "hello", "token": a.token})
-	w := a2.expect("welcome")
-	if w["player_id"] != a.id || w["resumed"] != true {
-		t.Fatalf("resume welcome = %v", w)
+	w := as[protocol.Welcome](t, a2.expect(protocol.TypeWelcome))
+	if w.PlayerID != a.id || !w.Resumed {
+		t.Fatalf("resume welcome = %+v", w)
 	}
-	rs := a2.expect("round_started")
-	if rs["last_seq"] != 1.0 || rs["resumed"] != true || rs["view"].(map[string]any)["foundations"].(map[string]any)["H"] != 1.0 {
-		t.Fatalf("resumed round_started = %v", rs)
+	rs := withView[protocol.RoundStarted](t, a2.expect(protocol.TypeRoundStarted))
+	if rs.Msg.LastSeq != 1 || !rs.Msg.Resumed || rs.View.Foundations.H != 1 {
+		t.Fatalf("resumed round_started = %+v, view %+v", rs.Msg, rs.View)
 	}
 	// The first connection was replaced.
 	deadline := time.After(5 * time.Second)
@@ -434,9 +455,9 @@ func TestSpectatorGetsLeaderboards(t *testing.T) {
 	s.send(map[string]any{"type": "spectate", "match_id": sa["match_id"]})
 	s.expect("match")
 	a.move(sa["round_id"].(string), 1, "T6-F")
-	lb := s.expect("leaderboard")
-	if len(lb["entries"].([]any)) != 2 {
-		t.Fatalf("spectator leaderboard = %v", lb)
+	lb := as[protocol.Leaderboard](t, s.expect(protocol.TypeLeaderboard))
+	if len(lb.Entries) != 2 {
+		t.Fatalf("spectator leaderboard = %+v", lb)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -458,20 +479,20 @@ func TestThreeRoundTotals(t *testing.T) {
 			sa = a.expect("round_started")
 			b.expect("round_started")
 		}
-		if sa["round"] != float64(round) {
-			t.Fatalf("round %v, want %d", sa["round"], round)
+		if got := as[protocol.RoundStarted](t, sa).Round; got != round {
+			t.Fatalf("round %v, want %d", got, round)
 		}
 		a.send(map[string]any{"type": "resign", "round_id": sa["round_id"]})
 		b.send(map[string]any{"type": "resign", "round_id": sa["round_id"]})
-		over := a.expect("round_over")
-		if len(over["totals"].([]any)) != 2 {
-			t.Fatalf("round_over totals = %v", over["totals"])
+		over := as[protocol.RoundOver](t, a.expect(protocol.TypeRoundOver))
+		if len(over.Totals) != 2 {
+			t.Fatalf("round_over totals = %+v", over.Totals)
 		}
 	}
-	mo := a.expect("match_over")
-	for _, tot := range mo["totals"].([]any) {
-		if n := len(tot.(map[string]any)["placings"].([]any)); n != 3 {
-			t.Errorf("totals %v: %d placings, want 3", tot, n)
+	mo := as[protocol.MatchOver](t, a.expect(protocol.TypeMatchOver))
+	for _, tot := range mo.Totals {
+		if n := len(tot.Placings); n != 3 {
+			t.Errorf("totals %+v: %d placings, want 3", tot, n)
 		}
 	}
 	// A player who reconnects after the match gets its results again, and
@@ -488,7 +509,7 @@ func TestThreeRoundTotals(t *testing.T) {
 	for reply["re"] != id {
 		reply = a2.expect("match")
 	}
-	if next := reply["match"].(map[string]any); next["id"] == sa["match_id"] {
+	if next := as[protocol.Match](t, reply).Match; next.ID == sa["match_id"] {
 		t.Errorf("rematch answered with the old match")
 	}
 }
@@ -502,12 +523,12 @@ func TestTimeLimitEndsRound(t *testing.T) {
 	if d := time.Since(start); d < time.Second {
 		t.Errorf("round ended after %v, before its 2 s limit", d)
 	}
-	for _, e := range over["results"].([]any) {
-		if st := e.(map[string]any)["status"]; st != "timed_out" {
-			t.Errorf("status %v, want timed_out", st)
+	for _, e := range as[protocol.RoundOver](t, over).Results {
+		if e.Status != engine.TimedOut {
+			t.Errorf("status %v, want timed_out", e.Status)
 		}
 	}
-	if ans := a.move(sa["round_id"].(string), 1, "D"); ans["code"] != "round_not_running" {
+	if ans := a.move(sa["round_id"].(string), 1, "D"); ans["code"] != protocol.CodeRoundNotRunning {
 		t.Errorf("a move after the round = %v", ans)
 	}
 }

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"klondike/api/protocol"
 )
 
 // maxIDLen is the longest "id" a client message may carry.
-const maxIDLen = 64
+const maxIDLen = protocol.MaxIDLen
 
 // Envelope is a decoded client message: its type, optional id, and the whole raw object.
 type Envelope struct {
@@ -16,10 +18,10 @@ type Envelope struct {
 	ID   string
 	Raw  []byte // the whole frame (a JSON object); the handler decodes its own fields
 
-	move *moveMsg // a move's fields, when scanMove read the frame: &moveBuf
+	move *moveFields // a move's fields, when scanMove read the frame: &moveBuf
 	// moveBuf holds them, so that the Envelope and the fields are one
 	// allocation.
-	moveBuf moveMsg
+	moveBuf moveFields
 	// cmd is the storage of the context of the message's handling (see
 	// commandContext).
 	cmd     cmdContext
@@ -43,6 +45,14 @@ func (env *Envelope) commandContext(parent context.Context, d time.Time) *cmdCon
 	return c
 }
 
+// moveFields are a move's own fields (protocol.Move's but its type and id,
+// which the Envelope holds): what scanMove reads of a move's frame.
+type moveFields struct {
+	RoundID string
+	Seq     int
+	Move    string
+}
+
 // decodeEnvelope reads a frame's type and id. When the frame is not a
 // JSON object with a string "type" (and, if present, a string "id" of at
 // most maxIDLen characters) it returns a nil Envelope, the id if one could be
@@ -50,7 +60,7 @@ func (env *Envelope) commandContext(parent context.Context, d time.Time) *cmdCon
 func decodeEnvelope(data []byte) (env *Envelope, re, problem string) {
 	if f, ok := scanMove(data); ok {
 		env := &Envelope{Type: f.typ, ID: f.id, Raw: data}
-		if f.typ == "move" {
+		if f.typ == protocol.TypeMove {
 			env.moveBuf = f.msg
 			env.move = &env.moveBuf
 		}

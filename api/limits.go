@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"klondike/api/protocol"
 )
 
 // Defaults of the WebSocket limits: what a zero field of Limits means.
@@ -58,28 +60,19 @@ const (
 	DefaultMaxConnsPerIP = 64
 )
 
-// WebSocket close codes the server uses beyond the standard ones (1008
-// policy violation, 1009 message too big, 1011 internal error, 1012 service
-// restart). 4000–4999 are for applications (RFC 6455 §7.4.2).
+// The close codes and reasons of the server's own, as the connection layer
+// names them: protocol's.
 const (
-	// CloseReplaced: the same player connected again; this older
-	// connection is closed in favour of the newer one.
-	CloseReplaced = 4000
-	// CloseSlowConsumer: the client did not read its messages fast enough
-	// and its send queue overflowed (SendQueue messages or SendBudget
-	// bytes). A client may reconnect and resume.
-	CloseSlowConsumer = 4008
-)
+	CloseReplaced     = protocol.CloseReplaced
+	CloseSlowConsumer = protocol.CloseSlowConsumer
 
-// Close reasons sent with the close frame.
-const (
-	ReasonNoHello    = "no hello"
-	ReasonRateLimit  = "rate limit exceeded"
-	ReasonSlow       = "slow consumer"
-	ReasonReplaced   = "replaced by a newer connection"
-	ReasonRestarting = "server restarting, please reconnect"
-	ReasonInternal   = "internal error"
-	ReasonTooBig     = "message too big"
+	ReasonNoHello    = protocol.ReasonNoHello
+	ReasonRateLimit  = protocol.ReasonRateLimit
+	ReasonSlow       = protocol.ReasonSlow
+	ReasonReplaced   = protocol.ReasonReplaced
+	ReasonRestarting = protocol.ReasonRestarting
+	ReasonInternal   = protocol.ReasonInternal
+	ReasonTooBig     = protocol.ReasonTooBig
 )
 
 // Limits are the WebSocket server's protective limits. A zero field means

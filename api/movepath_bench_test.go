@@ -116,37 +116,6 @@ func BenchmarkMovePathAPI(b *testing.B) {
 	cur.c.cancel()
 }
 
-// TestMoveOKFromResult holds moveOK, which writes a match.MoveResult and
-// its view into a message of their length, to appendMoveOK: the same
-// bytes, and a message of its own each time, which outlives the view.
-func TestMoveOKFromResult(t *testing.T) {
-	view := testView(t)
-	var first []byte
-	for _, re := range []string{"", "m1", `a"b`} {
-		for _, ev := range []engine.Events{0, engine.Drew, engine.ToFoundation | engine.Revealed | engine.GameWon, ^engine.Events(0)} {
-			for _, dup := range []bool{false, true} {
-				res := match.MoveResult{Seq: 7, Duplicate: dup, Events: ev}
-				scratch := bytes.Clone(view)
-				got := moveOK(re, "r1", res, scratch)
-				clear(scratch) // as Round.Move reuses the view's buffer
-				if want := appendMoveOK(nil, re, "r1", 7, view, ev, dup); !bytes.Equal(got, want) {
-					t.Fatalf("moveOK:\n%s\nwant\n%s", got, want)
-				}
-				if first == nil {
-					first = got
-				}
-			}
-		}
-	}
-	if want := appendMoveOK(nil, "", "r1", 7, view, 0, false); !bytes.Equal(first, want) {
-		t.Fatalf("a later moveOK changed an earlier message:\n%s", first)
-	}
-	res := match.MoveResult{Seq: 41, Events: engine.ToFoundation | engine.Revealed}
-	if n := testing.AllocsPerRun(100, func() { _ = moveOK("m41", "5f0c2a9be1d34c77", res, view) }); n != 1 {
-		t.Errorf("moveOK makes %v allocations, want 1 (the message)", n)
-	}
-}
-
 // moveFrames scripts a game of at most benchAPIGameMoves random legal moves
 // (no undo) from g, which it plays, as the move frames of round roundID.
 func moveFrames(tb testing.TB, g *engine.Game, roundID string, rng *rand.Rand) [][]byte {

@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"klondike/api"
+	"klondike/api/protocol"
 	"klondike/match"
 	"klondike/match/redisstore"
 	"klondike/match/redisstore/redistest"
@@ -153,7 +154,7 @@ func TestMultiNodeRace(t *testing.T) {
 	}
 	var rep match.Replay
 	getJSON(t, cl.nodes[1]+overA["replay_url"].(string), &rep)
-	checkReplay(t, rep, overA["results"].([]any))
+	checkReplay(t, rep, as[protocol.RoundOver](t, overA).Results)
 	for _, p := range rep.Players {
 		want := map[string]int{a.id: len(moves), b.id: 20}[p.PlayerID]
 		if len(p.Moves) != want {
@@ -195,7 +196,7 @@ func TestMultiNodeReconnectElsewhere(t *testing.T) {
 	over := b.expect("round_over")
 	var rep match.Replay
 	getJSON(t, cl.nodes[0]+over["replay_url"].(string), &rep)
-	checkReplay(t, rep, over["results"].([]any))
+	checkReplay(t, rep, as[protocol.RoundOver](t, over).Results)
 	for _, p := range rep.Players {
 		if p.PlayerID == a.id && (len(p.Moves) != len(moves) || p.Status != "won") {
 			t.Fatalf("alice's replay: %d moves, %s; want %d, won", len(p.Moves), p.Status, len(moves))

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"klondike/api/protocol"
 	"klondike/engine"
 )
 
@@ -80,38 +81,8 @@ func echoPosition(rules engine.Rules) (json.RawMessage, engine.View, error) {
 	return raw, v, nil
 }
 
-type echoWelcome struct {
-	Type       string    `json:"type"`
-	Re         string    `json:"re,omitempty"`
-	PlayerID   string    `json:"player_id"`
-	Name       string    `json:"name"`
-	Token      string    `json:"token"`
-	ServerTime time.Time `json:"server_time"`
-	Resumed    bool      `json:"resumed"`
-}
-
-type echoMoveOK struct {
-	Type    string          `json:"type"`
-	Re      string          `json:"re,omitempty"`
-	RoundID string          `json:"round_id"`
-	Seq     int             `json:"seq"`
-	View    json.RawMessage `json:"view"`
-	Events  []string        `json:"events"`
-}
-
-type echoError struct {
-	Type    string `json:"type"`
-	Re      string `json:"re,omitempty"`
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-type echoIn struct {
-	Name    string `json:"name"`
-	RoundID string `json:"round_id"`
-	Seq     int    `json:"seq"`
-	Move    string `json:"move"`
-}
+// echoEvents are the events of every echo move_ok.
+var echoEvents = engine.Drew.Names()
 
 // startEcho listens on a loopback port and serves the echo protocol at /ws.
 // The returned stop closes every connection and the listener.
@@ -216,32 +187,40 @@ func (e *echoServer) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		var fields map[string]json.RawMessage
 		if err := json.Unmarshal(data, &fields); err != nil {
-			queue(echoError{Type: "error", Code: "bad_request", Message: "a message must be a JSON object"})
+			queue(protocol.Error{Type: protocol.TypeError, Code: protocol.CodeBadRequest, Message: "a message must be a JSON object"})
 			continue
 		}
 		var typ, id string
 		_ = json.Unmarshal(fields["type"], &typ)
 		_ = json.Unmarshal(fields["id"], &id)
-		var m echoIn
-		if err := json.Unmarshal(data, &m); err != nil {
-			queue(echoError{Type: "error", Re: id, Code: "bad_request", Message: err.Error()})
-			continue
+		badRequest := func(err error) bool {
+			return queue(protocol.Error{Type: protocol.TypeError, Re: id, Code: protocol.CodeBadRequest, Message: err.Error()})
 		}
 		var ok bool
 		switch typ {
-		case "hello":
-			ok = queue(echoWelcome{Type: "welcome", Re: id, PlayerID: player, Name: m.Name,
+		case protocol.TypeHello:
+			var m protocol.Hello
+			if err := json.Unmarshal(data, &m); err != nil {
+				ok = badRequest(err)
+				break
+			}
+			ok = queue(protocol.Welcome{Type: protocol.TypeWelcome, Re: id, PlayerID: player, Name: m.Name,
 				Token: "000000000000000000000000000000000000000000000000", ServerTime: time.Now().UTC()})
-		case "move":
+		case protocol.TypeMove:
+			var m protocol.Move
+			if err := json.Unmarshal(data, &m); err != nil {
+				ok = badRequest(err)
+				break
+			}
 			if e.log != nil {
 				if err := e.log.append(player, m.Seq, m.Move); err != nil {
-					ok = queue(echoError{Type: "error", Re: id, Code: "unavailable", Message: "redis: " + err.Error()})
+					ok = queue(protocol.Error{Type: protocol.TypeError, Re: id, Code: protocol.CodeUnavailable, Message: "redis: " + err.Error()})
 					break
 				}
 			}
-			ok = queue(echoMoveOK{Type: "move_ok", Re: id, RoundID: m.RoundID, Seq: m.Seq, View: e.view, Events: []string{"drew"}})
+			ok = queue(protocol.MoveOK{Type: protocol.TypeMoveOK, Re: id, RoundID: m.RoundID, Seq: m.Seq, View: e.view, Events: echoEvents})
 		default:
-			ok = queue(echoError{Type: "error", Re: id, Code: "bad_request", Message: "the echo server knows hello and move"})
+			ok = queue(protocol.Error{Type: protocol.TypeError, Re: id, Code: protocol.CodeBadRequest, Message: "the echo server knows hello and move"})
 		}
 		if !ok {
 			return

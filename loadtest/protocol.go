@@ -4,18 +4,27 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"klondike/api/protocol"
 	"klondike/engine"
 )
 
-// The frames a bot sends and the parts of the server's frames it reads, as
-// docs/protocol.md describes them. Only what a bot needs is decoded.
+// The frames a bot sends and the parts of the server's frames it reads, in
+// the protocol of klondike/api/protocol. The bots' client messages are the
+// protocol's own, under the names the bots give them; a lobby request and
+// the server's frames have shapes of the bots' own: one type for every
+// lobby request, and one for every frame a bot reads, decoded in one pass
+// with only the fields a bot needs.
 
-type helloOut struct {
-	Type string `json:"type"`
-	ID   string `json:"id"`
-	Name string `json:"name"`
-}
+// The protocol's client messages, as the bots name them.
+type (
+	helloOut  = protocol.Hello
+	moveOut   = protocol.Move
+	resignOut = protocol.Resign
+)
 
+// settingsOut is the settings object of a bot's create_match and
+// quick_match: the fields the run's flags set (match.PartialSettings's,
+// without the others).
 type settingsOut struct {
 	Draw       int     `json:"draw"`
 	Passes     int     `json:"passes"`
@@ -26,26 +35,15 @@ type settingsOut struct {
 	Seed       *string `json:"seed,omitempty"`
 }
 
+// lobbyOut is every lobby request a bot sends: create_match and
+// quick_match (protocol.CreateMatch), and those that name a match
+// (protocol.MatchRef).
 type lobbyOut struct {
 	Type     string       `json:"type"`
 	ID       string       `json:"id"`
 	Settings *settingsOut `json:"settings,omitempty"`
 	MatchID  string       `json:"match_id,omitempty"`
 	Code     string       `json:"code,omitempty"`
-}
-
-type moveOut struct {
-	Type    string `json:"type"`
-	ID      string `json:"id"`
-	RoundID string `json:"round_id"`
-	Seq     int    `json:"seq"`
-	Move    string `json:"move"`
-}
-
-type resignOut struct {
-	Type    string `json:"type"`
-	ID      string `json:"id"`
-	RoundID string `json:"round_id"`
 }
 
 // inMsg is any server frame, with the fields of every type a bot reads.
@@ -133,7 +131,7 @@ type replayIn struct {
 }
 
 // parseMoveOK reads a move_ok frame written exactly as the server writes
-// one (api's appendMoveOK: type, re when not empty, round_id, seq, view,
+// one (protocol.AppendMoveOK: type, re when not empty, round_id, seq, view,
 // events, duplicate when true; no spaces; strings of printable ASCII without
 // escapes) into m, the view with engine.ParseViewJSON. It reports false for
 // any other frame, which encoding/json then reads: for every frame it
@@ -141,7 +139,7 @@ type replayIn struct {
 // a move, and encoding/json's reflection was a seventh of the load
 // generator's CPU.
 func parseMoveOK(b []byte, m *inMsg) bool {
-	const head = `{"type":"move_ok"`
+	const head = `{"type":"` + protocol.TypeMoveOK + `"`
 	if len(b) < len(head) || string(b[:len(head)]) != head {
 		return false
 	}
@@ -221,6 +219,6 @@ func parseMoveOK(b []byte, m *inMsg) bool {
 	if lit(`,"duplicate":true`) {
 		m.Duplicate = true
 	}
-	m.Type = "move_ok"
+	m.Type = protocol.TypeMoveOK
 	return lit("}") && i == len(b)
 }

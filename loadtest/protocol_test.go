@@ -7,15 +7,16 @@ import (
 	"strconv"
 	"testing"
 
+	"klondike/api/protocol"
 	"klondike/engine"
 )
 
-// moveOKFrames returns move_ok frames as the server writes them (api's
-// appendMoveOK), around the views of random games: with and without re,
-// with 0 to 2 events, some duplicates.
+// moveOKFrames returns move_ok frames as the server writes them
+// (protocol.AppendMoveOK), around the views of random games: with and
+// without re, with 0 to 2 events, some duplicates.
 func moveOKFrames(t testing.TB) [][]byte {
 	rng := rand.New(rand.NewPCG(5, 6))
-	events := [][]string{{}, {"drew"}, {"moved", "revealed"}, {"recycled"}}
+	events := []engine.Events{0, engine.Drew, engine.Revealed | engine.ToTableau, engine.Recycled}
 	var out [][]byte
 	for _, draw := range []int{1, 3} {
 		r := engine.DefaultRules()
@@ -27,24 +28,13 @@ func moveOKFrames(t testing.TB) [][]byte {
 			}
 			var moves []engine.Move
 			for step := 0; step < 150 && g.Status() == engine.Playing; step++ {
-				b := []byte(`{"type":"move_ok"`)
+				re := ""
 				if step%3 != 0 {
-					b = append(b, `,"re":"`+strconv.Itoa(step*7)+`"`...)
+					re = strconv.Itoa(step * 7)
 				}
-				b = append(b, `,"round_id":"r-`+strconv.Itoa(int(deal))+`-x9","seq":`+strconv.Itoa(step)+`,"view":`...)
-				b = g.AppendViewJSON(b, int64(step)*1000)
-				b = append(b, `,"events":[`...)
-				for i, e := range events[step%len(events)] {
-					if i > 0 {
-						b = append(b, ',')
-					}
-					b = append(b, `"`+e+`"`...)
-				}
-				b = append(b, ']')
-				if step%5 == 4 {
-					b = append(b, `,"duplicate":true`...)
-				}
-				out = append(out, append(b, '}'))
+				view := g.AppendViewJSON(nil, int64(step)*1000)
+				roundID := "r-" + strconv.Itoa(int(deal)) + "-x9"
+				out = append(out, protocol.AppendMoveOK(nil, re, roundID, step, view, events[step%len(events)], step%5 == 4))
 				moves = g.LegalMoves(moves[:0])
 				if len(moves) == 0 {
 					break

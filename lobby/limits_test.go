@@ -61,7 +61,7 @@ func newLobbyWith(t *testing.T, cfg lobby.Config) *lobby.Lobby {
 		cfg.Sink = &sink{}
 	}
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	cfg.Match = match.Config{QuickWait: time.Second, Intermission: time.Second}
+	cfg.Match = match.Config{QuickWait: time.Second, Intermission: time.Second, Encode: encodeEvent}
 	l := lobby.New(cfg)
 	t.Cleanup(l.Close)
 	return l

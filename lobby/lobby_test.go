@@ -2,10 +2,12 @@ package lobby_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -35,6 +37,20 @@ func (s *sink) Send(id string, b []byte) {
 	s.types[id] = append(s.types[id], t)
 }
 
+// encodeEvent stands in for the wire protocol's encoder (api/protocol,
+// a layer above): the lobby's tests read only a message's type.
+func encodeEvent(e match.Event) []byte {
+	typ := map[string]string{
+		"MatchUpdate": "match", "RoundStarting": "round_starting", "RoundStarted": "round_started",
+		"Leaderboard": "leaderboard", "RoundOver": "round_over", "MatchOver": "match_over",
+	}[reflect.TypeOf(e).Name()]
+	if typ == "" {
+		panic(fmt.Sprintf("an event the lobby's tests do not know: %T", e))
+	}
+	b, _ := json.Marshal(map[string]any{"type": typ, "event": e})
+	return b
+}
+
 func newLobby(t *testing.T) *lobby.Lobby { return newLobbyOn(t, nil) }
 
 // newLobbyOn is newLobby with the Coord co (nil: a memory Coord of its
@@ -45,7 +61,7 @@ func newLobbyOn(t *testing.T, co lobby.Coord) *lobby.Lobby {
 	}
 	l := lobby.New(lobby.Config{
 		Store: memstore.New(), Coord: co, Sessions: memstore.NewSessions(), Sink: &sink{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Match: match.Config{QuickWait: time.Second, Intermission: time.Second},
+		Match: match.Config{QuickWait: time.Second, Intermission: time.Second, Encode: encodeEvent},
 	})
 	t.Cleanup(l.Close)
 	return l
@@ -230,7 +246,7 @@ func TestQuickMatchRushOneReplica(t *testing.T) {
 		mem := memstore.NewBackends()
 		l := lobby.New(lobby.Config{
 			Store: mem.Store, Coord: mem.Coord, Sessions: mem.Sessions, Sink: sk, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-			Match: match.Config{QuickWait: time.Second, Intermission: time.Second},
+			Match: match.Config{QuickWait: time.Second, Intermission: time.Second, Encode: encodeEvent},
 		})
 		defer l.Close()
 		four := 4

@@ -15,8 +15,11 @@ type Config struct {
 	Store Store
 	// Coord holds the match's record, shared by every node (required; the
 	// memory one of match/memstore serves a single process).
-	Coord  Coord
-	Sink   Sink
+	Coord Coord
+	Sink  Sink
+	// Encode turns the match's events into the messages its Sink sends
+	// (required; the api's is api/protocol.Encode).
+	Encode Encoder
 	Logger *slog.Logger
 	// Node names this server node in leases (default: a random name).
 	Node string
@@ -80,8 +83,8 @@ const (
 )
 
 func (c *Config) setDefaults() error {
-	if c.Coord == nil || c.Store == nil || c.Sink == nil {
-		return errors.New("match: Config needs a Store, a Coord and a Sink")
+	if c.Coord == nil || c.Store == nil || c.Sink == nil || c.Encode == nil {
+		return errors.New("match: Config needs a Store, a Coord, a Sink and an Encode")
 	}
 	if c.LeaderboardEvery <= 0 {
 		c.LeaderboardEvery = DefaultLeaderboardEvery

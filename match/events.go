@@ -1,7 +1,6 @@
 package match
 
 import (
-	"encoding/json"
 	"time"
 
 	"klondike/engine"
@@ -14,139 +13,101 @@ type Sink interface {
 	Send(playerID string, msg []byte)
 }
 
-// MatchInfo is the protocol's "match" object.
-type MatchInfo struct {
-	ID         string       `json:"id"`
-	Code       string       `json:"code"`
-	Host       string       `json:"host"`
-	Settings   Settings     `json:"settings"`
-	Players    []MemberInfo `json:"players"`
-	State      State        `json:"state"`
-	Round      int          `json:"round"`
-	RoundID    string       `json:"round_id,omitempty"`
-	Spectators int          `json:"spectators"`
-	Quick      bool         `json:"quick,omitempty"`
-	Totals     []Total      `json:"totals,omitempty"`
-	NextMatch  string       `json:"next_match,omitempty"` // the rematch, once made
+// An Event is what a match tells its players and spectators: MatchUpdate,
+// RoundStarting, RoundStarted, Leaderboard, RoundOver or MatchOver. The
+// match does not choose how an event travels; its Config.Encode does.
+type Event interface{ event() }
+
+// An Encoder turns an event into the message its recipients are sent (the
+// api's is api/protocol.Encode). A match encodes each event once for all
+// of its recipients, keeps the bytes of round_over and match_over in its
+// record (for a player who resumes) and publishes them to the other nodes,
+// so every node of a deployment must encode alike. It runs on the match's
+// goroutine and cannot fail: an event holds nothing that does not encode.
+type Encoder func(Event) []byte
+
+// MatchUpdate is the match's snapshot: sent to every member and spectator
+// after each change, and to a player who catches up.
+type MatchUpdate struct {
+	Info *MatchInfo
 }
 
-// MemberInfo is one player of a match.
-type MemberInfo struct {
-	PlayerID  string `json:"player_id"`
-	Name      string `json:"name"`
-	Ready     bool   `json:"ready"`
-	Connected bool   `json:"connected"`
+// RoundStarting announces a dealt round to the match's players and
+// spectators; the round opens at StartsAt.
+type RoundStarting struct {
+	MatchID  string
+	RoundID  string
+	Round    int
+	StartsAt time.Time
+	EndsAt   time.Time
+	Rules    engine.Rules
+	Deal     DealAnnouncement
 }
 
-// A Total is one player's line of the match totals.
-type Total struct {
-	PlayerID string `json:"player_id"`
-	Name     string `json:"name"`
-	Total    int    `json:"total"`     // sum of round scores
-	Wins     int    `json:"wins"`      // rounds ranked first
-	GamesWon int    `json:"games_won"` // rounds whose game the player won (every card home)
-	Placings []int  `json:"placings"`  // rank in each round so far
-	Rank     int    `json:"rank"`
+// RoundStarted gives one player their own view when the round opens, and
+// again when they resume during it.
+type RoundStarted struct {
+	MatchID  string
+	RoundID  string
+	Round    int
+	StartsAt time.Time
+	EndsAt   time.Time
+	Rules    engine.Rules
+	// Deal repeats RoundStarting's, for a player who resumes after
+	// missing it.
+	Deal DealAnnouncement
+	// View is the player's view as the engine writes it (compact JSON,
+	// engine.Game.AppendViewJSON).
+	View    []byte
+	LastSeq int // the seq of the player's last accepted move
+	Resumed bool
 }
 
-// State is a match's phase.
-type State string
-
-// The phases of a match.
-const (
-	StateOpen     State = "open"     // gathering players
-	StateStarting State = "starting" // a round is counting down
-	StateRunning  State = "running"  // a round is being played
-	StateBetween  State = "between"  // between two rounds
-	StateOver     State = "over"     // all rounds played (or abandoned)
-)
-
-// Outgoing messages, encoded once and sent to every recipient.
-
-type matchMsg struct {
-	Type  string     `json:"type"`
-	Match *MatchInfo `json:"match"`
+// DealAnnouncement is what a round tells of its deal before play: the
+// commitment to a secret deal, or the number of a known deal. It never
+// holds a secret deal's seed or salt.
+type DealAnnouncement struct {
+	Commitment string // empty for a known deal
+	Known      bool
+	Seed       uint64 // a known deal's number; 0 for a secret deal
+	// Winnable, in a match whose deals are "winnable", says whether this
+	// deal was proved winnable (false: the server had none ready); nil in
+	// any other match.
+	Winnable *bool
 }
 
-type roundStartingMsg struct {
-	Type       string       `json:"type"`
-	MatchID    string       `json:"match_id"`
-	RoundID    string       `json:"round_id"`
-	Round      int          `json:"round"`
-	StartsAt   time.Time    `json:"starts_at"`
-	EndsAt     time.Time    `json:"ends_at"`
-	Commitment string       `json:"commitment,omitempty"`
-	KnownDeal  bool         `json:"known_deal,omitempty"`
-	Seed       string       `json:"seed,omitempty"` // only for a known deal
-	Rules      engine.Rules `json:"rules"`
-	// Winnable, for a match with deals "winnable", says whether this deal
-	// was proved winnable (false: the server had none ready).
-	Winnable *bool `json:"winnable,omitempty"`
+// Leaderboard is a round's standings at one moment.
+type Leaderboard struct {
+	MatchID string
+	RoundID string
+	Entries []Entry
 }
 
-// RoundStartedMsg is sent to each player with their own view when the
-// round opens, and again on resume.
-type RoundStartedMsg struct {
-	Type     string       `json:"type"`
-	MatchID  string       `json:"match_id"`
-	RoundID  string       `json:"round_id"`
-	Round    int          `json:"round"`
-	StartsAt time.Time    `json:"starts_at"`
-	EndsAt   time.Time    `json:"ends_at"`
-	Rules    engine.Rules `json:"rules"`
-	// Commitment, KnownDeal and Seed repeat round_starting's, for a player
-	// who resumes after missing it.
-	Commitment string          `json:"commitment,omitempty"`
-	KnownDeal  bool            `json:"known_deal,omitempty"`
-	Seed       string          `json:"seed,omitempty"` // only for a known deal
-	View       json.RawMessage `json:"view"`
-	LastSeq    int             `json:"last_seq"`
-	Resumed    bool            `json:"resumed,omitempty"`
-	Winnable   *bool           `json:"winnable,omitempty"` // as in round_starting
-}
-
-type leaderboardMsg struct {
-	Type    string  `json:"type"`
-	MatchID string  `json:"match_id"`
-	RoundID string  `json:"round_id"`
-	Entries []Entry `json:"entries"`
-}
-
-// DealReveal is the round_over's "deal": what proves the deal was fixed.
-type DealReveal struct {
-	Seed       string      `json:"seed"`
-	Salt       string      `json:"salt,omitempty"`
-	Commitment string      `json:"commitment,omitempty"`
-	KnownDeal  bool        `json:"known_deal,omitempty"`
-	Layout     engine.Deal `json:"layout"`
-}
-
-type roundOverMsg struct {
-	Type      string     `json:"type"`
-	MatchID   string     `json:"match_id"`
-	RoundID   string     `json:"round_id"`
-	Round     int        `json:"round"`
-	Results   []Entry    `json:"results"`
-	Deal      DealReveal `json:"deal"`
-	ReplayURL string     `json:"replay_url"`
-	Totals    []Total    `json:"totals"`
+// RoundOver ends a round: its results, its deal revealed, and the match
+// totals after it.
+type RoundOver struct {
+	MatchID string
+	RoundID string
+	Round   int
+	Results []Entry
+	Deal    FairDeal // revealed: seed and salt are public now
+	Layout  engine.Deal
+	Totals  []Total
 	// Void, when set, says why the round does not count: the results are
 	// what was known, and the totals leave the round out.
-	Void string `json:"void,omitempty"`
+	Void string
 }
 
-type matchOverMsg struct {
-	Type    string  `json:"type"`
-	MatchID string  `json:"match_id"`
-	Totals  []Total `json:"totals"`
-	Void    string  `json:"void,omitempty"` // why the match ended early, void
+// MatchOver ends a match with its final totals.
+type MatchOver struct {
+	MatchID string
+	Totals  []Total
+	Void    string // why the match ended early, void
 }
 
-// encode marshals an outgoing message; the types above cannot fail to encode.
-func encode(v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic("match: encoding an outgoing message: " + err.Error())
-	}
-	return b
-}
+func (MatchUpdate) event()   {}
+func (RoundStarting) event() {}
+func (RoundStarted) event()  {}
+func (Leaderboard) event()   {}
+func (RoundOver) event()     {}
+func (MatchOver) event()     {}

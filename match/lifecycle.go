@@ -87,16 +87,6 @@ func (m *Match) winnableSeed() (uint64, bool) {
 	return m.cfg.Winnable.Take(m.rules)
 }
 
-// winnableField is round_starting's and round_started's "winnable": for a
-// match with deals "winnable", whether this deal was proved winnable.
-func (m *Match) winnableField(f FairDeal) *bool {
-	if m.Settings.Deals != DealsWinnable {
-		return nil
-	}
-	w := f.Winnable
-	return &w
-}
-
 // openRound opens the dealt round for moves; each node sends its players
 // their views.
 func (m *Match) openRound(ctx context.Context) error {
@@ -156,15 +146,7 @@ func (m *Match) endRound(ctx context.Context) error {
 		}
 	}
 	totals := m.rankTotals()
-	m.st.LastOver = encode(roundOverMsg{
-		Type: "round_over", MatchID: m.ID, RoundID: r.ID, Round: r.Number, Results: results,
-		Deal: DealReveal{
-			Seed: strconv.FormatUint(r.Fair.Seed, 10), Salt: r.Fair.Salt, Commitment: r.Fair.Commitment,
-			KnownDeal: r.Fair.Known, Layout: r.Deal,
-		},
-		ReplayURL: "/api/v1/rounds/" + r.ID + "/replay",
-		Totals:    totals,
-	})
+	m.st.LastOver = m.roundOverMsg(r, results, totals, "")
 	m.broadcast(m.st.LastOver, true)
 	m.after = append(m.after, func() {
 		m.cfg.Logger.Info("round over", "round", r.ID, "number", r.Number)
@@ -192,9 +174,18 @@ func (m *Match) finish(ctx context.Context) {
 		m.st.Round.Phase, m.st.Round.EndMs = phaseNames[roundOver], m.round.endMs.Load()
 	}
 	m.st.State = StateOver
-	m.st.MatchOver = encode(matchOverMsg{Type: "match_over", MatchID: m.ID, Totals: m.rankTotals()})
+	m.st.MatchOver = m.cfg.Encode(MatchOver{MatchID: m.ID, Totals: m.rankTotals()})
 	m.broadcast(m.st.MatchOver, true)
 	m.changedSt = true
+}
+
+// roundOverMsg encodes the round_over of r: its results, its deal revealed,
+// the totals after it and, for a void round, why.
+func (m *Match) roundOverMsg(r *Round, results []Entry, totals []Total, void string) []byte {
+	return m.cfg.Encode(RoundOver{
+		MatchID: m.ID, RoundID: r.ID, Round: r.Number, Results: results, Deal: r.Fair, Layout: r.Deal,
+		Totals: totals, Void: void,
+	})
 }
 
 // rankTotals orders the totals: in race mode by round wins, then total; in
@@ -291,20 +282,11 @@ func (m *Match) Void(ctx context.Context, reason string) error {
 			}
 			endMs := r.endMs.Load()
 			m.st.Round.Phase, m.st.Round.EndMs = phaseNames[roundOver], endMs
-			m.st.LastOver = encode(roundOverMsg{
-				Type: "round_over", MatchID: m.ID, RoundID: r.ID, Round: r.Number,
-				Results: Rank(r.Mode, r.Rules, sts, endMs),
-				Deal: DealReveal{
-					Seed: strconv.FormatUint(r.Fair.Seed, 10), Salt: r.Fair.Salt, Commitment: r.Fair.Commitment,
-					KnownDeal: r.Fair.Known, Layout: r.Deal,
-				},
-				ReplayURL: "/api/v1/rounds/" + r.ID + "/replay",
-				Totals:    m.rankTotals(), Void: reason,
-			})
+			m.st.LastOver = m.roundOverMsg(r, Rank(r.Mode, r.Rules, sts, endMs), m.rankTotals(), reason)
 			m.broadcast(m.st.LastOver, true)
 		}
 		m.st.State = StateOver
-		m.st.MatchOver = encode(matchOverMsg{Type: "match_over", MatchID: m.ID, Totals: m.rankTotals(), Void: reason})
+		m.st.MatchOver = m.cfg.Encode(MatchOver{MatchID: m.ID, Totals: m.rankTotals(), Void: reason})
 		m.broadcast(m.st.MatchOver, true)
 		m.changed()
 		m.after = append(m.after, func() {

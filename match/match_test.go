@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"slices"
@@ -15,40 +16,67 @@ import (
 	"testing/synctest"
 	"time"
 
+	"klondike/api/protocol"
 	"klondike/engine"
 	"klondike/match"
 	"klondike/match/memstore"
 )
 
-// sink records every message sent to each player.
+// sink records every message sent to each player, as it was sent.
 type sink struct {
 	mu   sync.Mutex
-	msgs map[string][]map[string]any
+	msgs map[string][][]byte
 }
 
-func newSink() *sink { return &sink{msgs: map[string][]map[string]any{}} }
+func newSink() *sink { return &sink{msgs: map[string][][]byte{}} }
 
 func (s *sink) Send(id string, b []byte) {
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		panic(err)
+	if typeOf(b) == "" {
+		panic(fmt.Sprintf("a message without a type: %s", b))
 	}
 	s.mu.Lock()
-	s.msgs[id] = append(s.msgs[id], m)
+	s.msgs[id] = append(s.msgs[id], b)
 	s.mu.Unlock()
 }
 
-// of returns the messages of one type sent to a player.
-func (s *sink) of(id, typ string) []map[string]any {
+// typeOf returns a message's type.
+func typeOf(b []byte) string {
+	var h protocol.Header
+	_ = json.Unmarshal(b, &h)
+	return h.Type
+}
+
+// of returns the messages of one type sent to a player, as sent.
+func (s *sink) of(id, typ string) [][]byte {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []map[string]any
-	for _, m := range s.msgs[id] {
-		if m["type"] == typ {
-			out = append(out, m)
+	var out [][]byte
+	for _, b := range s.msgs[id] {
+		if typeOf(b) == typ {
+			out = append(out, b)
 		}
 	}
 	return out
+}
+
+// received returns the messages of type typ sent to a player, read as T,
+// the protocol's type of that name.
+func received[T any](t *testing.T, s *sink, id, typ string) []T {
+	t.Helper()
+	var out []T
+	for _, b := range s.of(id, typ) {
+		var m T
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatalf("%s to %s does not read as %T: %v\n%s", typ, id, m, err, b)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// matchConfig is the Config of a test's match: its encoder is the api's.
+func matchConfig(store match.Store, coord match.Coord, sk match.Sink) match.Config {
+	return match.Config{Store: store, Coord: coord, Sink: sk, Encode: protocol.Encode, Logger: quiet}
 }
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -56,10 +84,9 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 func newMatch(t *testing.T, s match.Settings, sk *sink) *match.Match {
 	t.Helper()
 	n := 0
-	m, err := match.New("m1", "ABCDEF", s, false, match.Config{
-		Store: memstore.New(), Coord: memstore.NewCoord(), Sink: sk, Logger: quiet,
-		NewID: func() string { n++; return "r" + string(rune('0'+n)) },
-	})
+	cfg := matchConfig(memstore.New(), memstore.NewCoord(), sk)
+	cfg.NewID = func() string { n++; return "r" + string(rune('0'+n)) }
+	m, err := match.New("m1", "ABCDEF", s, false, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,6 +132,17 @@ func moveView(r *match.Round, id string, seq int, text string) (match.MoveResult
 	return res, view, err
 }
 
+// TestConfigNeedsEncode: a match without an encoder has no way to tell
+// its players anything, and is refused.
+func TestConfigNeedsEncode(t *testing.T) {
+	cfg := matchConfig(memstore.New(), memstore.NewCoord(), newSink())
+	cfg.Encode = nil
+	if m, err := match.New("m1", "ABCDEF", match.DefaultSettings(), false, cfg); err == nil {
+		m.Close()
+		t.Fatal("match.New without an Encode succeeded")
+	}
+}
+
 func TestMatchLifecycle(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
@@ -126,9 +164,9 @@ func TestMatchLifecycle(t *testing.T) {
 			t.Fatal(err)
 		}
 		synctest.Wait()
-		starting := sk.of("b", "round_starting")
-		if len(starting) != 1 || starting[0]["commitment"] == "" {
-			t.Fatalf("round_starting = %v", starting)
+		starting := received[protocol.RoundStarting](t, sk, "b", protocol.TypeRoundStarting)
+		if len(starting) != 1 || starting[0].Commitment == "" {
+			t.Fatalf("round_starting = %+v", starting)
 		}
 		r := m.Round()
 		if _, err := r.Move(ctx, "a", 1, "D", time.Now(), nil); err != match.ErrRoundNotRunning {
@@ -136,13 +174,12 @@ func TestMatchLifecycle(t *testing.T) {
 		}
 		time.Sleep(time.Duration(s.CountdownS) * time.Second)
 		synctest.Wait()
-		sa, sb := sk.of("a", "round_started"), sk.of("b", "round_started")
+		sa := received[protocol.RoundStarted](t, sk, "a", protocol.TypeRoundStarted)
+		sb := received[protocol.RoundStarted](t, sk, "b", protocol.TypeRoundStarted)
 		if len(sa) != 1 || len(sb) != 1 {
 			t.Fatalf("round_started: %d and %d, want one each", len(sa), len(sb))
 		}
-		va, _ := json.Marshal(sa[0]["view"])
-		vb, _ := json.Marshal(sb[0]["view"])
-		if string(va) != string(vb) {
+		if va, vb := sa[0].View, sb[0].View; string(va) != string(vb) {
 			t.Errorf("the players' first views differ:\n%s\n%s", va, vb)
 		}
 
@@ -166,13 +203,13 @@ func TestMatchLifecycle(t *testing.T) {
 			t.Fatal(err)
 		}
 		synctest.Wait()
-		over := sk.of("a", "round_over")
+		over := received[protocol.RoundOver](t, sk, "a", protocol.TypeRoundOver)
 		if len(over) != 1 {
 			t.Fatalf("round_over: %d, want 1", len(over))
 		}
-		deal := over[0]["deal"].(map[string]any)
-		if got := match.Commitment(deal["salt"].(string), mustUint(t, deal["seed"].(string))); got != starting[0]["commitment"] {
-			t.Errorf("revealed seed and salt commit to %s, want %s", got, starting[0]["commitment"])
+		deal := over[0].Deal
+		if got := match.Commitment(deal.Salt, mustSeed(t, deal.Seed)); got != starting[0].Commitment {
+			t.Errorf("revealed seed and salt commit to %s, want %s", got, starting[0].Commitment)
 		}
 		if _, err := r.Replay(ctx); err != nil {
 			t.Errorf("replay after the round: %v", err)
@@ -191,29 +228,29 @@ func TestMatchLifecycle(t *testing.T) {
 		playSome(t, r2, "b", 5)
 		time.Sleep(time.Duration(s.TimeLimitS) * time.Second)
 		synctest.Wait()
-		over = sk.of("a", "round_over")
+		over = received[protocol.RoundOver](t, sk, "a", protocol.TypeRoundOver)
 		if len(over) != 2 {
 			t.Fatalf("round_over after the time limit: %d, want 2", len(over))
 		}
-		for _, e := range over[1]["results"].([]any) {
-			if st := e.(map[string]any)["status"]; st != "timed_out" {
-				t.Errorf("status after the time limit = %v, want timed_out", st)
+		for _, e := range over[1].Results {
+			if e.Status != engine.TimedOut {
+				t.Errorf("status after the time limit = %v, want timed_out", e.Status)
 			}
 		}
-		mo := sk.of("b", "match_over")
+		mo := received[protocol.MatchOver](t, sk, "b", protocol.TypeMatchOver)
 		if len(mo) != 1 {
 			t.Fatalf("match_over: %d, want 1", len(mo))
 		}
-		totals := mo[0]["totals"].([]any)
-		if len(totals) != 2 || len(totals[0].(map[string]any)["placings"].([]any)) != 2 {
-			t.Errorf("totals = %v", totals)
+		totals := mo[0].Totals
+		if len(totals) != 2 || len(totals[0].Placings) != 2 {
+			t.Errorf("totals = %+v", totals)
 		}
 		// Each round has a first place, but nobody won a game: a resigned
 		// or timed-out first is no game won.
-		firsts, won := 0.0, 0.0
+		firsts, won := 0, 0
 		for _, x := range totals {
-			firsts += x.(map[string]any)["wins"].(float64)
-			won += x.(map[string]any)["games_won"].(float64)
+			firsts += x.Wins
+			won += x.GamesWon
 		}
 		if firsts != 2 || won != 0 {
 			t.Errorf("totals count %v first places and %v games won, want 2 and 0: %v", firsts, won, totals)
@@ -222,15 +259,6 @@ func TestMatchLifecycle(t *testing.T) {
 			t.Errorf("state = %v, want over", m.State())
 		}
 	})
-}
-
-func mustUint(t *testing.T, s string) uint64 {
-	t.Helper()
-	var n uint64
-	if err := json.Unmarshal([]byte(s), &n); err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 func TestMoveSeq(t *testing.T) {
@@ -250,8 +278,8 @@ func TestMoveSeq(t *testing.T) {
 		if !r.Running(time.Now()) {
 			t.Fatal("round not running")
 		}
-		if st := sk.of("a", "round_starting"); len(st) != 1 || st[0]["seed"] != "1" || st[0]["known_deal"] != true {
-			t.Errorf("known deal round_starting = %v", st)
+		if st := received[protocol.RoundStarting](t, sk, "a", protocol.TypeRoundStarting); len(st) != 1 || st[0].Seed != "1" || !st[0].KnownDeal {
+			t.Errorf("known deal round_starting = %+v", st)
 		}
 		res, view, err := moveView(r, "a", 1, "T6-F") // deal #1: AH on pile 6
 		if err != nil || res.Duplicate || len(view) == 0 {
@@ -292,7 +320,9 @@ func soloRound(t *testing.T, store match.Store) *match.Round {
 	ctx := context.Background()
 	s := match.DefaultSettings()
 	s.Seed, s.CountdownS = "1", 0
-	m, err := match.New("m1", "ABCDEF", s, false, match.Config{Store: store, Coord: memstore.NewCoord(), Sink: newSink(), Logger: quiet, NewID: func() string { return "r1" }})
+	cfg := matchConfig(store, memstore.NewCoord(), newSink())
+	cfg.NewID = func() string { return "r1" }
+	m, err := match.New("m1", "ABCDEF", s, false, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -514,9 +544,9 @@ func TestWinnableDeals(t *testing.T) {
 		s := match.DefaultSettings()
 		s.Rounds, s.MaxPlayers, s.Deals, s.Draw = 2, 1, match.DealsWinnable, 1
 		pool := &onePool{seed: 424242}
-		m, err := match.New("m1", "ABCDEF", s, false, match.Config{
-			Store: memstore.New(), Coord: memstore.NewCoord(), Sink: sk, Logger: quiet, Winnable: pool,
-		})
+		cfg := matchConfig(memstore.New(), memstore.NewCoord(), sk)
+		cfg.Winnable = pool
+		m, err := match.New("m1", "ABCDEF", s, false, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -527,13 +557,13 @@ func TestWinnableDeals(t *testing.T) {
 		}
 		synctest.Wait()
 		for round := 1; round <= 2; round++ {
-			starting := sk.of("a", "round_starting")
+			starting := received[protocol.RoundStarting](t, sk, "a", protocol.TypeRoundStarting)
 			if len(starting) != round {
 				t.Fatalf("round %d: %d round_starting", round, len(starting))
 			}
 			want := round == 1 // the pool had one deal
-			if starting[round-1]["winnable"] != want || starting[round-1]["seed"] != nil {
-				t.Fatalf("round %d: round_starting %v, want winnable %v and no seed", round, starting[round-1], want)
+			if st := starting[round-1]; st.Winnable == nil || *st.Winnable != want || st.Seed != "" {
+				t.Fatalf("round %d: round_starting %s, want winnable %v and no seed", round, sk.of("a", protocol.TypeRoundStarting)[round-1], want)
 			}
 			time.Sleep(time.Duration(s.CountdownS) * time.Second)
 			synctest.Wait()
@@ -541,12 +571,12 @@ func TestWinnableDeals(t *testing.T) {
 				t.Fatal(err)
 			}
 			synctest.Wait()
-			over := sk.of("a", "round_over")
-			deal := over[round-1]["deal"].(map[string]any)
-			if want && deal["seed"] != "424242" {
-				t.Fatalf("round 1 dealt %v, want the pool's 424242", deal["seed"])
+			over := received[protocol.RoundOver](t, sk, "a", protocol.TypeRoundOver)
+			deal := over[round-1].Deal
+			if want && deal.Seed != "424242" {
+				t.Fatalf("round 1 dealt %v, want the pool's 424242", deal.Seed)
 			}
-			if deal["commitment"] != match.Commitment(deal["salt"].(string), mustSeed(t, deal["seed"])) {
+			if deal.Commitment != match.Commitment(deal.Salt, mustSeed(t, deal.Seed)) {
 				t.Fatalf("round %d: the commitment does not match the revealed seed and salt", round)
 			}
 			time.Sleep(match.DefaultIntermission)
@@ -567,9 +597,10 @@ func TestWinnableDeals(t *testing.T) {
 	}
 }
 
-func mustSeed(t *testing.T, v any) uint64 {
+// mustSeed reads a deal number as the protocol writes it.
+func mustSeed(t *testing.T, s string) uint64 {
 	t.Helper()
-	n, err := strconv.ParseUint(v.(string), 10, 64)
+	n, err := strconv.ParseUint(s, 10, 64)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -597,18 +628,18 @@ func TestBoardAfterAGameEnds(t *testing.T) {
 		synctest.Wait()
 		time.Sleep(match.DefaultLeaderboardEvery)
 		synctest.Wait()
-		boards := sk.of("b", "leaderboard")
+		boards := received[protocol.Leaderboard](t, sk, "b", protocol.TypeLeaderboard)
 		if len(boards) == 0 {
 			t.Fatal("no leaderboard")
 		}
 		resigned := false
-		for _, e := range boards[len(boards)-1]["entries"].([]any) {
-			if e := e.(map[string]any); e["player_id"] == "a" && e["status"] == "resigned" {
+		for _, e := range boards[len(boards)-1].Entries {
+			if e.PlayerID == "a" && e.Status == engine.Resigned {
 				resigned = true
 			}
 		}
 		if !resigned {
-			t.Fatalf("the board after alice resigned: %v", boards[len(boards)-1])
+			t.Fatalf("the board after alice resigned: %+v", boards[len(boards)-1])
 		}
 	})
 }
@@ -640,7 +671,9 @@ func TestReconcileCatchesUp(t *testing.T) {
 		s := match.DefaultSettings()
 		s.CountdownS, s.Seed = 0, "1"
 		cfg := func(node string, sk match.Sink) match.Config {
-			return match.Config{Store: store, Coord: coord, Sink: sk, Logger: quiet, Node: node}
+			cfg := matchConfig(store, coord, sk)
+			cfg.Node = node
+			return cfg
 		}
 		a, err := match.New("m1", "ABCDEF", s, false, cfg("A", ska))
 		if err != nil {
@@ -665,9 +698,9 @@ func TestReconcileCatchesUp(t *testing.T) {
 		}
 		time.Sleep(3 * time.Second)
 		synctest.Wait()
-		started := skb.of("b", "round_started")
-		if len(started) != 1 || started[0]["view"] == nil {
-			t.Fatalf("bob on node B after the catch-up: %v", started)
+		started := received[protocol.RoundStarted](t, skb.sink, "b", protocol.TypeRoundStarted)
+		if len(started) != 1 || len(started[0].View) == 0 {
+			t.Fatalf("bob on node B after the catch-up: %+v", started)
 		}
 		if err := b.Round().Resign(ctx, "b", time.Now()); err != nil {
 			t.Fatal(err)
@@ -787,7 +820,9 @@ func TestPublishOnlyWhenWatchedElsewhere(t *testing.T) {
 		s := match.DefaultSettings()
 		s.CountdownS, s.Seed = 0, "1"
 		cfg := func(node string) match.Config {
-			return match.Config{Store: store, Coord: coord, Sink: newSink(), Logger: quiet, Node: node}
+			cfg := matchConfig(store, coord, newSink())
+			cfg.Node = node
+			return cfg
 		}
 		a, err := match.New("m1", "ABCDEF", s, false, cfg("A"))
 		if err != nil {
@@ -880,10 +915,10 @@ func TestLeaderboardPace(t *testing.T) {
 		if got := boards(); got != n+1 {
 			t.Fatalf("%d leaderboards within %v of a resignation, want 1", got-n, match.DefaultLeaderboardEvery)
 		}
-		last := sk.of("b", "leaderboard")[n]
-		for _, e := range last["entries"].([]any) {
-			if e := e.(map[string]any); e["player_id"] == "a" && (e["moves"] != 2.0 || e["status"] != "resigned") {
-				t.Fatalf("alice in the last board: %v; want 2 moves, resigned", e)
+		last := received[protocol.Leaderboard](t, sk, "b", protocol.TypeLeaderboard)[n]
+		for _, e := range last.Entries {
+			if e.PlayerID == "a" && (e.Moves != 2 || e.Status != engine.Resigned) {
+				t.Fatalf("alice in the last board: %+v; want 2 moves, resigned", e)
 			}
 		}
 	})

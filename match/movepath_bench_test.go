@@ -36,10 +36,9 @@ func newMovePathRound(tb testing.TB, n int, rng *rand.Rand) movePathRound {
 	s.CountdownS, s.TimeLimitS = 0, match.MaxTimeLimitS
 	s.Seed = strconv.Itoa(n + 1)
 	id := "m" + strconv.Itoa(n)
-	m, err := match.New(id, "C"+strconv.Itoa(n), s, false, match.Config{
-		Store: memstore.New(), Coord: memstore.NewCoord(), Sink: nopSink{}, Logger: quiet,
-		NewID: func() string { return "r-" + id },
-	})
+	cfg := matchConfig(memstore.New(), memstore.NewCoord(), nopSink{})
+	cfg.NewID = func() string { return "r-" + id }
+	m, err := match.New(id, "C"+strconv.Itoa(n), s, false, cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}

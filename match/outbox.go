@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
-	"strconv"
 	"time"
 )
 
@@ -68,7 +67,7 @@ func (m *Match) deliver(msgs []outMsg) {
 				}
 			}
 		case o.Info:
-			b := encode(matchMsg{Type: "match", Match: m.Info()})
+			b := m.cfg.Encode(MatchUpdate{Info: m.Info()})
 			for _, id := range o.To {
 				m.cfg.Sink.Send(id, b)
 			}
@@ -84,7 +83,7 @@ func (m *Match) deliver(msgs []outMsg) {
 // the match and, as the phase asks, round_starting, their round_started
 // view with the leaderboard, or the last results.
 func (m *Match) catchUp(ctx context.Context, playerID string) error {
-	m.send(playerID, encode(matchMsg{Type: "match", Match: m.Info()}))
+	m.send(playerID, m.cfg.Encode(MatchUpdate{Info: m.Info()}))
 	if m.round == nil || m.member(playerID) == nil && !m.st.Spectators[playerID] {
 		return nil
 	}
@@ -116,19 +115,16 @@ func (m *Match) catchUp(ctx context.Context, playerID string) error {
 	return nil
 }
 
+// roundStartingMsg encodes the round_starting of the round being dealt.
 func (m *Match) roundStartingMsg() []byte {
 	r := m.st.Round
-	msg := roundStartingMsg{
-		Type: "round_starting", MatchID: m.ID, RoundID: r.ID, Round: r.Number, StartsAt: r.StartsAt,
-		EndsAt: r.EndsAt, Commitment: r.Fair.Commitment, KnownDeal: r.Fair.Known, Rules: r.Rules,
-		Winnable: m.winnableField(r.Fair),
-	}
-	if r.Fair.Known {
-		msg.Seed = strconv.FormatUint(r.Fair.Seed, 10)
-	}
-	return encode(msg)
+	return m.cfg.Encode(RoundStarting{
+		MatchID: m.ID, RoundID: r.ID, Round: r.Number, StartsAt: r.StartsAt, EndsAt: r.EndsAt,
+		Rules: r.Rules, Deal: m.announce(r.Fair),
+	})
 }
 
+// roundStartedMsg encodes a player's round_started, with their view now.
 func (m *Match) roundStartedMsg(playerID string, now time.Time, resumed bool) ([]byte, error) {
 	r := m.round
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
@@ -137,17 +133,26 @@ func (m *Match) roundStartedMsg(playerID string, now time.Time, resumed bool) ([
 	if err != nil {
 		return nil, err
 	}
-	msg := RoundStartedMsg{
-		Type: "round_started", MatchID: m.ID, RoundID: r.ID, Round: r.Number, StartsAt: r.StartsAt,
-		EndsAt: r.EndsAt, Rules: r.Rules, Commitment: r.Fair.Commitment, KnownDeal: r.Fair.Known,
-		View: view, LastSeq: last, Resumed: resumed, Winnable: m.winnableField(r.Fair),
-	}
-	if r.Fair.Known {
-		msg.Seed = strconv.FormatUint(r.Fair.Seed, 10)
-	}
-	return encode(msg), nil
+	return m.cfg.Encode(RoundStarted{
+		MatchID: m.ID, RoundID: r.ID, Round: r.Number, StartsAt: r.StartsAt, EndsAt: r.EndsAt,
+		Rules: r.Rules, Deal: m.announce(r.Fair), View: view, LastSeq: last, Resumed: resumed,
+	}), nil
 }
 
+// announce returns what the round's deal f tells before play.
+func (m *Match) announce(f FairDeal) DealAnnouncement {
+	a := DealAnnouncement{Commitment: f.Commitment, Known: f.Known}
+	if f.Known {
+		a.Seed = f.Seed
+	}
+	if m.Settings.Deals == DealsWinnable {
+		w := f.Winnable
+		a.Winnable = &w
+	}
+	return a
+}
+
+// leaderboardMsg encodes the round's leaderboard now.
 func (m *Match) leaderboardMsg(ctx context.Context, now time.Time) ([]byte, error) {
 	r := m.round
 	var entries []Entry
@@ -163,5 +168,5 @@ func (m *Match) leaderboardMsg(ctx context.Context, now time.Time) ([]byte, erro
 			return nil, err
 		}
 	}
-	return encode(leaderboardMsg{Type: "leaderboard", MatchID: m.ID, RoundID: r.ID, Entries: entries}), nil
+	return m.cfg.Encode(Leaderboard{MatchID: m.ID, RoundID: r.ID, Entries: entries}), nil
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"klondike/match"
 )
 
 // playConfig is what runPlay gives a playClient; zero durations and counts
@@ -26,8 +28,9 @@ type playConfig struct {
 	// "go run ./cmd/klondike": the lines it prints for others to paste
 	// start with it. Empty means "klondike".
 	Program string
-	// Settings are sent with create_match and quick_match besides draw.
-	Settings map[string]any
+	// Settings are sent with create_match and quick_match; Draw fills in
+	// their draw when they leave it out.
+	Settings match.PartialSettings
 
 	DialTimeout time.Duration // one connection attempt
 	ReadTimeout time.Duration // silence (no frame, no ping) that counts as a dead connection
@@ -87,7 +90,7 @@ type playClient struct {
 	welcomed              bool          // the first welcome came
 	actionSent            bool          // the flags' request was sent
 
-	match      *wireMatch
+	match      *match.MatchInfo
 	matchText  string // the last match summary printed
 	listCursor string // where the next page of the match list starts; "" after the last
 	spectating string // the match id being watched
@@ -258,7 +261,7 @@ func (c *playClient) matchUnderWay() bool {
 		return false
 	}
 	switch c.match.State {
-	case stateStarting, stateRunning, stateBetween:
+	case match.StateStarting, match.StateRunning, match.StateBetween:
 		return true
 	}
 	return false

@@ -3,7 +3,9 @@ package main
 import (
 	"strings"
 
+	"klondike/api/protocol"
 	"klondike/engine"
+	"klondike/match"
 )
 
 // endOfInput notes the end of stdin: a pending y/N is a no.
@@ -23,7 +25,7 @@ func (c *playClient) command(line string) {
 		c.confirm = ""
 		if a := strings.ToLower(line); a == "y" || a == "yes" {
 			if what == "resign" && c.round != nil && !c.round.over {
-				c.request("resign", map[string]any{"round_id": c.round.id})
+				c.request(&protocol.Resign{Type: protocol.TypeResign, RoundID: c.round.id})
 				return
 			}
 		}
@@ -47,7 +49,7 @@ func (c *playClient) command(line string) {
 		c.printf("%s", playHelp)
 	case "quit", "exit":
 		c.quit = true
-		if c.isPlayer() && c.match.State != stateOver {
+		if c.isPlayer() && c.match.State != match.StateOver {
 			c.printf("You keep your seat; resume with: %s play --server %s --token %s\n", c.program(), c.cfg.URL, clean(c.token))
 		}
 	case "board":
@@ -63,11 +65,12 @@ func (c *playClient) command(line string) {
 		c.printf("%s", renderMoves(r.view.LegalMoves(r.rules, nil)))
 	case "ready", "unready":
 		if needMatch() {
-			c.request("ready", map[string]any{"match_id": c.match.ID, "ready": word == "ready"})
+			ready := word == "ready"
+			c.request(&protocol.MatchRef{Type: protocol.TypeReady, MatchID: c.match.ID, Ready: &ready})
 		}
 	case "start":
 		if needMatch() {
-			c.request("start_match", map[string]any{"match_id": c.match.ID})
+			c.request(&protocol.MatchRef{Type: protocol.TypeStartMatch, MatchID: c.match.ID})
 		}
 	case "resign":
 		r := c.round
@@ -93,7 +96,7 @@ func (c *playClient) command(line string) {
 			c.printf("Usage: create [public]: a private match is joined by its code, a public one is also listed in the lobby.\n")
 		}
 	case "quick":
-		c.request("quick_match", map[string]any{"settings": c.settings()})
+		c.request(&protocol.CreateMatch{Type: protocol.TypeQuickMatch, Settings: c.settings()})
 	case "spectate":
 		if len(args) != 1 {
 			c.printf("Usage: spectate MATCH_ID\n")
@@ -103,24 +106,24 @@ func (c *playClient) command(line string) {
 	case "list":
 		switch strings.ToLower(strings.Join(args, " ")) {
 		case "":
-			c.request("list_matches", nil)
+			c.request(&protocol.ListMatches{Type: protocol.TypeListMatches})
 		case "more":
 			if c.listCursor == "" {
 				c.printf("No more matches: list shows the first page again.\n")
 				return
 			}
-			c.request("list_matches", map[string]any{"cursor": c.listCursor})
+			c.request(&protocol.ListMatches{Type: protocol.TypeListMatches, Cursor: c.listCursor})
 		default:
 			c.printf("Usage: list, or list more for the next page.\n")
 		}
 	case "leave":
 		if needMatch() {
-			c.request("leave_match", map[string]any{"match_id": c.match.ID})
+			c.request(&protocol.MatchRef{Type: protocol.TypeLeaveMatch, MatchID: c.match.ID})
 			c.dropQueue("you left")
 		}
 	case "rematch":
 		if needMatch() {
-			c.request("rematch", map[string]any{"match_id": c.match.ID})
+			c.request(&protocol.MatchRef{Type: protocol.TypeRematch, MatchID: c.match.ID})
 		}
 	default:
 		if !looksLikeMove(fields[0]) {

@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"klondike/api/protocol"
+	"klondike/match"
 )
 
 // A frame is what a connection's read loop hands the main loop: one message
@@ -54,11 +57,7 @@ func (c *playClient) connect(ctx context.Context) error {
 	})
 	c.readers.Add(1)
 	go c.readLoop(conn, gen)
-	hello := map[string]any{"name": c.name}
-	if c.token != "" {
-		hello["token"] = c.token
-	}
-	c.request("hello", hello)
+	c.request(&protocol.Hello{Type: protocol.TypeHello, Name: c.name, Token: c.token})
 	return nil
 }
 
@@ -82,16 +81,31 @@ func (c *playClient) readLoop(conn *websocket.Conn, gen int) {
 	}
 }
 
-// request sends a message of type typ with a fresh id and the fields of
-// body, and remembers it until its reply. It returns the id.
-func (c *playClient) request(typ string, body map[string]any) string {
+// request sends msg, a pointer to one of the protocol's client messages,
+// with a fresh id, and remembers it until its reply. It returns the id.
+func (c *playClient) request(msg any) string {
 	c.nextID++
 	id := strconv.Itoa(c.nextID)
-	msg := map[string]any{"type": typ, "id": id}
-	for k, v := range body {
-		msg[k] = v
+	var typ string
+	switch m := msg.(type) {
+	case *protocol.Hello:
+		m.ID, typ = id, m.Type
+	case *protocol.CreateMatch:
+		m.ID, typ = id, m.Type
+	case *protocol.ListMatches:
+		m.ID, typ = id, m.Type
+	case *protocol.MatchRef:
+		m.ID, typ = id, m.Type
+	case *protocol.Move:
+		m.ID, typ = id, m.Type
+	case *protocol.Resign:
+		m.ID, typ = id, m.Type
+	case *protocol.Hint:
+		m.ID, typ = id, m.Type
+	default:
+		panic(fmt.Sprintf("klondike: %T is not a client message", msg))
 	}
-	if typ != "move" { // a move's answer is tracked by the round
+	if typ != protocol.TypeMove { // a move's answer is tracked by the round
 		c.pending[id] = request{typ: typ, at: time.Now()}
 	}
 	c.send(msg)
@@ -119,7 +133,7 @@ func (c *playClient) connectionLost(ctx context.Context, cause error) error {
 		return nil
 	}
 	var ce *websocket.CloseError
-	if errors.As(cause, &ce) && ce.Code == closeReplaced {
+	if errors.As(cause, &ce) && ce.Code == protocol.CloseReplaced {
 		return errors.New("this session connected again elsewhere (connection replaced)")
 	}
 	if !c.shouldReconnect() {
@@ -161,7 +175,7 @@ func (c *playClient) shouldReconnect() bool {
 	if c.spectating != "" {
 		return true
 	}
-	return c.match != nil && c.match.State != stateOver
+	return c.match != nil && c.match.State != match.StateOver
 }
 
 // httpURL turns a server path into a full http(s) address on the server.

@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+
+	"klondike/api/protocol"
 )
 
 // handleAs decodes a server message of type typ as a T and hands it to f;
@@ -19,7 +21,7 @@ func handleAs[T any](c *playClient, typ string, data []byte, f func(*T)) {
 // handle dispatches one server message to its on… method, then sends the
 // next queued move if the message made way for it.
 func (c *playClient) handle(data []byte) {
-	var env wireEnvelope
+	var env protocol.Header
 	if err := json.Unmarshal(data, &env); err != nil {
 		c.printf("the server sent something that is not JSON: %q\n", truncate(string(data), 200))
 		return
@@ -27,37 +29,37 @@ func (c *playClient) handle(data []byte) {
 	reqType := c.pending[env.Re].typ
 	delete(c.pending, env.Re)
 	switch env.Type {
-	case "welcome":
+	case protocol.TypeWelcome:
 		handleAs(c, env.Type, data, c.onWelcome)
-	case "match":
-		handleAs(c, env.Type, data, func(m *wireMatchMessage) {
+	case protocol.TypeMatch:
+		handleAs(c, env.Type, data, func(m *protocol.Match) {
 			if m.Match != nil {
 				c.onMatch(m.Match, reqType)
 			}
 		})
-	case "matches":
-		handleAs(c, env.Type, data, func(m *wireMatches) {
+	case protocol.TypeMatches:
+		handleAs(c, env.Type, data, func(m *protocol.Matches) {
 			c.listCursor = m.NextCursor
 			c.printf("%s", renderMatchList(m.Matches, m.NextCursor != ""))
 		})
-	case "round_starting":
+	case protocol.TypeRoundStarting:
 		handleAs(c, env.Type, data, c.onRoundStarting)
-	case "round_started":
+	case protocol.TypeRoundStarted:
 		handleAs(c, env.Type, data, c.onRoundStarted)
-	case "move_ok":
+	case protocol.TypeMoveOK:
 		handleAs(c, env.Type, data, c.onMoveOK)
-	case "move_rejected":
+	case protocol.TypeMoveRejected:
 		handleAs(c, env.Type, data, c.onMoveRejected)
-	case "resigned":
+	case protocol.TypeResigned:
 		handleAs(c, env.Type, data, c.onResigned)
-	case "leaderboard":
+	case protocol.TypeLeaderboard:
 		handleAs(c, env.Type, data, c.onLeaderboard)
-	case "round_over":
+	case protocol.TypeRoundOver:
 		handleAs(c, env.Type, data, c.onRoundOver)
-	case "match_over":
+	case protocol.TypeMatchOver:
 		handleAs(c, env.Type, data, c.onMatchOver)
-	case "error":
-		handleAs(c, env.Type, data, func(m *wireError) { c.onError(env.Re, reqType, m) })
+	case protocol.TypeError:
+		handleAs(c, env.Type, data, func(m *protocol.Error) { c.onError(env.Re, reqType, m) })
 	default:
 		// Newer servers may send more; the protocol only adds.
 	}
@@ -77,9 +79,9 @@ func truncate(s string, n int) string {
 // and reqType that request's type ("" when unknown). A rate-limited move is
 // sent again after RateRetry; a refused move or request is reported, and a
 // refused hello ends the client.
-func (c *playClient) onError(re, reqType string, m *wireError) {
+func (c *playClient) onError(re, reqType string, m *protocol.Error) {
 	r := c.round
-	if m.Code == "rate_limited" && r != nil && r.pending != nil {
+	if m.Code == protocol.CodeRateLimited && r != nil && r.pending != nil {
 		// The server dropped a message without saying which: send the move
 		// again in a while (the same seq is safe to repeat).
 		c.queue = append([]string{r.pending.move}, c.queue...)
@@ -98,10 +100,10 @@ func (c *playClient) onError(re, reqType string, m *wireError) {
 	}
 	c.printf("%s: %s (%s)\n", what, clean(m.Message), clean(m.Code))
 	switch reqType {
-	case "hello":
+	case protocol.TypeHello:
 		c.fatal = fmt.Errorf("the server refused hello: %s (%s)", clean(m.Message), clean(m.Code))
-	case "create_match", "join_match", "quick_match", "spectate":
-		if reqType == "spectate" {
+	case protocol.TypeCreateMatch, protocol.TypeJoinMatch, protocol.TypeQuickMatch, protocol.TypeSpectate:
+		if reqType == protocol.TypeSpectate {
 			c.spectating = ""
 		}
 		if c.match == nil {

@@ -5,7 +5,9 @@ import (
 	"strings"
 	"time"
 
+	"klondike/api/protocol"
 	"klondike/engine"
+	"klondike/match"
 )
 
 // roundState is the client's knowledge of one round.
@@ -23,19 +25,19 @@ type roundState struct {
 	lastSeq          int          // the last move acknowledged
 	pending          *pendingMove // the move awaiting its answer
 	over             bool
-	leaderboard      []wireEntry
+	leaderboard      []match.Entry
 	lbKey            string // what the last printed leaderboard showed, scores aside
 }
 
 // onRoundStarting announces a round: when it starts, its rules, and the
 // deal's commitment, kept to check the deal when the round is over.
-func (c *playClient) onRoundStarting(m *wireRoundStarting) {
+func (c *playClient) onRoundStarting(m *protocol.RoundStarting) {
 	c.round = &roundState{
 		id: m.RoundID, matchID: m.MatchID, number: m.Round, rules: m.Rules, commitment: m.Commitment,
 		knownDeal: m.KnownDeal, seed: m.Seed, startsAt: m.StartsAt, endsAt: m.EndsAt,
 	}
 	if c.match != nil && c.match.ID == m.MatchID {
-		c.match.State = stateStarting
+		c.match.State = match.StateStarting
 	}
 	in := time.Until(m.StartsAt.Add(-c.skew)).Round(time.Second)
 	c.printf("Round %d starts in %s (%s).\n", m.Round, max(in, 0), m.Rules.String())
@@ -49,7 +51,7 @@ func (c *playClient) onRoundStarting(m *wireRoundStarting) {
 // onRoundStarted takes our board when a round starts or is resumed. A move
 // that awaited its answer when the connection dropped is either reported
 // played or queued again.
-func (c *playClient) onRoundStarted(m *wireRoundStarted) {
+func (c *playClient) onRoundStarted(m *roundStartedMsg) {
 	r := c.round
 	if r == nil || r.id != m.RoundID {
 		r = &roundState{id: m.RoundID, matchID: m.MatchID, number: m.Round}
@@ -65,7 +67,7 @@ func (c *playClient) onRoundStarted(m *wireRoundStarted) {
 		r.opening = &opening
 	}
 	if c.match != nil && c.match.ID == m.MatchID {
-		c.match.State = stateRunning
+		c.match.State = match.StateRunning
 	}
 	if m.Resumed {
 		c.printf("Round %d resumed after your move %d.\n", m.Round, m.LastSeq)
@@ -113,7 +115,7 @@ func (c *playClient) printBoard() {
 }
 
 // onMoveOK takes the answer to a move: the new board and what the move did.
-func (c *playClient) onMoveOK(m *wireMoveOK) {
+func (c *playClient) onMoveOK(m *moveOKMsg) {
 	r := c.round
 	if r == nil || r.id != m.RoundID {
 		return
@@ -151,7 +153,7 @@ func (c *playClient) onMoveOK(m *wireMoveOK) {
 
 // onMoveRejected reports a refused move; out of order resyncs the next
 // move number to the one the server expects.
-func (c *playClient) onMoveRejected(m *wireMoveRejected) {
+func (c *playClient) onMoveRejected(m *protocol.MoveRejected) {
 	r := c.round
 	if r == nil || r.id != m.RoundID {
 		c.printf("move rejected (%s): %s\n", clean(m.Code), clean(m.Reason))
@@ -163,10 +165,10 @@ func (c *playClient) onMoveRejected(m *wireMoveRejected) {
 		r.pending = nil
 	}
 	switch {
-	case m.Code == "out_of_order" && m.Expected > 0:
+	case m.Code == protocol.CodeOutOfOrder && m.Expected > 0:
 		r.lastSeq = m.Expected - 1
 		c.printf("%s rejected: out of order; the server expects move %d. Resynced: type it again.\n", move, m.Expected)
-	case m.Code == "round_not_running":
+	case m.Code == protocol.CodeRoundNotRunning:
 		c.printf("%s rejected: the round is not running (%s)\n", move, clean(m.Reason))
 	default:
 		c.printf("%s rejected: %s\n", move, clean(m.Reason))
@@ -174,7 +176,7 @@ func (c *playClient) onMoveRejected(m *wireMoveRejected) {
 }
 
 // onResigned marks our game resigned and drops the queued moves.
-func (c *playClient) onResigned(m *wireResigned) {
+func (c *playClient) onResigned(m *protocol.Resigned) {
 	r := c.round
 	if r != nil && r.id == m.RoundID && r.view != nil {
 		r.view.Status = engine.Resigned
@@ -185,7 +187,7 @@ func (c *playClient) onResigned(m *wireResigned) {
 
 // onLeaderboard keeps the round's leaderboard and prints it when more
 // than the scores changed.
-func (c *playClient) onLeaderboard(m *wireLeaderboard) {
+func (c *playClient) onLeaderboard(m *protocol.Leaderboard) {
 	r := c.round
 	if r == nil || r.id != m.RoundID {
 		r = &roundState{id: m.RoundID, matchID: m.MatchID}
@@ -222,7 +224,7 @@ func (c *playClient) printLeaderboard() {
 }
 
 // onRoundOver prints the round's results and checks its deal (verifyDeal).
-func (c *playClient) onRoundOver(m *wireRoundOver) {
+func (c *playClient) onRoundOver(m *protocol.RoundOver) {
 	r := c.round
 	announced, seed := "", ""
 	var opening *engine.View
@@ -233,7 +235,7 @@ func (c *playClient) onRoundOver(m *wireRoundOver) {
 		r.pending = nil
 	}
 	if c.match != nil && c.match.ID == m.MatchID {
-		c.match.State = stateBetween
+		c.match.State = match.StateBetween
 	}
 	c.dropQueue("the round is over")
 	replay := ""

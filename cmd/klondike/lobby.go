@@ -4,12 +4,15 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"klondike/api/protocol"
+	"klondike/match"
 )
 
 // onWelcome takes the answer to hello: the session and the server's clock.
 // The first welcome starts what the flags asked for; a later one follows a
 // reconnect, after which a watched match is asked for again.
-func (c *playClient) onWelcome(m *wireWelcome) {
+func (c *playClient) onWelcome(m *protocol.Welcome) {
 	first := !c.welcomed
 	c.welcomed = true
 	c.tries = 0
@@ -21,7 +24,7 @@ func (c *playClient) onWelcome(m *wireWelcome) {
 	case !first:
 		c.printf("reconnected as %s\n", clean(m.Name))
 		if c.spectating != "" {
-			c.request("spectate", map[string]any{"match_id": c.spectating})
+			c.request(&protocol.MatchRef{Type: protocol.TypeSpectate, MatchID: c.spectating})
 		}
 		return
 	case m.Resumed:
@@ -48,11 +51,11 @@ func (c *playClient) startAction() {
 	case "join":
 		c.join(c.cfg.Code)
 	case "quick":
-		c.request("quick_match", map[string]any{"settings": c.settings()})
+		c.request(&protocol.CreateMatch{Type: protocol.TypeQuickMatch, Settings: c.settings()})
 	case "spectate":
 		c.spectate(c.cfg.Code)
 	default:
-		c.request("list_matches", nil)
+		c.request(&protocol.ListMatches{Type: protocol.TypeListMatches})
 		c.printf("%s", lobbyPrompt)
 	}
 }
@@ -66,9 +69,9 @@ const lobbyPrompt = "Type: join CODE, create (private, shared by its code), crea
 func (c *playClient) create(public bool) {
 	s := c.settings()
 	if public {
-		s["public"] = true
+		s.Public = &public
 	}
-	c.request("create_match", map[string]any{"settings": s})
+	c.request(&protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: s})
 }
 
 // program is the command to start another client with.
@@ -79,12 +82,13 @@ func (c *playClient) program() string {
 	return c.cfg.Program
 }
 
-// settings returns the match settings that create and quick send: the
-// draw and cfg.Settings.
-func (c *playClient) settings() map[string]any {
-	s := map[string]any{"draw": c.cfg.Draw}
-	for k, v := range c.cfg.Settings {
-		s[k] = v
+// settings returns the match settings that create and quick send:
+// cfg.Settings, with the draw of cfg.Draw unless they say theirs.
+func (c *playClient) settings() match.PartialSettings {
+	s := c.cfg.Settings
+	if s.Draw == nil {
+		draw := c.cfg.Draw
+		s.Draw = &draw
 	}
 	return s
 }
@@ -93,9 +97,9 @@ func (c *playClient) settings() map[string]any {
 func (c *playClient) join(ref string) {
 	ref = strings.TrimSpace(ref)
 	if len(ref) > 6 {
-		c.request("join_match", map[string]any{"match_id": ref})
+		c.request(&protocol.MatchRef{Type: protocol.TypeJoinMatch, MatchID: ref})
 	} else {
-		c.request("join_match", map[string]any{"code": strings.ToUpper(ref)})
+		c.request(&protocol.MatchRef{Type: protocol.TypeJoinMatch, Code: strings.ToUpper(ref)})
 	}
 }
 
@@ -103,7 +107,7 @@ func (c *playClient) join(ref string) {
 // reconnect asks again.
 func (c *playClient) spectate(id string) {
 	c.spectating = id
-	c.request("spectate", map[string]any{"match_id": id})
+	c.request(&protocol.MatchRef{Type: protocol.TypeSpectate, MatchID: id})
 }
 
 // isPlayer reports whether we are a player of the current match.
@@ -121,7 +125,7 @@ func (c *playClient) isPlayer() bool {
 
 // onMatch takes a match snapshot: the reply to our request, or a change of
 // our match (or a rematch we were seated in).
-func (c *playClient) onMatch(m *wireMatch, reqType string) {
+func (c *playClient) onMatch(m *match.MatchInfo, reqType string) {
 	ours := reqType != "" || c.match == nil || c.match.ID == m.ID || c.spectating == m.ID
 	if !ours {
 		for _, p := range m.Players {
@@ -133,19 +137,19 @@ func (c *playClient) onMatch(m *wireMatch, reqType string) {
 	if !ours {
 		return
 	}
-	if reqType == "leave_match" {
+	if reqType == protocol.TypeLeaveMatch {
 		c.printf("You left match %s.\n", clean(m.Code))
 		c.match, c.matchText, c.round, c.spectating = nil, "", nil, ""
 		return
 	}
-	prev := ""
+	var prev match.State
 	if c.match != nil && c.match.ID == m.ID {
 		prev = c.match.State
 	} else if c.match != nil {
 		c.printf("Now in match %s.\n", clean(m.Code))
 	}
 	c.match = m
-	if reqType == "spectate" {
+	if reqType == protocol.TypeSpectate {
 		c.spectating = m.ID
 	} else if reqType != "" && c.spectating != m.ID {
 		c.spectating = ""
@@ -159,7 +163,7 @@ func (c *playClient) onMatch(m *wireMatch, reqType string) {
 		c.printf("%s", renderMatch(m, c.playerID))
 	}
 	switch reqType {
-	case "create_match":
+	case protocol.TypeCreateMatch:
 		c.printf("Invite code: %s\nshare: %s play --server %s --code %s\n", clean(m.Code), c.program(), c.cfg.URL, clean(m.Code))
 		c.printf("watch: %s play --server %s --spectate %s\n", c.program(), c.cfg.URL, clean(m.ID))
 		if m.Settings.Public {
@@ -168,15 +172,15 @@ func (c *playClient) onMatch(m *wireMatch, reqType string) {
 			c.printf("A private match: only players with the code can join (create public lists one in the lobby).\n")
 		}
 		c.printf("Type start when everyone has joined.\n")
-	case "join_match":
+	case protocol.TypeJoinMatch:
 		c.printf("Joined match %s. The host starts it (or it starts when full and all are ready: type ready).\n", clean(m.Code))
-	case "quick_match":
+	case protocol.TypeQuickMatch:
 		c.printf("Waiting for players: a quick match starts shortly after a second player joins.\n")
-	case "spectate":
+	case protocol.TypeSpectate:
 		c.printf("Watching match %s.\n", clean(m.Code))
 	}
 	// A round that ended while we were away: its round_over was lost.
-	if r := c.round; r != nil && !r.over && r.matchID == m.ID && (m.RoundID != r.id || m.State == stateBetween || m.State == stateOver) {
+	if r := c.round; r != nil && !r.over && r.matchID == m.ID && (m.RoundID != r.id || m.State == match.StateBetween || m.State == match.StateOver) {
 		r.over = true
 		r.pending = nil
 		c.printf("Round %d ended while you were away; its results: %s\n", r.number, clean(c.httpURL("/api/v1/rounds/"+url.PathEscape(r.id)+"/replay")))
@@ -184,15 +188,15 @@ func (c *playClient) onMatch(m *wireMatch, reqType string) {
 			c.printf("Match totals:\n%s", renderTotals(m.Totals, c.playerID))
 		}
 	}
-	if m.State != prev && (m.State == stateOver || m.State == stateBetween) {
+	if m.State != prev && (m.State == match.StateOver || m.State == match.StateBetween) {
 		c.dropQueue("the round is over")
 	}
 }
 
 // onMatchOver prints the match's final totals and what can come next.
-func (c *playClient) onMatchOver(m *wireMatchOver) {
+func (c *playClient) onMatchOver(m *protocol.MatchOver) {
 	if c.match != nil && c.match.ID == m.MatchID {
-		c.match.State = stateOver
+		c.match.State = match.StateOver
 	}
 	c.printf("\n%s", renderMatchOver(m.Totals, c.playerID))
 	if !c.eof {

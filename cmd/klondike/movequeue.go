@@ -4,7 +4,9 @@ import (
 	"strings"
 	"time"
 
+	"klondike/api/protocol"
 	"klondike/engine"
+	"klondike/match"
 )
 
 // A pendingMove is a move sent and not yet answered.
@@ -39,9 +41,9 @@ func (c *playClient) moves(fields []string) {
 		c.printf("Your game is over (%s): wait for the round to end.\n", r.view.Status)
 		return
 	case r != nil && r.seated && !r.over:
-	case c.isPlayer() && (c.match.State == stateOpen || c.match.State == stateStarting):
+	case c.isPlayer() && (c.match.State == match.StateOpen || c.match.State == match.StateStarting):
 		c.printf("Queued until the round starts: %s\n", strings.Join(ms, " "))
-	case c.isPlayer() && c.match.State == stateBetween:
+	case c.isPlayer() && c.match.State == match.StateBetween:
 		c.printf("The round is over: wait for the next one.\n")
 		return
 	default:
@@ -70,7 +72,7 @@ func (c *playClient) pump() {
 	move := c.queue[0]
 	c.queue = c.queue[1:]
 	seq := r.lastSeq + 1
-	id := c.request("move", map[string]any{"round_id": r.id, "seq": seq, "move": move})
+	id := c.request(&protocol.Move{Type: protocol.TypeMove, RoundID: r.id, Seq: seq, Move: move})
 	r.pending = &pendingMove{id: id, seq: seq, move: move}
 	c.lastMove = time.Now()
 }

@@ -18,6 +18,7 @@ import (
 
 	"klondike/api"
 	"klondike/engine"
+	"klondike/match"
 )
 
 // wait bounds every wait of these tests.
@@ -719,7 +720,8 @@ func TestPlayEndToEnd(t *testing.T) {
 	t.Cleanup(hs.Close)
 	url := "ws" + strings.TrimPrefix(hs.URL, "http") + "/ws"
 	// Short rounds: no countdown, the shortest time limit.
-	fast := map[string]any{"countdown_s": 0, "time_limit_s": 30}
+	zero, thirty := 0, 30
+	fast := match.PartialSettings{CountdownS: &zero, TimeLimitS: &thirty}
 
 	alice := startPlayer(t, "alice", playConfig{URL: url, Action: "create", Settings: fast})
 	alice.expect("Invite code: ")

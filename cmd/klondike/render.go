@@ -13,7 +13,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"klondike/api/protocol"
 	"klondike/engine"
+	"klondike/match"
 )
 
 // ANSI sequences for --color.
@@ -268,7 +270,7 @@ func youMark(playerID, me string) string {
 // reader's line (player id me) marked with '>'. The score's heading and,
 // under standard scoring, a line that explains the timed score follow the
 // round's scoring by name ("" when unknown).
-func renderLeaderboard(entries []wireEntry, me, scoring string) string {
+func renderLeaderboard(entries []match.Entry, me, scoring string) string {
 	if len(entries) == 0 {
 		return "  (no players)\n"
 	}
@@ -280,7 +282,7 @@ func renderLeaderboard(entries []wireEntry, me, scoring string) string {
 			fin = formatMs(*e.FinishedMs, true)
 		}
 		t.add(youMark(e.PlayerID, me), strconv.Itoa(e.Rank), clean(e.Name), strconv.Itoa(e.Score),
-			strconv.Itoa(e.Foundation), strconv.Itoa(e.Moves), clean(e.Status), fin)
+			strconv.Itoa(e.Foundation), strconv.Itoa(e.Moves), clean(e.Status.String()), fin)
 	}
 	if scoring == engine.ScoringStandard.String() {
 		return t.String() + timedScoreNote
@@ -290,7 +292,7 @@ func renderLeaderboard(entries []wireEntry, me, scoring string) string {
 
 // renderTotals draws a match's totals: rank, name, total of round scores,
 // first places, games won and the placing in each round.
-func renderTotals(totals []wireTotal, me string) string {
+func renderTotals(totals []match.Total, me string) string {
 	if len(totals) == 0 {
 		return "  (no players)\n"
 	}
@@ -315,7 +317,7 @@ func renderTotals(totals []wireTotal, me string) string {
 // played, where its replay is, and the match totals so far. replayURL is
 // the replay's full address (the message carries a path); scoring is as
 // renderLeaderboard's.
-func renderRoundOver(ro *wireRoundOver, me, replayURL, scoring string) string {
+func renderRoundOver(ro *protocol.RoundOver, me, replayURL, scoring string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Round %d over. Results:\n", ro.Round)
 	b.WriteString(renderLeaderboard(ro.Results, me, scoring))
@@ -337,12 +339,12 @@ func renderRoundOver(ro *wireRoundOver, me, replayURL, scoring string) string {
 }
 
 // renderMatchOver draws the final standings of a match.
-func renderMatchOver(totals []wireTotal, me string) string {
+func renderMatchOver(totals []match.Total, me string) string {
 	return "Match over. Final standings:\n" + renderTotals(totals, me)
 }
 
 // describeSettings sums up a match's settings on one line.
-func describeSettings(s wireSettings) string {
+func describeSettings(s match.Settings) string {
 	passes := "unlimited passes"
 	switch s.Passes {
 	case 0:
@@ -353,7 +355,7 @@ func describeSettings(s wireSettings) string {
 	}
 	rounds := plural(s.Rounds, "round")
 	out := fmt.Sprintf("draw %d, %s, %s scoring, undo %s, %s, %s of %s",
-		s.Draw, passes, clean(s.Scoring), clean(s.Undo), clean(s.Mode), rounds, formatMs(int64(s.TimeLimitS)*1000, false))
+		s.Draw, passes, clean(s.Scoring), clean(s.Undo), clean(string(s.Mode)), rounds, formatMs(int64(s.TimeLimitS)*1000, false))
 	if s.Seed != "" {
 		out += ", deal #" + clean(s.Seed)
 	}
@@ -362,13 +364,13 @@ func describeSettings(s wireSettings) string {
 
 // renderMatch sums up a match: its code, phase, settings and players, the
 // reader's own name marked "you".
-func renderMatch(m *wireMatch, me string) string {
+func renderMatch(m *match.MatchInfo, me string) string {
 	var b strings.Builder
 	kind := "Match"
 	if m.Quick {
 		kind = "Quick match"
 	}
-	fmt.Fprintf(&b, "%s %s: %s", kind, clean(m.Code), clean(m.State))
+	fmt.Fprintf(&b, "%s %s: %s", kind, clean(m.Code), clean(string(m.State)))
 	if m.Round > 0 {
 		fmt.Fprintf(&b, ", round %d of %d", m.Round, m.Settings.Rounds)
 	}
@@ -405,7 +407,7 @@ func renderMatch(m *wireMatch, me string) string {
 
 // renderMatchList draws a page of the open public matches; more says that
 // further pages follow.
-func renderMatchList(ms []wireMatch, more bool) string {
+func renderMatchList(ms []*match.MatchInfo, more bool) string {
 	switch {
 	case len(ms) == 0 && more:
 		return "No open public matches on this page. More follow: type list more.\n"
@@ -422,7 +424,7 @@ func renderMatchList(ms []wireMatch, more bool) string {
 			}
 		}
 		t.add("  "+clean(m.Code), host, fmt.Sprintf("%d/%d", len(m.Players), m.Settings.MaxPlayers),
-			strconv.Itoa(m.Settings.Draw), clean(m.Settings.Mode), strconv.Itoa(m.Settings.Rounds),
+			strconv.Itoa(m.Settings.Draw), clean(string(m.Settings.Mode)), strconv.Itoa(m.Settings.Rounds),
 			formatMs(int64(m.Settings.TimeLimitS)*1000, false))
 	}
 	if more {

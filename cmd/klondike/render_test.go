@@ -4,7 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"klondike/api/protocol"
 	"klondike/engine"
+	"klondike/match"
 )
 
 // deal1View returns the view of deal #1 after moves, at elapsedMs.
@@ -164,10 +166,10 @@ func TestRenderBoardScores(t *testing.T) {
 
 func ms(n int64) *int64 { return &n }
 
-var testEntries = []wireEntry{
-	{PlayerID: "p1", Name: "alice", Rank: 1, Score: 655, Foundation: 52, Moves: 131, Status: "won", FinishedMs: ms(183000)},
-	{PlayerID: "p2", Name: "bob the builder", Rank: 2, Score: -12, Foundation: 4, Moves: 17, Status: "playing"},
-	{PlayerID: "p3", Name: "carol", Rank: 3, Score: 0, Foundation: 0, Moves: 2, Status: "resigned", FinishedMs: ms(9050)},
+var testEntries = []match.Entry{
+	{PlayerID: "p1", Name: "alice", Rank: 1, Score: 655, Foundation: 52, Moves: 131, Status: engine.Won, FinishedMs: ms(183000)},
+	{PlayerID: "p2", Name: "bob the builder", Rank: 2, Score: -12, Foundation: 4, Moves: 17, Status: engine.Playing},
+	{PlayerID: "p3", Name: "carol", Rank: 3, Score: 0, Foundation: 0, Moves: 2, Status: engine.Resigned, FinishedMs: ms(9050)},
 }
 
 func TestRenderLeaderboard(t *testing.T) {
@@ -190,7 +192,7 @@ Timed score = game score - 2 points each 10 s (min 0) + a win's time bonus
 	}
 }
 
-var testTotals = []wireTotal{
+var testTotals = []match.Total{
 	{PlayerID: "p1", Name: "alice", Total: 1310, Wins: 2, GamesWon: 1, Placings: []int{1, 1}, Rank: 1},
 	{PlayerID: "p2", Name: "bob the builder", Total: 40, Wins: 0, Placings: []int{2, 3}, Rank: 2},
 	{PlayerID: "p3", Name: "carol", Total: 0, Wins: 0, Placings: []int{}, Rank: 3},
@@ -210,9 +212,9 @@ func TestRenderTotals(t *testing.T) {
 }
 
 func TestRenderRoundOver(t *testing.T) {
-	ro := &wireRoundOver{
+	ro := &protocol.RoundOver{
 		Round: 2, Results: testEntries[:2],
-		Deal:      wireDeal{Seed: "12345678901234567890", Salt: "00ff", Commitment: "abc"},
+		Deal:      protocol.DealReveal{Seed: "12345678901234567890", Salt: "00ff", Commitment: "abc"},
 		ReplayURL: "/api/v1/rounds/r1/replay", Totals: testTotals[:2],
 	}
 	want := `Round 2 over. Results:
@@ -229,7 +231,7 @@ Match totals:
 `
 	checkText(t, "round over", renderRoundOver(ro, "p1", "http://127.0.0.1:8080/api/v1/rounds/r1/replay", "standard"), want)
 
-	ro.Deal = wireDeal{Seed: "1", KnownDeal: true}
+	ro.Deal = protocol.DealReveal{Seed: "1", KnownDeal: true}
 	ro.Totals = nil
 	got := renderRoundOver(ro, "p1", "", "vegas")
 	if !strings.Contains(got, "Deal: #1 (a known deal)\n") || strings.Contains(got, "Replay:") || strings.Contains(got, "totals") {
@@ -237,12 +239,12 @@ Match totals:
 	}
 }
 
-func testMatch() *wireMatch {
-	return &wireMatch{
+func testMatch() *match.MatchInfo {
+	return &match.MatchInfo{
 		ID: "m1", Code: "K7QX2M", Host: "p1", State: "open",
-		Settings: wireSettings{Draw: 3, Scoring: "standard", Undo: "no_reveal", Mode: "race", Rounds: 1,
+		Settings: match.Settings{Draw: 3, Scoring: "standard", Undo: "no_reveal", Mode: "race", Rounds: 1,
 			MaxPlayers: 8, TimeLimitS: 900, CountdownS: 3},
-		Players: []wireMember{
+		Players: []match.MemberInfo{
 			{PlayerID: "p1", Name: "alice", Ready: true, Connected: true},
 			{PlayerID: "p2", Name: "bob", Connected: false},
 		},
@@ -274,14 +276,14 @@ func TestRenderMatchList(t *testing.T) {
 `
 	for _, c := range []struct {
 		name    string
-		matches []wireMatch
+		matches []*match.MatchInfo
 		more    bool
 		want    string
 	}{
 		{"none", nil, false, "No open public matches (create public opens one that others see here).\n"},
 		{"none on this page", nil, true, "No open public matches on this page. More follow: type list more.\n"},
-		{"one", []wireMatch{*m}, false, table},
-		{"one page of several", []wireMatch{*m}, true, table + "More matches follow: type list more.\n"},
+		{"one", []*match.MatchInfo{m}, false, table},
+		{"one page of several", []*match.MatchInfo{m}, true, table + "More matches follow: type list more.\n"},
 	} {
 		checkText(t, c.name, renderMatchList(c.matches, c.more), c.want)
 	}

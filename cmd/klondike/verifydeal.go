@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"klondike/api/protocol"
 	"klondike/engine"
 )
 
@@ -20,7 +21,7 @@ import (
 // seen); the layout must be that deal number's; and the opening board seen
 // (nil if not seen) must be that layout's. It returns the lines to print; a
 // failed check's line starts with "WARNING".
-func verifyDeal(announced, knownSeed string, d wireDeal, opening *engine.View) []string {
+func verifyDeal(announced, knownSeed string, d protocol.DealReveal, opening *engine.View) []string {
 	var out []string
 	seed, err := strconv.ParseUint(d.Seed, 10, 64)
 	if err != nil {

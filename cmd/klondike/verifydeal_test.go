@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"klondike/api/protocol"
 	"klondike/engine"
 )
 
@@ -19,12 +20,12 @@ func TestVerifyDeal(t *testing.T) {
 	open1 := deal1View(t, engine.DefaultRules(), 0)
 	open2g, _ := engine.NewGame(engine.NumberedDeal(2), engine.DefaultRules())
 	open2 := open2g.View(0)
-	good := wireDeal{Seed: "1", Salt: "ab12", Commitment: commitment("ab12", "1"), Layout: layout(1)}
+	good := protocol.DealReveal{Seed: "1", Salt: "ab12", Commitment: commitment("ab12", "1"), Layout: layout(1)}
 	for _, c := range []struct {
 		name      string
 		announced string
 		known     string
-		deal      wireDeal
+		deal      protocol.DealReveal
 		opening   *engine.View
 		want      []string
 	}{
@@ -32,20 +33,20 @@ func TestVerifyDeal(t *testing.T) {
 			[]string{"deal verified: commitment matches", "layout checked: deal #1, as dealt to you"}},
 		{"no opening seen", good.Commitment, "", good, nil, []string{"deal verified: commitment matches"}},
 		{"commitment missed", "", "", good, nil, []string{"note: the commitment was not seen", "deal verified"}},
-		{"other salt", good.Commitment, "", wireDeal{Seed: "1", Salt: "ab13", Layout: layout(1)}, nil,
+		{"other salt", good.Commitment, "", protocol.DealReveal{Seed: "1", Salt: "ab13", Layout: layout(1)}, nil,
 			[]string{"WARNING: DEAL NOT VERIFIED", "WARNING:   committed:            " + good.Commitment}},
-		{"other seed", good.Commitment, "", wireDeal{Seed: "2", Salt: "ab12", Layout: layout(2)}, nil,
+		{"other seed", good.Commitment, "", protocol.DealReveal{Seed: "2", Salt: "ab12", Layout: layout(2)}, nil,
 			[]string{"WARNING: DEAL NOT VERIFIED"}},
-		{"layout not the seed's", good.Commitment, "", wireDeal{Seed: "1", Salt: "ab12", Layout: layout(2)}, nil,
+		{"layout not the seed's", good.Commitment, "", protocol.DealReveal{Seed: "1", Salt: "ab12", Layout: layout(2)}, nil,
 			[]string{"deal verified", "WARNING: the revealed layout is not deal #1's"}},
 		{"dealt another board", good.Commitment, "", good, &open2,
 			[]string{"deal verified", "WARNING: the board you were dealt is not deal #1's: pile 1 differs"}},
-		{"bad layout", good.Commitment, "", wireDeal{Seed: "1", Salt: "ab12", Layout: json.RawMessage(`{}`)}, nil,
+		{"bad layout", good.Commitment, "", protocol.DealReveal{Seed: "1", Salt: "ab12", Layout: json.RawMessage(`{}`)}, nil,
 			[]string{"WARNING: the revealed layout cannot be read"}},
-		{"bad seed", good.Commitment, "", wireDeal{Seed: "x"}, nil, []string{"WARNING: the deal number"}},
-		{"known deal", "", "1", wireDeal{Seed: "1", KnownDeal: true, Layout: layout(1)}, &open1,
+		{"bad seed", good.Commitment, "", protocol.DealReveal{Seed: "x"}, nil, []string{"WARNING: the deal number"}},
+		{"known deal", "", "1", protocol.DealReveal{Seed: "1", KnownDeal: true, Layout: layout(1)}, &open1,
 			[]string{"deal: known deal #1 (no commitment to check)", "layout checked"}},
-		{"known deal switched", "", "7", wireDeal{Seed: "1", KnownDeal: true, Layout: layout(1)}, nil,
+		{"known deal switched", "", "7", protocol.DealReveal{Seed: "1", KnownDeal: true, Layout: layout(1)}, nil,
 			[]string{"WARNING: DEAL NOT VERIFIED: deal #7 was announced, #1 revealed"}},
 	} {
 		got := verifyDeal(c.announced, c.known, c.deal, c.opening)

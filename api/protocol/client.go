@@ -1,0 +1,71 @@
+package protocol
+
+import "klondike/match"
+
+// The messages a client sends. Each has its Type (the message's name), and
+// an ID that the direct reply carries back as its Re; a message without an
+// ID gets replies without Re.
+
+// Hello opens a session: a new player with Name, or the player of Token
+// resumed (Name then optional: a valid one renames the player).
+type Hello struct {
+	Type  string `json:"type"`
+	ID    string `json:"id,omitempty"`
+	Name  string `json:"name,omitempty"`
+	Token string `json:"token,omitempty"`
+}
+
+// CreateMatch is create_match, and quick_match (TypeQuickMatch) with the
+// same fields: the settings of the match to make or find. Fields left out
+// take their defaults.
+type CreateMatch struct {
+	Type     string                `json:"type"`
+	ID       string                `json:"id,omitempty"`
+	Settings match.PartialSettings `json:"settings"`
+}
+
+// ListMatches asks for a page of the open public matches: at most Limit
+// (0: the server's default), from Cursor (a page's NextCursor; empty: the
+// first page).
+type ListMatches struct {
+	Type   string `json:"type"`
+	ID     string `json:"id,omitempty"`
+	Limit  int    `json:"limit,omitempty"`
+	Cursor string `json:"cursor,omitempty"`
+}
+
+// MatchRef is the messages that name a match: join_match, leave_match,
+// ready, start_match, spectate and rematch. The match is MatchID, else the
+// one of the invite Code, else (join_match aside) the player's current
+// match. Ready is ready's flag: absent means true.
+type MatchRef struct {
+	Type    string `json:"type"`
+	ID      string `json:"id,omitempty"`
+	MatchID string `json:"match_id,omitempty"`
+	Code    string `json:"code,omitempty"`
+	Ready   *bool  `json:"ready,omitempty"`
+}
+
+// Move plays the player's move number Seq (1-based) of the round, in the
+// notation of docs/notation.md.
+type Move struct {
+	Type    string `json:"type"`
+	ID      string `json:"id,omitempty"`
+	RoundID string `json:"round_id"`
+	Seq     int    `json:"seq"`
+	Move    string `json:"move"`
+}
+
+// Resign ends the player's game in the round.
+type Resign struct {
+	Type    string `json:"type"`
+	ID      string `json:"id,omitempty"`
+	RoundID string `json:"round_id"`
+}
+
+// Hint asks for the next move of a winning line, in a round of one player.
+type Hint struct {
+	Type    string `json:"type"`
+	ID      string `json:"id,omitempty"`
+	RoundID string `json:"round_id"`
+}

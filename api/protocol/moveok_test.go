@@ -1,0 +1,108 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"klondike/engine"
+	"klondike/match"
+)
+
+// testView is a player's view in the middle of a game.
+func testView(tb testing.TB) []byte {
+	tb.Helper()
+	g, err := engine.NewGame(engine.NumberedDeal(7), engine.DefaultRules())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for range 12 {
+		v := g.View(0)
+		ms := v.LegalMoves(engine.DefaultRules(), nil)
+		if len(ms) == 0 {
+			break
+		}
+		if _, err := g.Apply(ms[0]); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return g.AppendViewJSON(nil, 61_250)
+}
+
+// BenchmarkEncodeMoveOK is the encoding of one move_ok.
+func BenchmarkEncodeMoveOK(b *testing.B) {
+	view := testView(b)
+	ev := engine.Events(0)
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(AppendMoveOK(nil, "m41", "5f0c2a9be1d34c77", 41, view, ev, false)) == 0 {
+			b.Fatal("empty")
+		}
+	}
+}
+
+// TestMoveOKEncoding checks the hand-written move_ok against encoding/json
+// on MoveOK, with ids that need escaping.
+func TestMoveOKEncoding(t *testing.T) {
+	view := testView(t)
+	for _, re := range []string{"", "m1", `a"b\c`, "<&>", "é\u2028\x01", strings.Repeat("x", 64), "\xff"} {
+		for _, ev := range []engine.Events{0, 1, 1<<3 | 1<<1, ^engine.Events(0)} {
+			for _, dup := range []bool{false, true} {
+				want, err := json.Marshal(MoveOK{Type: TypeMoveOK, Re: re, RoundID: "r" + re, Seq: 12, View: view, Events: ev.Names(), Duplicate: dup})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := AppendMoveOK(nil, re, "r"+re, 12, view, ev, dup)
+				if string(got) != string(want) {
+					t.Errorf("re %q events %v dup %v:\n got %s\nwant %s", re, ev, dup, got, want)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkEncodeMoveOKJSON is the same message through encoding/json, the
+// way AppendMoveOK spares: the baseline for the ratio.
+func BenchmarkEncodeMoveOKJSON(b *testing.B) {
+	view := testView(b)
+	ev := engine.Events(0)
+	b.ReportAllocs()
+	for b.Loop() {
+		out, err := json.Marshal(MoveOK{Type: TypeMoveOK, Re: "m41", RoundID: "5f0c2a9be1d34c77", Seq: 41, View: view, Events: ev.Names()})
+		if err != nil || len(out) == 0 {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestEncodeMoveOK holds moveOK, which writes a match.MoveResult and
+// its view into a message of their length, to AppendMoveOK: the same
+// bytes, and a message of its own each time, which outlives the view.
+func TestEncodeMoveOK(t *testing.T) {
+	view := testView(t)
+	var first []byte
+	for _, re := range []string{"", "m1", `a"b`} {
+		for _, ev := range []engine.Events{0, engine.Drew, engine.ToFoundation | engine.Revealed | engine.GameWon, ^engine.Events(0)} {
+			for _, dup := range []bool{false, true} {
+				res := match.MoveResult{Seq: 7, Duplicate: dup, Events: ev}
+				scratch := bytes.Clone(view)
+				got := EncodeMoveOK(re, "r1", res, scratch)
+				clear(scratch) // as Round.Move reuses the view's buffer
+				if want := AppendMoveOK(nil, re, "r1", 7, view, ev, dup); !bytes.Equal(got, want) {
+					t.Fatalf("moveOK:\n%s\nwant\n%s", got, want)
+				}
+				if first == nil {
+					first = got
+				}
+			}
+		}
+	}
+	if want := AppendMoveOK(nil, "", "r1", 7, view, 0, false); !bytes.Equal(first, want) {
+		t.Fatalf("a later moveOK changed an earlier message:\n%s", first)
+	}
+	res := match.MoveResult{Seq: 41, Events: engine.ToFoundation | engine.Revealed}
+	if n := testing.AllocsPerRun(100, func() { _ = EncodeMoveOK("m41", "5f0c2a9be1d34c77", res, view) }); n != 1 {
+		t.Errorf("moveOK makes %v allocations, want 1 (the message)", n)
+	}
+}
