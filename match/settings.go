@@ -127,19 +127,19 @@ func WithDefaults(p PartialSettings) Settings {
 // PartialSettings is the settings object as a client sends it: every field
 // may be left out.
 type PartialSettings struct {
-	Draw                *int    `json:"draw"`
-	Passes              *int    `json:"passes"`
-	Scoring             *string `json:"scoring"`
-	Undo                *string `json:"undo"`
-	FoundationToTableau *bool   `json:"foundation_to_tableau"`
-	Mode                *Mode   `json:"mode"`
-	Rounds              *int    `json:"rounds"`
-	MaxPlayers          *int    `json:"max_players"`
-	TimeLimitS          *int    `json:"time_limit_s"`
-	Public              *bool   `json:"public"`
-	Seed                *string `json:"seed"`
-	CountdownS          *int    `json:"countdown_s"`
-	Deals               *string `json:"deals"`
+	Draw                *int    `json:"draw,omitempty"`
+	Passes              *int    `json:"passes,omitempty"`
+	Scoring             *string `json:"scoring,omitempty"`
+	Undo                *string `json:"undo,omitempty"`
+	FoundationToTableau *bool   `json:"foundation_to_tableau,omitempty"`
+	Mode                *Mode   `json:"mode,omitempty"`
+	Rounds              *int    `json:"rounds,omitempty"`
+	MaxPlayers          *int    `json:"max_players,omitempty"`
+	TimeLimitS          *int    `json:"time_limit_s,omitempty"`
+	Public              *bool   `json:"public,omitempty"`
+	Seed                *string `json:"seed,omitempty"`
+	CountdownS          *int    `json:"countdown_s,omitempty"`
+	Deals               *string `json:"deals,omitempty"`
 }
 
 // Validate reports the first setting out of range.
