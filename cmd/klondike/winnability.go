@@ -17,11 +17,9 @@ import (
 )
 
 // defaultDealBudget is the time klondike winnability gives each deal when no
-// --budget is set: the issue's target is to decide a deal within 2 s.
+// --budget is set: enough to decide nearly every deal, little enough for a
+// range of thousands.
 const defaultDealBudget = 2 * time.Second
-
-// progressEvery is the least time between two redraws of the progress bar.
-const progressEvery = 200 * time.Millisecond
 
 func winnabilityUsage(w io.Writer) {
 	fmt.Fprintf(w, `Usage: klondike winnability --from A --count K [rule flags] [--budget DURATION] [--nodes N] [--workers W] [--out FILE]
@@ -53,14 +51,35 @@ Solver:
   --out FILE      also write one line a deal as it finishes:
                   "N verdict nodes ms moves" (ms: the solver's time)
 
+Measurements:
+  --all-rules     solve the deals under each of the twelve rule combinations
+                  in turn (draw 1 and 3; unlimited, three passes and one;
+                  foundation-to-tableau on and off) and print a summary for
+                  each; leave out --draw, --passes,
+                  --no-foundation-to-tableau and --out
+  --compare-twins solve each deal twice, one after the other: with the
+                  solver's twin-stack reduction and without it. The summary
+                  sets the two side by side, with the nodes of the proofs
+                  and of the wins that both made; a deal winnable one way
+                  and unwinnable the other is an error. The lines of --out
+                  hold both: "N verdict nodes ms moves verdict nodes ms
+                  moves". Only in a klondike built with the solver's
+                  measurement hooks:
+                  go build -tags solverlab -o klondike-lab ./cmd/klondike
+
+Every winning line is replayed under each undo policy (on, off, no_reveal).
+
 Exit status: 0 when every deal was solved and every winning line replayed,
-1 when a winning line failed to replay (a solver bug) or the output could
-not be written, 2 for bad usage.
+1 when a winning line failed to replay or the two searches of
+--compare-twins disagree (a solver bug), or the output could not be
+written, 2 for bad usage.
 
 Examples:
   klondike winnability --from 1 --count 1000
   klondike winnability --from 1 --count 10000 --draw 1 --workers 2
   nice -n 19 klondike winnability --from 1 --count 10000 --passes 3 --budget 2s --out d3p3.txt
+  klondike winnability --all-rules --from 1 --count 1000 --nodes 1000000 --budget 0 --workers 2
+  klondike-lab winnability --compare-twins --from 1 --count 300 --nodes 2000000 --budget 0 --out twins.txt
 `, defaultDealBudget)
 }
 
@@ -103,6 +122,21 @@ func summarize(results []dealResult) winStats {
 	return s
 }
 
+// timesText formats the time per deal: median, 95th and 99th percentile,
+// most.
+func (s winStats) timesText() string {
+	return fmt.Sprintf("median %s, p95 %s, p99 %s, max %s",
+		msText(quantile(s.times, 0.5)), msText(quantile(s.times, 0.95)), msText(quantile(s.times, 0.99)), msText(quantile(s.times, 1)))
+}
+
+// nodesPerSecond is the search's speed: nodes by the solves' time.
+func (s winStats) nodesPerSecond() float64 {
+	if s.searchTime <= 0 {
+		return 0
+	}
+	return float64(s.nodes) / s.searchTime.Seconds()
+}
+
 // quantile returns the q-quantile (0..1) of sorted by the nearest rank.
 func quantile(sorted []time.Duration, q float64) time.Duration {
 	if len(sorted) == 0 {
@@ -136,6 +170,10 @@ func msText(d time.Duration) string {
 	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 1, 64) + " ms"
 }
 
+// A solveFunc solves a game's position within a budget: solver.SolveGame,
+// or the solver with a reduction switched off (--compare-twins).
+type solveFunc func(g *engine.Game, b solver.Budget) solver.Result
+
 func runWinnability(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("winnability")
 	gf := addGameFlags(fs)
@@ -144,6 +182,8 @@ func runWinnability(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	count := fs.Int("count", 0, "how many deals")
 	workers := fs.Int("workers", 1, "deals solved at once")
 	outFile := fs.String("out", "", "file for one line a deal")
+	allRules := fs.Bool("all-rules", false, "every rule combination in turn")
+	compare := fs.Bool("compare-twins", false, "with and without the twin-stack reduction")
 	if ok, status := parseFlags(fs, args, winnabilityUsage, stdout, stderr); !ok {
 		return status
 	}
@@ -160,6 +200,12 @@ func runWinnability(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		return usageError(stderr, fs.Name(), fmt.Errorf("--from %d --count %d: deal numbers end at %d", *from, *count, uint64(math.MaxUint64)))
 	case *workers < 1:
 		return usageError(stderr, fs.Name(), fmt.Errorf("--workers %d: want at least 1", *workers))
+	case *allRules && (isSet(fs, "draw") || isSet(fs, "passes") || isSet(fs, "no-foundation-to-tableau")):
+		return usageError(stderr, fs.Name(), errors.New("--all-rules sets the draw, the passes and foundation-to-tableau itself: leave out --draw, --passes and --no-foundation-to-tableau"))
+	case *allRules && *outFile != "":
+		return usageError(stderr, fs.Name(), errors.New("--out writes the deals of one rule set: leave out --all-rules"))
+	case *compare && solveWithoutTwins == nil:
+		return usageError(stderr, fs.Name(), errNoSolverLab)
 	}
 	budget, err := bf.budget()
 	if err != nil {
@@ -169,6 +215,14 @@ func runWinnability(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	if err != nil {
 		return usageError(stderr, fs.Name(), err)
 	}
+	ruleSets := []engine.Rules{rules}
+	if *allRules {
+		ruleSets = everyRules(rules)
+	}
+	solvers := []solveFunc{solver.SolveGame}
+	if *compare {
+		solvers = append(solvers, solveWithoutTwins)
+	}
 	var out *os.File
 	if *outFile != "" {
 		if out, err = os.Create(*outFile); err != nil {
@@ -176,47 +230,40 @@ func runWinnability(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		}
 	}
 
-	start := time.Now()
-	var bar *progressBar
-	if isTerminal(stderr) {
-		bar = &progressBar{w: stderr, total: *count, start: start}
-	}
-	var outErr error
-	done := func(n uint64, r dealResult, finished, winnable int) {
-		bar.update(finished, winnable)
-		if out != nil && outErr == nil {
-			// One line a deal as it finishes, so that an interrupted run
-			// leaves its results behind.
-			_, outErr = fmt.Fprintf(out, "%d %v %d %.3f %d\n", n, r.verdict, r.nodes, float64(r.elapsed)/float64(time.Millisecond), r.moves)
-		}
-	}
-	results := solveRange(*from, *count, rules, budget, *workers, done)
-	bar.finish()
-	wall := time.Since(start)
-	s := summarize(results)
-
 	w := bufio.NewWriter(stdout)
-	lo, hi := wilson(s.win, s.deals)
-	last := *from + uint64(*count) - 1
-	fmt.Fprintf(w, "deals %d..%d (%d); draw %d, passes %s, foundation-to-tableau %s\n",
-		*from, last, s.deals, rules.Draw, passesName(rules.Passes), onOff(rules.FoundationToTableau))
-	fmt.Fprintf(w, "budget %s a deal; %d worker(s); wall time %v\n", budgetName(budget), *workers, wall.Round(time.Second))
-	fmt.Fprintf(w, "winnable    %6d  %7s  95%% CI %.2f%%–%.2f%% (Wilson)\n", s.win, pct(s.win, s.deals), 100*lo, 100*hi)
-	fmt.Fprintf(w, "unwinnable  %6d  %7s\n", s.lose, pct(s.lose, s.deals))
-	fmt.Fprintf(w, "unknown     %6d  %7s\n", s.unknown, pct(s.unknown, s.deals))
-	fmt.Fprintf(w, "winnable if every unknown were: %s\n", pct(s.win+s.unknown, s.deals))
-	fmt.Fprintf(w, "time per deal: median %s, p95 %s, p99 %s, max %s\n",
-		msText(quantile(s.times, 0.5)), msText(quantile(s.times, 0.95)), msText(quantile(s.times, 0.99)), msText(quantile(s.times, 1)))
-	nps := 0.0
-	if s.searchTime > 0 {
-		nps = float64(s.nodes) / s.searchTime.Seconds()
-	}
-	fmt.Fprintf(w, "nodes %d (%.0f a second of search)\n", s.nodes, nps)
-	fmt.Fprintf(w, "winning lines replayed to a win: %d of %d\n", s.replayed, s.win)
 	status := exitOK
-	if s.replayed != s.win {
-		fmt.Fprintf(stderr, "%s: %d winning lines did not replay: a solver bug\n", fs.Name(), s.win-s.replayed)
-		status = exitFailure
+	var outErr error
+	for k, r := range ruleSets {
+		start := time.Now()
+		var bar *progressBar
+		if isTerminal(stderr) {
+			bar = &progressBar{w: stderr, total: *count, start: start}
+		}
+		done := func(n uint64, rs []dealResult, finished, winnable int) {
+			bar.update(finished, winnable)
+			if out != nil && outErr == nil {
+				// One line a deal as it finishes, so that an interrupted run
+				// leaves its results behind.
+				outErr = writeDealLine(out, n, rs)
+			}
+		}
+		results := solveRange(*from, *count, r, budget, solvers, *workers, done)
+		bar.finish()
+		wall := time.Since(start)
+		if k > 0 {
+			w.WriteByte('\n')
+		}
+		rng := dealRange{from: *from, count: *count, rules: r, budget: budget, workers: *workers, wall: wall}
+		var st int
+		if len(solvers) == 1 {
+			st = printSummary(w, stderr, fs.Name(), rng, column(results, 0))
+		} else {
+			st = printComparison(w, stderr, fs.Name(), rng, column(results, 0), column(results, 1))
+		}
+		status = max(status, st)
+		if err := w.Flush(); err != nil {
+			break // flush reports it below
+		}
 	}
 	if out != nil {
 		if err := errors.Join(outErr, out.Close()); err != nil {
@@ -227,12 +274,88 @@ func runWinnability(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	return flush(w, stderr, fs.Name(), status)
 }
 
-// solveRange solves deals from..from+count−1 on workers goroutines and
-// returns their results in deal order. done is called after each deal with
-// its number, its result and the counts so far, under a lock (one call at a
-// time), from the worker that finished it.
-func solveRange(from uint64, count int, r engine.Rules, b solver.Budget, workers int, done func(n uint64, r dealResult, finished, winnable int)) []dealResult {
-	results := make([]dealResult, count)
+// everyRules returns r under each rule combination the solver supports:
+// draw 1 and 3; unlimited passes, three and one; foundation-to-tableau on
+// and off.
+func everyRules(r engine.Rules) []engine.Rules {
+	var out []engine.Rules
+	for _, draw := range []int{1, 3} {
+		for _, passes := range []int{0, 3, 1} {
+			for _, f2t := range []bool{true, false} {
+				r.Draw, r.Passes, r.FoundationToTableau = draw, passes, f2t
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// writeDealLine writes a deal's line of --out: its number, then verdict,
+// nodes, milliseconds and moves of each solver.
+func writeDealLine(w io.Writer, n uint64, rs []dealResult) error {
+	b := strconv.AppendUint(nil, n, 10)
+	for _, r := range rs {
+		b = fmt.Appendf(b, " %v %d %.3f %d", r.verdict, r.nodes, float64(r.elapsed)/float64(time.Millisecond), r.moves)
+	}
+	_, err := w.Write(append(b, '\n'))
+	return err
+}
+
+// column returns the results of solver k of each deal.
+func column(results [][]dealResult, k int) []dealResult {
+	out := make([]dealResult, len(results))
+	for i, rs := range results {
+		out[i] = rs[k]
+	}
+	return out
+}
+
+// dealRange describes one run over a range of deals, for its summary.
+type dealRange struct {
+	from    uint64
+	count   int
+	rules   engine.Rules
+	budget  solver.Budget
+	workers int
+	wall    time.Duration
+}
+
+// printHead prints the deals, the rules and the budget of a summary.
+func printHead(w io.Writer, d dealRange) {
+	last := d.from + uint64(d.count) - 1
+	fmt.Fprintf(w, "deals %d..%d (%d); draw %d, passes %s, foundation-to-tableau %s\n",
+		d.from, last, d.count, d.rules.Draw, passesName(d.rules.Passes), onOff(d.rules.FoundationToTableau))
+	fmt.Fprintf(w, "budget %s a deal; %d worker(s); wall time %v\n", budgetName(d.budget), d.workers, d.wall.Round(time.Second))
+}
+
+// printSummary prints the summary of one solver's results and returns the
+// exit status: exitFailure when a winning line did not replay.
+func printSummary(w, stderr io.Writer, cmd string, d dealRange, results []dealResult) int {
+	s := summarize(results)
+	printHead(w, d)
+	lo, hi := wilson(s.win, s.deals)
+	fmt.Fprintf(w, "winnable    %6d  %7s  95%% CI %.2f%%–%.2f%% (Wilson)\n", s.win, pct(s.win, s.deals), 100*lo, 100*hi)
+	fmt.Fprintf(w, "unwinnable  %6d  %7s\n", s.lose, pct(s.lose, s.deals))
+	fmt.Fprintf(w, "unknown     %6d  %7s\n", s.unknown, pct(s.unknown, s.deals))
+	fmt.Fprintf(w, "winnable if every unknown were: %s\n", pct(s.win+s.unknown, s.deals))
+	fmt.Fprintf(w, "time per deal: %s\n", s.timesText())
+	fmt.Fprintf(w, "nodes %d (%.0f a second of search)\n", s.nodes, s.nodesPerSecond())
+	fmt.Fprintf(w, "winning lines replayed to a win: %d of %d\n", s.replayed, s.win)
+	if s.replayed != s.win {
+		fmt.Fprintf(stderr, "%s: %d winning lines did not replay: a solver bug\n", cmd, s.win-s.replayed)
+		return exitFailure
+	}
+	return exitOK
+}
+
+// solveRange solves deals from..from+count−1 on workers goroutines, each
+// deal with every one of solvers in turn, and returns their results in
+// deal order (one dealResult a solver). done is called after each deal
+// with its number, its results and the counts so far (deals finished, and
+// winnable by the first solver), under a lock (one call at a time), from
+// the worker that finished it.
+func solveRange(from uint64, count int, r engine.Rules, b solver.Budget, solvers []solveFunc, workers int, done func(n uint64, rs []dealResult, finished, winnable int)) [][]dealResult {
+	results := make([][]dealResult, count)
 	var (
 		mu       sync.Mutex
 		next     int
@@ -251,19 +374,18 @@ func solveRange(from uint64, count int, r engine.Rules, b solver.Budget, workers
 					return
 				}
 				d := engine.NumberedDeal(from + uint64(i))
-				res := solver.Solve(d, r, b)
-				dr := dealResult{verdict: res.Verdict, nodes: res.Nodes, elapsed: res.Elapsed, moves: len(res.Moves)}
-				if res.Verdict == solver.Winnable {
-					dr.replayed = replaysToWin(d, r, res.Moves)
+				rs := make([]dealResult, len(solvers))
+				for k, solve := range solvers {
+					rs[k] = solveDeal(d, r, b, solve)
 				}
 				mu.Lock()
-				results[i] = dr
+				results[i] = rs
 				finished++
-				if dr.verdict == solver.Winnable {
+				if rs[0].verdict == solver.Winnable {
 					win++
 				}
 				if done != nil {
-					done(from+uint64(i), dr, finished, win)
+					done(from+uint64(i), rs, finished, win)
 				}
 				mu.Unlock()
 			}
@@ -273,19 +395,41 @@ func solveRange(from uint64, count int, r engine.Rules, b solver.Budget, workers
 	return results
 }
 
-// replaysToWin reports whether moves, played on a new game of deal d under
-// rules r, are all accepted and win it.
-func replaysToWin(d engine.Deal, r engine.Rules, moves []engine.Move) bool {
+// solveDeal solves deal d under rules r with solve, and replays a winning
+// line.
+func solveDeal(d engine.Deal, r engine.Rules, b solver.Budget, solve solveFunc) dealResult {
 	g, err := engine.NewGame(d, r)
 	if err != nil {
-		return false
+		return dealResult{}
 	}
-	for _, m := range moves {
-		if _, err := g.Apply(m); err != nil {
+	res := solve(g, b)
+	dr := dealResult{verdict: res.Verdict, nodes: res.Nodes, elapsed: res.Elapsed, moves: len(res.Moves)}
+	if res.Verdict == solver.Winnable {
+		dr.replayed = replaysToWin(d, r, res.Moves)
+	}
+	return dr
+}
+
+// replaysToWin reports whether moves, played on a new game of deal d under
+// rules r with each undo policy, are all accepted and win it: a winning
+// line never needs an undo.
+func replaysToWin(d engine.Deal, r engine.Rules, moves []engine.Move) bool {
+	for _, u := range []engine.UndoPolicy{engine.UndoOn, engine.UndoOff, engine.UndoNoReveal} {
+		r.Undo = u
+		g, err := engine.NewGame(d, r)
+		if err != nil {
+			return false
+		}
+		for _, m := range moves {
+			if _, err := g.Apply(m); err != nil {
+				return false
+			}
+		}
+		if g.Status() != engine.Won {
 			return false
 		}
 	}
-	return g.Status() == engine.Won
+	return true
 }
 
 func passesName(p int) string {
@@ -313,51 +457,4 @@ func budgetName(b solver.Budget) string {
 		return fmt.Sprintf("%d nodes", b.Nodes)
 	}
 	return "none"
-}
-
-// A progressBar draws "[=====>    ] 1234/10000 12% winnable 81.2% 3m left"
-// on one line of a terminal. A nil *progressBar draws nothing.
-type progressBar struct {
-	w     io.Writer
-	total int
-	start time.Time
-	drawn time.Time
-}
-
-// progressWidth is the number of cells of the bar.
-const progressWidth = 30
-
-func (p *progressBar) update(finished, winnable int) {
-	if p == nil {
-		return
-	}
-	now := time.Now()
-	if finished < p.total && now.Sub(p.drawn) < progressEvery {
-		return
-	}
-	p.drawn = now
-	fill := finished * progressWidth / p.total
-	bar := make([]byte, progressWidth)
-	for i := range bar {
-		switch {
-		case i < fill:
-			bar[i] = '='
-		case i == fill:
-			bar[i] = '>'
-		default:
-			bar[i] = ' '
-		}
-	}
-	elapsed := now.Sub(p.start)
-	left := time.Duration(float64(elapsed) / float64(finished) * float64(p.total-finished))
-	fmt.Fprintf(p.w, "\r[%s] %d/%d %3d%% winnable %s, %v left ", bar, finished, p.total,
-		finished*100/p.total, pct(winnable, finished), left.Round(time.Second))
-}
-
-// finish ends the bar's line.
-func (p *progressBar) finish() {
-	if p == nil {
-		return
-	}
-	fmt.Fprintln(p.w)
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"klondike/engine/solver"
 )
 
 func TestWinnabilitySmall(t *testing.T) {
@@ -94,6 +96,9 @@ func TestWinnabilityBadUsage(t *testing.T) {
 		{[]string{"winnability", "--count", "5", "--passes", "2"}, "passes 2"},
 		{[]string{"winnability", "--count", "5", "--nodes", "-1"}, "must not be negative"},
 		{[]string{"winnability", "--count", "5", "extra"}, "unexpected arguments"},
+		{[]string{"winnability", "--count", "5", "--all-rules", "--draw", "1"}, "leave out --draw"},
+		{[]string{"winnability", "--count", "5", "--all-rules", "--no-foundation-to-tableau"}, "leave out --draw"},
+		{[]string{"winnability", "--count", "5", "--all-rules", "--out", "x.txt"}, "leave out --all-rules"},
 	} {
 		out, errOut, status := runCmd(t, "", tc.args...)
 		if status != 2 || out != "" || !strings.Contains(errOut, tc.want) {
@@ -132,5 +137,74 @@ func TestQuantile(t *testing.T) {
 	}
 	if quantile(nil, 0.5) != 0 {
 		t.Error("quantile of nothing is not 0")
+	}
+}
+
+// TestWinnabilityAllRules: --all-rules prints one summary for each of the
+// twelve rule combinations, in order, each with its deals replayed.
+func TestWinnabilityAllRules(t *testing.T) {
+	out, errOut, status := runCmd(t, "", "winnability", "--all-rules", "--from", "1", "--count", "2",
+		"--nodes", "5000", "--budget", "0", "--workers", "2")
+	if status != 0 {
+		t.Fatalf("exit %d, stderr %q", status, errOut)
+	}
+	var heads []string
+	for _, l := range lines(out) {
+		if strings.HasPrefix(l, "deals ") {
+			heads = append(heads, l)
+		}
+	}
+	var want []string
+	for _, draw := range []string{"1", "3"} {
+		for _, passes := range []string{"unlimited", "3", "1"} {
+			for _, f2t := range []string{"on", "off"} {
+				want = append(want, fmt.Sprintf("deals 1..2 (2); draw %s, passes %s, foundation-to-tableau %s", draw, passes, f2t))
+			}
+		}
+	}
+	if strings.Join(heads, "\n") != strings.Join(want, "\n") {
+		t.Errorf("summaries for\n%s\nwant\n%s", strings.Join(heads, "\n"), strings.Join(want, "\n"))
+	}
+	if n := strings.Count(out, "winning lines replayed to a win: "); n != 12 {
+		t.Errorf("%d replay lines, want 12:\n%s", n, out)
+	}
+}
+
+// TestWinnabilityCompareTwins runs --compare-twins with a stand-in for the
+// solver without twin stacks when this build has none (the summary's
+// shape), and with the real one in a build tagged solverlab.
+func TestWinnabilityCompareTwins(t *testing.T) {
+	if solveWithoutTwins == nil {
+		_, errOut, status := runCmd(t, "", "winnability", "--compare-twins", "--count", "2")
+		if status != 2 || !strings.Contains(errOut, "-tags solverlab") {
+			t.Errorf("without the hooks: exit %d, stderr %q; want 2 and a hint to -tags solverlab", status, errOut)
+		}
+		solveWithoutTwins = solver.SolveGame
+		t.Cleanup(func() { solveWithoutTwins = nil })
+	}
+	outFile := filepath.Join(t.TempDir(), "twins.txt")
+	out, errOut, status := runCmd(t, "", "winnability", "--compare-twins", "--from", "1", "--count", "6",
+		"--nodes", "50000", "--budget", "0", "--workers", "2", "--out", outFile)
+	if status != 0 {
+		t.Fatalf("exit %d, stderr %q\n%s", status, errOut, out)
+	}
+	for _, want := range []string{"with twin stacks", "proofs both made: ", "wins both found: ",
+		"verdicts that disagree: 0\n", "winning lines replayed to a win: "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	data, err := os.ReadFile(outFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls := lines(string(data))
+	if len(ls) != 6 {
+		t.Fatalf("--out has %d lines, want 6:\n%s", len(ls), data)
+	}
+	for _, l := range ls {
+		if f := strings.Fields(l); len(f) != 9 {
+			t.Errorf("--out line %q: want 9 fields (the deal, then verdict, nodes, ms and moves twice)", l)
+		}
 	}
 }

@@ -41,6 +41,7 @@ func beamLineWins(t *testing.T, g *engine.Game, x *search) ([]engine.Move, bool)
 // after 1,000,000 nodes); a beam of width 1,000 wins it within 50,000, and
 // so does a solve on 2,000,000 nodes, whose schedule holds that beam.
 func TestBeamFindsLateWin(t *testing.T) {
+	t.Parallel()
 	r := engine.DefaultRules()
 	r.Draw, r.Passes = 1, 3
 	g, err := engine.NewGame(engine.NumberedDeal(257), r)
@@ -58,14 +59,14 @@ func TestBeamFindsLateWin(t *testing.T) {
 	if y.nodes != x.nodes || fmt.Sprint(y.hist) != fmt.Sprint(x.hist) {
 		t.Errorf("a second beam: %d nodes, another line: want the same search", y.nodes)
 	}
-	if raceOn {
-		return
+	if raceOn || testing.Short() {
+		return // the solves below are long searches
 	}
 	if res := Solve(engine.NumberedDeal(257), r, Budget{Nodes: 2_000_000}); res.Verdict != Winnable {
 		t.Errorf("solve on 2,000,000 nodes: %v after %d nodes, want winnable", res.Verdict, res.Nodes)
 	}
 	none := []phase{}
-	res := solveWith(g, Budget{Nodes: 1_000_000}, func(x *search) { x.noRelax = true; x.phases = &none })
+	res := solveWith(g, Budget{Nodes: 1_000_000}, searchOpts{noRelax: true, phases: &none})
 	if res.Verdict != Unknown {
 		t.Errorf("the complete search alone on 1,000,000 nodes: %v after %d nodes, want unknown (else the deal no longer shows what the beam adds)", res.Verdict, res.Nodes)
 	}
@@ -75,7 +76,8 @@ func TestBeamFindsLateWin(t *testing.T) {
 // every win they claim replays to a win, and a beam never claims a win of
 // a deal the solver proves unwinnable.
 func TestBeamLinesReplay(t *testing.T) {
-	deals := uint64(testSize(30, 10, 4))
+	t.Parallel()
+	deals := uint64(size{long: 30, normal: 10, short: 4, race: 4}.get())
 	total := 0
 	for _, r := range variants() {
 		won := 0
@@ -97,9 +99,8 @@ func TestBeamLinesReplay(t *testing.T) {
 			}
 		}
 		total += won
-		// About 3% of deals are winnable in draw 3 with one pass, a
-		// quarter in draw 1 with one pass: only the full size expects a
-		// win in each variant.
+		// Few deals are winnable with one pass, fewest in draw 3: only
+		// the large size expects a win in each variant but that one.
 		if won == 0 && deals >= 30 && !(r.Draw == 3 && r.Passes == 1) {
 			t.Errorf("%s: no beam won any of deals 1-%d", variantName(r), deals)
 		}

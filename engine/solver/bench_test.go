@@ -2,6 +2,7 @@ package solver
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"klondike/engine"
@@ -72,5 +73,35 @@ func BenchmarkHint(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Hint(g, Budget{Nodes: 100_000})
+	}
+}
+
+// BenchmarkGen generates the moves of positions part way through random
+// games of every variant, as the search does at each node: one op is one
+// position's list.
+func BenchmarkGen(b *testing.B) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	var xs []*search
+	for _, r := range variants() {
+		for n := 1; n <= 20; n++ {
+			g := randomWalk(rng, engine.NumberedDeal(uint64(n)), r, rng.IntN(60))
+			if g.Status() != engine.Playing {
+				continue
+			}
+			x := &search{}
+			if err := x.load(g.String(), r); err != nil {
+				b.Fatal(err)
+			}
+			xs = append(xs, x)
+		}
+	}
+	buf := make([]move, 0, 256)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		buf = xs[i].gen(buf[:0], oblig{})
+		if i++; i == len(xs) {
+			i = 0
+		}
 	}
 }

@@ -7,8 +7,8 @@ import (
 	"klondike/engine"
 )
 
-// deadlockedScan is deadlocked as it was before the card sets kept by do
-// and undo (a scan of the piles a call, reachability by positions): the
+// deadlockedScan is deadlocked written without the card sets that do and
+// undo keep (a scan of the piles a call, reachability by positions): the
 // dead-end test's reference.
 func (x *search) deadlockedScan() bool {
 	s := &x.s

@@ -12,6 +12,7 @@ import (
 // (as if the player had left the line). Every hint must be legal and the
 // game must end won.
 func TestHintPlaysToAWin(t *testing.T) {
+	t.Parallel()
 	deals := []uint64{1, 2, 3}
 	if raceOn || testing.Short() {
 		deals = deals[:1]

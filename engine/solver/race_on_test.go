@@ -2,6 +2,6 @@
 
 package solver
 
-// raceOn: the race detector slows the search about tenfold, so the
+// raceOn: the race detector slows the search many times over, so the
 // heaviest tests do less.
 const raceOn = true

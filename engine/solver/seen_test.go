@@ -12,33 +12,23 @@ import (
 // found in the table without making its move, changes nothing: every
 // child it skips, made through enter as well, is one enter skips
 // (checkSeen), and the search with it gives the same verdict, node count
-// and line as the search without it. KLONDIKE_SEEN_DEALS=N runs N deals a
-// variant (default 12, 4 with -short), from the opening and part way
-// through a random game.
+// and line as the search without it; on deals' openings and part way
+// through random games (eachTestGame).
 func TestSeenChildSameSearch(t *testing.T) {
-	deals, budget := testDeals("KLONDIKE_SEEN_DEALS"), int64(60_000)
-	if testing.Short() {
-		budget = 20_000
-	}
+	t.Parallel()
+	deals, budget := sameSearchDeals.get(), int64(sameSearchBudget.get())
 	rng := rand.New(rand.NewPCG(5, 13))
 	skipped := 0
 	eachTestGame(t, rng, deals, func(t *testing.T, r engine.Rules, n, k int, g *engine.Game) {
 		b := Budget{Nodes: budget}
-		var xs []*search
-		checked := solveWith(g, b, func(x *search) {
-			x.checkSeen = true
-			xs = append(xs, x)
-		})
-		wrong := 0
-		for _, x := range xs {
-			wrong += x.seenWrong
-			skipped += x.seenSkips
+		var c seenCheck
+		checked := solveWith(g, b, searchOpts{checkSeen: &c})
+		skipped += c.skips
+		if c.wrong > 0 {
+			t.Fatalf("deal %d (%d): %d children skipped that enter would search", n, k, c.wrong)
 		}
-		if wrong > 0 {
-			t.Fatalf("deal %d (%d): %d children skipped that enter would search", n, k, wrong)
-		}
-		plain := solveWith(g, b, func(x *search) { x.noSeenChild = true })
-		fast := solveWith(g, b, nil)
+		plain := solveWith(g, b, searchOpts{noSeenChild: true})
+		fast := solveWith(g, b, searchOpts{})
 		if plain.Verdict != fast.Verdict || plain.Nodes != fast.Nodes || !slices.Equal(plain.Moves, fast.Moves) {
 			t.Fatalf("deal %d (%d): without seenChild %v %d nodes, with it %v %d nodes",
 				n, k, plain.Verdict, plain.Nodes, fast.Verdict, fast.Nodes)

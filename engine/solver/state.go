@@ -1,81 +1,7 @@
 package solver
 
 // The solver's own position: compact, copied by value, changed in place by
-// do and put back exactly by undo. Cards are 0..51 (suit·13 + rank − 1, the
-// engine's Card.Index); noCard marks "nothing".
-
-const (
-	nPiles   = 7
-	maxPile  = 6 + 13 // six face-down cards under a king-to-ace run
-	talonMax = 24
-	nCards   = 52
-	noCard   = 52
-	king     = 13
-)
-
-// Card tables, indexed by card 0..52 (52 is noCard: rank 0).
-var (
-	cRank [nCards + 1]int8
-	cSuit [nCards + 1]uint8
-	cRed  [nCards + 1]bool
-)
-
-// onto[c] is the set of the two cards that go on c in the tableau, below[c]
-// the same two cards (noCard for an ace), above[c] the two cards c goes on
-// (noCard for a king); kingSet is the set of the kings. below and above
-// of noCard are noCard.
-var (
-	onto     [nCards + 1]uint64
-	below    [nCards + 1][2]uint8
-	above    [nCards + 1][2]uint8
-	aboveSet [nCards + 1]uint64
-	kingSet  uint64
-)
-
-func init() {
-	for c := range nCards {
-		cRank[c] = int8(c%13 + 1)
-		cSuit[c] = uint8(c / 13)
-		cRed[c] = cSuit[c] == 1 || cSuit[c] == 2
-	}
-	for c := range below {
-		below[c] = [2]uint8{noCard, noCard}
-		above[c] = [2]uint8{noCard, noCard}
-	}
-	for t := range uint8(nCards) {
-		if cRank[t] == king {
-			kingSet |= 1 << t
-		}
-		for c := range uint8(nCards) {
-			if goesOn(c, t) {
-				onto[t] |= 1 << c
-				if below[t][0] == noCard {
-					below[t][0] = c
-				} else {
-					below[t][1] = c
-				}
-				aboveSet[c] |= 1 << t
-				if above[c][0] == noCard {
-					above[c][0] = t
-				} else {
-					above[c][1] = t
-				}
-			}
-		}
-	}
-}
-
-func cardOf(rank int, suit uint8) uint8 { return suit*13 + uint8(rank-1) }
-
-// goesOn reports whether c may be built on t in the tableau.
-func goesOn(c, t uint8) bool { return cRank[c]+1 == cRank[t] && cRed[c] != cRed[t] }
-
-// twin returns the card of c's rank and colour of the other suit.
-func twin(c uint8) uint8 { return cardOf(int(cRank[c]), partner(cSuit[c])) }
-
-// partner returns the other suit of the same colour: clubs and spades,
-// diamonds and hearts.
-func partner(s uint8) uint8 { return 3 - s }
+// do and put back exactly by undo.
 
 // A pile holds cards c[:n], bottom first; the first down are face down.
 type pile struct {
@@ -151,70 +77,6 @@ type state struct {
 	// which twins carrying each other's stacks hash alike (see zCardTwin),
 	// or zCard (the reference search, and noTwins).
 	zc *[nCards][nCards + 1]uint64
-}
-
-// Zobrist keys. Tableau: every card's term depends on the card right under
-// it (noCard for a pile's bottom), so the sum over the tableau does not
-// depend on the order of the piles; zDown[i][k] marks pile i having k
-// face-down cards (zero for k = 0, so that piles without face-down cards
-// can swap places). The talon's contents follow from the rest (every card
-// not on the tableau or a foundation is in it, in its original order), so
-// only the waste position and the recycles are hashed, at lookup time.
-var (
-	zCard [nCards][nCards + 1]uint64
-	// zCardTwin is zCard with the term of a card c on a card u it may be
-	// built on made the same as that of c on u's twin (the card of u's
-	// rank and colour, of the other suit): positions that differ only by
-	// which of two twins carries which stack get the same key, whether
-	// the twins are face up or face down (a twin on a foundation or in
-	// the talon carries nothing, and its own term tells where it is).
-	// Such positions are equally winnable (docs/solver.md, "Twin stacks").
-	zCardTwin [nCards][nCards + 1]uint64
-	zDown     [nPiles][maxPile + 1]uint64
-	zFound    [4][14]uint64
-	zWaste    [talonMax + 2]uint64
-	zRec      [64]uint64
-)
-
-func init() {
-	x := uint64(0x9E3779B97F4A7C15)
-	next := func() uint64 { // splitmix64: fixed, so hashes are the same on every run
-		x += 0x9E3779B97F4A7C15
-		z := x
-		z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
-		z = (z ^ (z >> 27)) * 0x94D049BB133111EB
-		return z ^ (z >> 31)
-	}
-	for c := range zCard {
-		for u := range zCard[c] {
-			zCard[c][u] = next()
-		}
-	}
-	for c := range zCardTwin {
-		for u := range zCardTwin[c] {
-			zCardTwin[c][u] = zCard[c][u]
-			if u < nCards && goesOn(uint8(c), uint8(u)) {
-				tw := twin(uint8(u))
-				zCardTwin[c][u] = zCard[c][min(uint8(u), tw)]
-			}
-		}
-	}
-	for i := range zDown {
-		for k := 1; k <= maxPile; k++ {
-			zDown[i][k] = next()
-		}
-	}
-	for s := range zFound {
-		for k := range zFound[s] {
-			zFound[s][k] = next()
-		}
-	}
-	for i := range zWaste {
-		zWaste[i] = next()
-	}
-	for i := range zRec {
-		zRec[i] = next() & variantMask
-	}
 }
 
 // rehash computes h from scratch.
@@ -433,42 +295,4 @@ func (s *state) undo(a *applied) {
 		s.pop(int(m.to))
 		s.foundUp(a.card)
 	}
-}
-
-// hashAfter returns h as do(m) would leave it, without playing m: what a
-// search needs to know where in its table the position after m lies before
-// it gets there (see table.prefetch). The safe moves that follow m are not
-// in it. TestHashAfter checks it against do.
-func (s *state) hashAfter(m move) uint64 {
-	h := s.h
-	switch m.kind {
-	case mPileUp:
-		p := &s.p[m.from]
-		c := p.c[p.n-1]
-		su := cSuit[c]
-		h += zFound[su][s.f[su]+1] - zFound[su][s.f[su]] - s.zc[c][p.under(p.n-1)]
-		if p.n > 1 && p.down == p.n-1 {
-			h += zDown[m.from][p.down-1] - zDown[m.from][p.down]
-		}
-	case mPilePile:
-		src, dst := &s.p[m.from], &s.p[m.to]
-		c := src.c[m.at]
-		h += s.zc[c][dst.top()] - s.zc[c][src.under(m.at)]
-		if m.at > 0 && src.down == m.at {
-			h += zDown[m.from][src.down-1] - zDown[m.from][src.down]
-		}
-	case mTalon:
-		c := s.t[m.at-1]
-		if m.to == toFound {
-			su := cSuit[c]
-			h += zFound[su][s.f[su]+1] - zFound[su][s.f[su]]
-		} else {
-			h += s.zc[c][s.p[m.to].top()]
-		}
-	case mFoundDn:
-		su := m.from
-		c := cardOf(int(s.f[su]), su)
-		h += zFound[su][s.f[su]-1] - zFound[su][s.f[su]] + s.zc[c][s.p[m.to].top()]
-	}
-	return h
 }

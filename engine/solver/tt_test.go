@@ -197,7 +197,7 @@ func TestHashAfter(t *testing.T) {
 				if g == nil || g.Status() != engine.Playing {
 					continue
 				}
-				x := &search{noTwins: noTwins}
+				x := &search{opts: searchOpts{noTwins: noTwins}}
 				if err := x.load(g.String(), r); err != nil {
 					t.Fatal(err)
 				}
