@@ -112,6 +112,7 @@ Examples:
   klondike moves --seed 1 game.txt
   klondike solve --seed 1 --json
   klondike winnability --from 1 --count 100
+  klondike winnability --all-rules --from 1 --count 100 --nodes 1000000 --budget 0
 `)
 }
 
