@@ -97,6 +97,11 @@ type browser struct {
 
 func newBrowser(t *testing.T) *browser {
 	t.Helper()
+	// A real browser is the slowest thing the tests start: -short, the
+	// quick loop of a change, leaves it out (CI never runs with -short).
+	if testing.Short() {
+		t.Skip("browser tests are skipped with -short")
+	}
 	path := chromiumPath()
 	if path == "" {
 		if os.Getenv("KLONDIKE_REQUIRE_BROWSER") == "1" {
