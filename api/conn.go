@@ -87,7 +87,7 @@ type Conn struct {
 // connection's writer if none runs. It returns false when the connection
 // has ended, and when the queue is full (SendQueue messages, or msg would
 // take it over SendBudget bytes): then the connection is closed as a slow
-// consumer (CloseSlowConsumer). The caller must not modify msg afterwards.
+// consumer (protocol.CloseSlowConsumer). The caller must not modify msg afterwards.
 func (c *Conn) Send(msg []byte) bool {
 	return c.enqueue(msg, false)
 }
@@ -121,7 +121,7 @@ func (c *Conn) enqueue(msg []byte, reply bool) bool {
 	if c.ctx.Err() != nil {
 		return false // the queue refused because the connection ended
 	}
-	if c.end(CloseSlowConsumer, ReasonSlow, true) {
+	if c.end(protocol.CloseSlowConsumer, protocol.ReasonSlow, true) {
 		c.srv.m.SlowDisconnects.Inc()
 		c.Logger().Warn("send queue full, disconnecting slow consumer",
 			"queue", c.send.limit, "budget", c.send.budget, "size", len(msg))
@@ -214,7 +214,7 @@ func (c *Conn) end(code int, reason string, frame bool) bool {
 			reason = reason[:n]
 		}
 		c.closeFrame = websocket.FormatCloseMessage(code, reason)
-		c.flushQueue = code != CloseSlowConsumer
+		c.flushQueue = code != protocol.CloseSlowConsumer
 		wait = c.srv.lim.CloseWait
 	}
 	flush := c.flushQueue

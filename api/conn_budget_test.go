@@ -1,6 +1,7 @@
 package api
 
 import (
+	"klondike/api/protocol"
 	"strings"
 	"testing"
 	"time"
@@ -124,7 +125,7 @@ func TestSendOverBudgetClosesSlow(t *testing.T) {
 	if conn.Send([]byte(`{"type":"big","pad":"` + strings.Repeat("a", budget) + `"}`)) {
 		t.Fatalf("Send of more than the budget of %d bytes accepted", budget)
 	}
-	expectClose(t, c, CloseSlowConsumer, ReasonSlow)
+	expectClose(t, c, protocol.CloseSlowConsumer, protocol.ReasonSlow)
 	s.waitClosed(t, 1)
 	if v := testutil.ToFloat64(s.m.SlowDisconnects); v != 1 {
 		t.Fatalf("klondike_slow_disconnects_total = %v, want 1", v)

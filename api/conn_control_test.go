@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"klondike/api/protocol"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -44,7 +45,7 @@ func TestPingFloodCloses(t *testing.T) {
 	pongs := countPongs(c)
 	const pings = 3 * DefaultMsgBurst
 	sent := writeControls(c, websocket.PingMessage, pings)
-	expectClose(t, c, websocket.ClosePolicyViolation, ReasonRateLimit)
+	expectClose(t, c, websocket.ClosePolicyViolation, protocol.ReasonRateLimit)
 	// The burst less hello's token are answered; the next MsgBurst are
 	// refused unanswered; the one after is the flood.
 	if got, want := pongs.Load(), int64(DefaultMsgBurst-1); got != want {
@@ -102,7 +103,7 @@ func TestPongFloodCloses(t *testing.T) {
 	s := newTestServerClock(t, Limits{}, clock.now)
 	c := s.hello(t, "p1")
 	writeControls(c, websocket.PongMessage, 3*DefaultMsgBurst)
-	expectClose(t, c, websocket.ClosePolicyViolation, ReasonRateLimit)
+	expectClose(t, c, websocket.ClosePolicyViolation, protocol.ReasonRateLimit)
 	s.waitClosed(t, 1)
 	if v := testutil.ToFloat64(s.m.RateLimited); v != 1 {
 		t.Fatalf("klondike_rate_limited_total = %v, want 1", v)

@@ -4,6 +4,7 @@ package api
 
 import (
 	"context"
+	"klondike/api/protocol"
 	"net"
 	"runtime"
 	rtmetrics "runtime/metrics"
@@ -108,8 +109,8 @@ func TestNeverReadingClientHeldToBudget(t *testing.T) {
 	}
 
 	ce, _ := readClose(t, c)
-	if ce.Code != CloseSlowConsumer || ce.Text != ReasonSlow {
-		t.Fatalf("closed with %d %q, want %d %q", ce.Code, ce.Text, CloseSlowConsumer, ReasonSlow)
+	if ce.Code != protocol.CloseSlowConsumer || ce.Text != protocol.ReasonSlow {
+		t.Fatalf("closed with %d %q, want %d %q", ce.Code, ce.Text, protocol.CloseSlowConsumer, protocol.ReasonSlow)
 	}
 	s.waitClosed(t, 1)
 	if v := testutil.ToFloat64(s.m.SlowDisconnects); v != 1 {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"klondike/api/protocol"
 	"log/slog"
 	"net"
 	"net/http"
@@ -334,7 +335,7 @@ func TestFloodClosesWithPolicyViolation(t *testing.T) {
 		}
 	}
 	ce, msgs := readClose(t, c)
-	if ce.Code != websocket.ClosePolicyViolation || ce.Text != ReasonRateLimit {
+	if ce.Code != websocket.ClosePolicyViolation || ce.Text != protocol.ReasonRateLimit {
 		t.Fatalf("closed with %d %q", ce.Code, ce.Text)
 	}
 	var echoes, limited int
@@ -415,7 +416,7 @@ func TestNoHelloCloses(t *testing.T) {
 	s := newTestServer(t, Limits{HelloTimeout: 200 * time.Millisecond})
 	silent := s.dial(t)
 	greeted := s.hello(t, "p1")
-	expectClose(t, silent, websocket.ClosePolicyViolation, ReasonNoHello)
+	expectClose(t, silent, websocket.ClosePolicyViolation, protocol.ReasonNoHello)
 	// A connection that said hello in time outlives the timeout.
 	time.Sleep(300 * time.Millisecond)
 	send(t, greeted, `{"type":"still_here","id":"1"}`)
@@ -426,7 +427,7 @@ func TestNoHelloCloses(t *testing.T) {
 	chatty := s.dial(t)
 	send(t, chatty, `{"type":"x"}`)
 	recv(t, chatty)
-	expectClose(t, chatty, websocket.ClosePolicyViolation, ReasonNoHello)
+	expectClose(t, chatty, websocket.ClosePolicyViolation, protocol.ReasonNoHello)
 }
 
 func TestPingKeepsAliveAndSilenceEnds(t *testing.T) {
@@ -564,7 +565,7 @@ func TestHandlerPanicClosesOnlyThatConnection(t *testing.T) {
 	a := s.hello(t, "a")
 	b := s.hello(t, "b")
 	send(t, a, `{"type":"panic"}`)
-	expectClose(t, a, websocket.CloseInternalServerErr, ReasonInternal)
+	expectClose(t, a, websocket.CloseInternalServerErr, protocol.ReasonInternal)
 	if got := s.waitClosed(t, 1); got[0].PlayerID() != "a" {
 		t.Fatalf("closed %q", got[0].PlayerID())
 	}
@@ -579,7 +580,7 @@ func TestHubReplacesOlderConnection(t *testing.T) {
 	first := s.hello(t, "p1")
 	oldConn := s.h.conn("p1")
 	second := s.hello(t, "p1")
-	expectClose(t, first, CloseReplaced, ReasonReplaced)
+	expectClose(t, first, protocol.CloseReplaced, protocol.ReasonReplaced)
 	s.waitClosed(t, 1)
 	hub := s.h.hub
 	if !hub.Connected("p1") || hub.Players() != 1 {
@@ -608,7 +609,7 @@ func TestShutdownClosesWith1012(t *testing.T) {
 		errc <- s.ws.Shutdown(ctx)
 	}()
 	for _, c := range clients {
-		expectClose(t, c, websocket.CloseServiceRestart, ReasonRestarting)
+		expectClose(t, c, websocket.CloseServiceRestart, protocol.ReasonRestarting)
 	}
 	if err := <-errc; err != nil {
 		t.Fatalf("Shutdown: %v", err)
@@ -810,10 +811,10 @@ func TestGoroutinesEndAfterClose(t *testing.T) {
 	for range 5 {
 		conns[2].Send([]byte(`{"type":"queued"}`))
 	}
-	conns[2].Close(CloseReplaced, ReasonReplaced)
+	conns[2].Close(protocol.CloseReplaced, protocol.ReasonReplaced)
 	ce, msgs := readClose(t, busy)
-	if ce.Code != CloseReplaced || len(msgs) != 5 {
-		t.Fatalf("busy: %d messages then close %d; want the 5 queued ones, then %d", len(msgs), ce.Code, CloseReplaced)
+	if ce.Code != protocol.CloseReplaced || len(msgs) != 5 {
+		t.Fatalf("busy: %d messages then close %d; want the 5 queued ones, then %d", len(msgs), ce.Code, protocol.CloseReplaced)
 	}
 	s.waitClosed(t, 3)
 	ctx, cancel := context.WithTimeout(context.Background(), ioWait)
@@ -846,9 +847,9 @@ func TestCloseAfterQueuedMessages(t *testing.T) {
 				t.Fatalf("Send %d refused", i)
 			}
 		}
-		conn.Close(CloseReplaced, ReasonReplaced)
+		conn.Close(protocol.CloseReplaced, protocol.ReasonReplaced)
 		ce, msgs := readClose(t, c)
-		if ce.Code != CloseReplaced || ce.Text != ReasonReplaced {
+		if ce.Code != protocol.CloseReplaced || ce.Text != protocol.ReasonReplaced {
 			t.Fatalf("%d queued: closed with %d %q", queued, ce.Code, ce.Text)
 		}
 		if len(msgs) != queued {

@@ -15,76 +15,62 @@ import (
 	"klondike/match"
 )
 
-// The wire codes, as api's handlers and routes name them: protocol's.
-const (
-	CodeBadRequest      = protocol.CodeBadRequest
-	CodeUnauthorized    = protocol.CodeUnauthorized
-	CodeNotFound        = protocol.CodeNotFound
-	CodeIllegalMove     = protocol.CodeIllegalMove
-	CodeOutOfOrder      = protocol.CodeOutOfOrder
-	CodeRateLimited     = protocol.CodeRateLimited
-	CodeRoundNotRunning = protocol.CodeRoundNotRunning
-	CodeMatchFull       = protocol.CodeMatchFull
-	CodeUnavailable     = protocol.CodeUnavailable
-	CodeInternal        = protocol.CodeInternal
-)
-
 // codeTable maps the errors of the lower layers to wire codes: the one
 // place where that choice is made. Anything not listed is internal.
 var codeTable = []struct {
 	err  error
 	code string
 }{
-	{errBadRequestSentinel, CodeBadRequest},
-	{engine.ErrIllegal, CodeIllegalMove},
-	{engine.ErrSyntax, CodeIllegalMove},
-	{match.ErrRoundNotRunning, CodeRoundNotRunning},
-	{match.ErrNotInRound, CodeUnauthorized},
-	{match.ErrUnavailable, CodeUnavailable},
-	{match.ErrBusy, CodeUnavailable},
-	{match.ErrMatchFull, CodeMatchFull},
-	{match.ErrNotOpen, CodeBadRequest},
-	{match.ErrNotHost, CodeUnauthorized},
-	{match.ErrNotMember, CodeUnauthorized},
-	{match.ErrNoPlayers, CodeBadRequest},
-	{match.ErrMatchClosed, CodeNotFound},
-	{match.ErrAlreadyStart, CodeBadRequest},
-	{match.ErrLeft, CodeBadRequest},
-	{match.ErrBadSettings, CodeBadRequest},
-	{match.ErrNoHints, CodeBadRequest},
-	{errNoHintsHere, CodeBadRequest},
-	{lobby.ErrBadName, CodeBadRequest},
-	{lobby.ErrUnknownToken, CodeUnauthorized},
-	{lobby.ErrNoSuchMatch, CodeNotFound},
-	{lobby.ErrNoSuchRound, CodeNotFound},
-	{lobby.ErrBadCursor, CodeBadRequest},
-	{lobby.ErrInAnotherMatch, CodeBadRequest},
-	{lobby.ErrShuttingDown, CodeUnavailable},
-	{lobby.ErrTooManyOpenFromAddr, CodeRateLimited},
-	{lobby.ErrTooManyOpen, CodeUnavailable},
-	{lobby.ErrTooManyNewSessions, CodeRateLimited},
-	{context.DeadlineExceeded, CodeUnavailable},
-	{context.Canceled, CodeUnavailable},
+	{errBadRequestSentinel, protocol.CodeBadRequest},
+	{engine.ErrIllegal, protocol.CodeIllegalMove},
+	{engine.ErrSyntax, protocol.CodeIllegalMove},
+	{match.ErrRoundNotRunning, protocol.CodeRoundNotRunning},
+	{match.ErrNotInRound, protocol.CodeUnauthorized},
+	{match.ErrUnavailable, protocol.CodeUnavailable},
+	{match.ErrBusy, protocol.CodeUnavailable},
+	{match.ErrMatchFull, protocol.CodeMatchFull},
+	{match.ErrNotOpen, protocol.CodeBadRequest},
+	{match.ErrNotHost, protocol.CodeUnauthorized},
+	{match.ErrNotMember, protocol.CodeUnauthorized},
+	{match.ErrNoPlayers, protocol.CodeBadRequest},
+	{match.ErrMatchClosed, protocol.CodeNotFound},
+	{match.ErrAlreadyStart, protocol.CodeBadRequest},
+	{match.ErrLeft, protocol.CodeBadRequest},
+	{match.ErrBadSettings, protocol.CodeBadRequest},
+	{match.ErrNoHints, protocol.CodeBadRequest},
+	{errNoHintsHere, protocol.CodeBadRequest},
+	{lobby.ErrBadName, protocol.CodeBadRequest},
+	{lobby.ErrUnknownToken, protocol.CodeUnauthorized},
+	{lobby.ErrNoSuchMatch, protocol.CodeNotFound},
+	{lobby.ErrNoSuchRound, protocol.CodeNotFound},
+	{lobby.ErrBadCursor, protocol.CodeBadRequest},
+	{lobby.ErrInAnotherMatch, protocol.CodeBadRequest},
+	{lobby.ErrShuttingDown, protocol.CodeUnavailable},
+	{lobby.ErrTooManyOpenFromAddr, protocol.CodeRateLimited},
+	{lobby.ErrTooManyOpen, protocol.CodeUnavailable},
+	{lobby.ErrTooManyNewSessions, protocol.CodeRateLimited},
+	{context.DeadlineExceeded, protocol.CodeUnavailable},
+	{context.Canceled, protocol.CodeUnavailable},
 }
 
 // errorCode returns the wire code of err.
 func errorCode(err error) string {
 	var ooo *match.OutOfOrderError
 	if errors.As(err, &ooo) {
-		return CodeOutOfOrder
+		return protocol.CodeOutOfOrder
 	}
 	for _, e := range codeTable {
 		if errors.Is(err, e.err) {
 			return e.code
 		}
 	}
-	return CodeInternal
+	return protocol.CodeInternal
 }
 
 // errorMessage returns what a client is told: the error's words, except
 // for internal errors, whose details stay in the log.
 func errorMessage(err error, code string) string {
-	if code == CodeInternal {
+	if code == protocol.CodeInternal {
 		return "internal error"
 	}
 	return err.Error()
@@ -126,9 +112,6 @@ func (s *Service) Closed(c *Conn) {
 	}
 }
 
-// matchesReply is list_matches' answer (see matches.go).
-type matchesReply = protocol.Matches
-
 // encodeEvent is the encoder of every match the server runs: the match
 // package's events in the wire protocol.
 var encodeEvent match.Encoder = protocol.Encode
@@ -145,7 +128,7 @@ func (s *Service) HandleMessage(parent context.Context, c *Conn, env *Envelope) 
 	}
 	pid := c.PlayerID()
 	if pid == "" {
-		c.SendError(env.ID, CodeUnauthorized, "say hello first")
+		c.SendError(env.ID, protocol.CodeUnauthorized, "say hello first")
 		return
 	}
 	var err error
@@ -258,7 +241,7 @@ func (s *Service) replyMatch(c *Conn, env *Envelope, f func() (*match.MatchInfo,
 
 func (s *Service) hello(ctx context.Context, c *Conn, env *Envelope) {
 	if c.PlayerID() != "" {
-		c.SendError(env.ID, CodeBadRequest, "hello was already said on this connection")
+		c.SendError(env.ID, protocol.CodeBadRequest, "hello was already said on this connection")
 		return
 	}
 	var m protocol.Hello
@@ -330,7 +313,7 @@ func (s *Service) move(ctx context.Context, c *Conn, env *Envelope, pid string) 
 		if errors.As(err, &ooo) {
 			msg.Expected = ooo.Expected
 		}
-		if code == CodeInternal {
+		if code == protocol.CodeInternal {
 			c.Logger().Error("move failed", "round", m.RoundID, "err", err)
 		}
 		c.SendJSON(msg)
@@ -340,7 +323,7 @@ func (s *Service) move(ctx context.Context, c *Conn, env *Envelope, pid string) 
 	} else {
 		var dm protocol.Move // apart from m, which then need not live on the heap
 		if err := decode(env, &dm); err != nil {
-			result = CodeBadRequest
+			result = protocol.CodeBadRequest
 			s.sendError(c, env.ID, err)
 			return
 		}
@@ -367,7 +350,7 @@ func (s *Service) move(ctx context.Context, c *Conn, env *Envelope, pid string) 
 
 func (s *Service) sendError(c *Conn, re string, err error) {
 	code := errorCode(err)
-	if code == CodeInternal {
+	if code == protocol.CodeInternal {
 		c.Logger().Error("request failed", "err", err)
 	}
 	c.SendError(re, code, errorMessage(err, code))

@@ -3,6 +3,7 @@ package api
 import (
 	"sync"
 
+	"klondike/api/protocol"
 	"klondike/match"
 )
 
@@ -25,7 +26,7 @@ func NewHub(m *Metrics) *Hub {
 }
 
 // Attach makes c the player's connection. A previous, different one is
-// closed with CloseReplaced and "replaced by a newer connection".
+// closed with protocol.CloseReplaced and "replaced by a newer connection".
 func (h *Hub) Attach(playerID string, c *Conn) {
 	h.mu.Lock()
 	old := h.conns[playerID]
@@ -35,7 +36,7 @@ func (h *Hub) Attach(playerID string, c *Conn) {
 	h.m.Players.Set(float64(n))
 	if old != nil && old != c {
 		old.Logger().Info("connection replaced by a newer one")
-		old.Close(CloseReplaced, ReasonReplaced)
+		old.Close(protocol.CloseReplaced, protocol.ReasonReplaced)
 	}
 }
 

@@ -7,8 +7,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-
-	"klondike/api/protocol"
 )
 
 // Defaults of the WebSocket limits: what a zero field of Limits means.
@@ -38,7 +36,7 @@ const (
 
 	// DefaultSendQueue is how many outgoing messages may wait for a
 	// connection's writer. A client that lets the queue fill up is
-	// disconnected as a slow consumer (close code CloseSlowConsumer): it
+	// disconnected as a slow consumer (close code protocol.CloseSlowConsumer): it
 	// never stalls the sender.
 	DefaultSendQueue = 256
 
@@ -58,21 +56,6 @@ const (
 	// DefaultMaxConnsPerIP caps the open WebSocket connections of one remote
 	// IP address; over it the upgrade is refused with HTTP 429.
 	DefaultMaxConnsPerIP = 64
-)
-
-// The close codes and reasons of the server's own, as the connection layer
-// names them: protocol's.
-const (
-	CloseReplaced     = protocol.CloseReplaced
-	CloseSlowConsumer = protocol.CloseSlowConsumer
-
-	ReasonNoHello    = protocol.ReasonNoHello
-	ReasonRateLimit  = protocol.ReasonRateLimit
-	ReasonSlow       = protocol.ReasonSlow
-	ReasonReplaced   = protocol.ReasonReplaced
-	ReasonRestarting = protocol.ReasonRestarting
-	ReasonInternal   = protocol.ReasonInternal
-	ReasonTooBig     = protocol.ReasonTooBig
 )
 
 // Limits are the WebSocket server's protective limits. A zero field means

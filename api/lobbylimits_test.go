@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"klondike/api"
+	"klondike/api/apitest"
+	"klondike/api/protocol"
 	"klondike/lobby"
 	"klondike/match"
 	"klondike/match/memstore"
@@ -31,64 +33,32 @@ func lobbyServer(t *testing.T, cfg api.Config) string {
 	return hs.URL
 }
 
-// reply sends v and returns the reply to it (whatever its type), keeping
-// the pushes read meanwhile.
-func (c *client) reply(v map[string]any) map[string]any {
-	c.t.Helper()
-	id := c.send(v)
-	for i, m := range c.pending {
-		if m["re"] == id {
-			c.pending = append(c.pending[:i], c.pending[i+1:]...)
-			return m
-		}
-	}
-	deadline := time.After(10 * time.Second)
-	for {
-		select {
-		case m, ok := <-c.in:
-			if !ok {
-				c.t.Fatalf("connection closed while waiting for the reply to %v", v)
-			}
-			if m["re"] == id {
-				return m
-			}
-			c.pending = append(c.pending, m)
-		case <-deadline:
-			c.t.Fatalf("no reply to %v within 10 s", v)
-		}
-	}
-}
-
 // TestJoinAfterLeave: joining a match you left once it had started is
 // refused with bad_request, and does not seat you; leaving an open match
 // and joining it again seats you.
 func TestJoinAfterLeave(t *testing.T) {
 	_, base := testServer(t)
-	a, b := dial(t, base), dial(t, base)
-	a.hello("alice")
-	b.hello("bob")
-	id := a.reply(map[string]any{"type": "create_match", "settings": map[string]any{"countdown_s": 0}})["match"].(map[string]any)["id"].(string)
-	for i, typ := range []string{"join_match", "leave_match", "join_match", "leave_match", "join_match"} {
-		if r := b.reply(map[string]any{"type": typ, "match_id": id}); r["type"] != "match" {
-			t.Fatalf("%s (%d) in an open match = %v", typ, i+1, r)
+	a, b := apitest.Dial(t, base), apitest.Dial(t, base)
+	a.Hello("alice")
+	b.Hello("bob")
+	id := apitest.Request[protocol.Match](a, protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: match.PartialSettings{CountdownS: new(0)}}).Match.ID
+	for i, typ := range []string{protocol.TypeJoinMatch, protocol.TypeLeaveMatch, protocol.TypeJoinMatch, protocol.TypeLeaveMatch, protocol.TypeJoinMatch} {
+		if r := b.Reply(protocol.MatchRef{Type: typ, MatchID: id}); r.Type != protocol.TypeMatch {
+			t.Fatalf("%s (%d) in an open match = %s", typ, i+1, r)
 		}
 	}
-	if r := a.reply(map[string]any{"type": "start_match", "match_id": id}); r["type"] != "match" {
-		t.Fatalf("start_match = %v", r)
-	}
-	b.expect("round_started")
-	if r := b.reply(map[string]any{"type": "leave_match", "match_id": id}); r["type"] != "match" {
-		t.Fatalf("leave_match in the started match = %v", r)
-	}
-	r := b.reply(map[string]any{"type": "join_match", "match_id": id})
-	if r["type"] != "error" || r["code"] != api.CodeBadRequest || r["message"] != match.ErrLeft.Error() {
-		t.Fatalf("join_match after leaving the started match = %v, want bad_request %q", r, match.ErrLeft)
+	apitest.Request[protocol.Match](a, protocol.MatchRef{Type: protocol.TypeStartMatch, MatchID: id})
+	apitest.Expect[protocol.RoundStarted](b)
+	apitest.Request[protocol.Match](b, protocol.MatchRef{Type: protocol.TypeLeaveMatch, MatchID: id})
+	r := apitest.Decode[protocol.Error](t, b.Reply(protocol.MatchRef{Type: protocol.TypeJoinMatch, MatchID: id}))
+	if r.Type != protocol.TypeError || r.Code != protocol.CodeBadRequest || r.Message != match.ErrLeft.Error() {
+		t.Fatalf("join_match after leaving the started match = %+v, want bad_request %q", r, match.ErrLeft)
 	}
 	// Spectating a match you play in changes nothing and answers the match.
-	info := a.reply(map[string]any{"type": "spectate", "match_id": id})["match"].(map[string]any)
-	for _, p := range info["players"].([]any) {
-		if p.(map[string]any)["player_id"] == b.id {
-			t.Fatalf("bob is seated again after his refused join: %v", info)
+	info := apitest.Request[protocol.Match](a, protocol.MatchRef{Type: protocol.TypeSpectate, MatchID: id}).Match
+	for _, p := range info.Players {
+		if p.PlayerID == b.PlayerID {
+			t.Fatalf("bob is seated again after his refused join: %+v", info)
 		}
 	}
 }
@@ -124,11 +94,11 @@ func TestReadyOnceTheDataEpochIsRead(t *testing.T) {
 	if code := readyz(); code != http.StatusServiceUnavailable {
 		t.Fatalf("/readyz before the data epoch is read = %d, want 503", code)
 	}
-	c := dial(t, base)
-	c.hello("alice")
-	c.send(map[string]any{"type": "create_match"})
-	if e := c.expect("error"); e["code"] != api.CodeUnavailable {
-		t.Fatalf("create_match before the data epoch is read = %v, want unavailable", e)
+	c := apitest.Dial(t, base)
+	c.Hello("alice")
+	createMatch := protocol.CreateMatch{Type: protocol.TypeCreateMatch}
+	if e := apitest.Request[protocol.Error](c, createMatch); e.Code != protocol.CodeUnavailable {
+		t.Fatalf("create_match before the data epoch is read = %+v, want unavailable", e)
 	}
 	co.down.Store(false)
 	deadline := time.Now().Add(10 * time.Second)
@@ -138,8 +108,7 @@ func TestReadyOnceTheDataEpochIsRead(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	c.send(map[string]any{"type": "create_match"})
-	c.expect("match")
+	apitest.Request[protocol.Match](c, createMatch)
 }
 
 // TestOpenMatchCapsOverWebSocket: over the cap per address a new open
@@ -150,21 +119,20 @@ func TestOpenMatchCapsOverWebSocket(t *testing.T) {
 		cfg           api.Config
 		code, message string
 	}{
-		{api.Config{MaxOpenMatchesPerIP: 1}, api.CodeRateLimited, "too many open matches from your address: start or leave one first"},
-		{api.Config{MaxOpenMatches: 1, MaxOpenMatchesPerIP: -1}, api.CodeUnavailable, "the server has too many open matches; try again later"},
+		{api.Config{MaxOpenMatchesPerIP: 1}, protocol.CodeRateLimited, "too many open matches from your address: start or leave one first"},
+		{api.Config{MaxOpenMatches: 1, MaxOpenMatchesPerIP: -1}, protocol.CodeUnavailable, "the server has too many open matches; try again later"},
 	} {
 		base := lobbyServer(t, tc.cfg)
-		a, b := dial(t, base), dial(t, base)
-		a.hello("alice")
-		b.hello("bob")
-		code := a.reply(map[string]any{"type": "create_match"})["match"].(map[string]any)["code"]
-		if r := b.reply(map[string]any{"type": "create_match"}); r["code"] != tc.code || r["message"] != tc.message {
-			t.Fatalf("create_match over the cap = %v, want %s %q", r, tc.code, tc.message)
+		a, b := apitest.Dial(t, base), apitest.Dial(t, base)
+		a.Hello("alice")
+		b.Hello("bob")
+		createMatch := protocol.CreateMatch{Type: protocol.TypeCreateMatch}
+		code := apitest.Request[protocol.Match](a, createMatch).Match.Code
+		if r := apitest.Request[protocol.Error](b, createMatch); r.Code != tc.code || r.Message != tc.message {
+			t.Fatalf("create_match over the cap = %+v, want %s %q", r, tc.code, tc.message)
 		}
 		// Joining the open match is not making one.
-		if r := b.reply(map[string]any{"type": "join_match", "code": code}); r["type"] != "match" {
-			t.Fatalf("join_match at the cap = %v", r)
-		}
+		apitest.Request[protocol.Match](b, protocol.MatchRef{Type: protocol.TypeJoinMatch, Code: code})
 	}
 }
 
@@ -173,15 +141,15 @@ func TestOpenMatchCapsOverWebSocket(t *testing.T) {
 // works.
 func TestNewSessionsLimitOverWebSocket(t *testing.T) {
 	base := lobbyServer(t, api.Config{NewSessionsPerMinute: 2})
-	first := dial(t, base)
-	first.hello("p1")
-	dial(t, base).hello("p2")
-	c := dial(t, base)
-	if r := c.reply(map[string]any{"type": "hello", "name": "p3"}); r["code"] != api.CodeRateLimited ||
-		r["message"] != "too many new players from your address; try again in a minute" {
-		t.Fatalf("a third new session from one address = %v, want rate_limited", r)
+	first := apitest.Dial(t, base)
+	first.Hello("p1")
+	apitest.Dial(t, base).Hello("p2")
+	c := apitest.Dial(t, base)
+	if r := apitest.Request[protocol.Error](c, protocol.Hello{Type: protocol.TypeHello, Name: "p3"}); r.Code != protocol.CodeRateLimited ||
+		r.Message != "too many new players from your address; try again in a minute" {
+		t.Fatalf("a third new session from one address = %+v, want rate_limited", r)
 	}
-	if w := c.reply(map[string]any{"type": "hello", "token": first.token}); w["player_id"] != first.id || w["resumed"] != true {
-		t.Fatalf("resume at the limit = %v, want %s resumed", w, first.id)
+	if w := c.Resume(first.Token); w.PlayerID != first.PlayerID || !w.Resumed {
+		t.Fatalf("resume at the limit = %+v, want %s resumed", w, first.PlayerID)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"klondike/api/protocol"
 	"klondike/match"
 )
 
@@ -15,13 +16,8 @@ import (
 // next_cursor of the page before, none for the first page); a reply's
 // next_cursor is absent on the last page.
 
-// listMatchesMsg is list_matches: both fields are optional.
-type listMatchesMsg struct {
-	Limit  int    `json:"limit"`
-	Cursor string `json:"cursor"`
-}
-
-// matchesPage is the reply of GET /api/v1/matches.
+// matchesPage is the reply of GET /api/v1/matches: protocol.Matches'
+// page without a message's type and re.
 type matchesPage struct {
 	Matches    []*match.MatchInfo `json:"matches"`
 	NextCursor string             `json:"next_cursor,omitempty"`
@@ -29,7 +25,7 @@ type matchesPage struct {
 
 // listMatches answers list_matches with a page of the open matches.
 func (s *Service) listMatches(ctx context.Context, c *Conn, env *Envelope) error {
-	var m listMatchesMsg
+	var m protocol.ListMatches
 	if err := decode(env, &m); err != nil {
 		return err
 	}
@@ -37,7 +33,7 @@ func (s *Service) listMatches(ctx context.Context, c *Conn, env *Envelope) error
 	if err != nil {
 		return err
 	}
-	c.SendJSON(matchesReply{Type: "matches", Re: env.ID, Matches: page, NextCursor: next})
+	c.SendJSON(protocol.Matches{Type: protocol.TypeMatches, Re: env.ID, Matches: page, NextCursor: next})
 	return nil
 }
 
@@ -48,7 +44,7 @@ func (s *Server) listMatches(w http.ResponseWriter, r *http.Request) {
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			writeJSON(w, http.StatusBadRequest, errorBody(CodeBadRequest, "limit is a whole number of matches, not "+quote(v)))
+			writeJSON(w, http.StatusBadRequest, errorBody(protocol.CodeBadRequest, "limit is a whole number of matches, not "+quote(v)))
 			return
 		}
 		limit = n

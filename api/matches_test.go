@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"klondike/api"
+	"klondike/api/apitest"
+	"klondike/api/protocol"
 	"klondike/lobby"
 	"klondike/match"
 	"klondike/match/memstore"
@@ -39,7 +41,16 @@ func openPublic(t *testing.T, srv *api.Server, n int) []string {
 	return ids
 }
 
-// matchIDs returns the ids of a reply's matches and whether it has a
+// pageIDs returns the ids of a page's matches.
+func pageIDs(page []*match.MatchInfo) []string {
+	ids := []string{}
+	for _, m := range page {
+		ids = append(ids, m.ID)
+	}
+	return ids
+}
+
+// matchIDs returns the ids of an HTTP reply's matches and whether it has a
 // next_cursor, and the cursor.
 func matchIDs(t *testing.T, reply map[string]any) (ids []string, next string, hasNext bool) {
 	t.Helper()
@@ -63,33 +74,24 @@ func matchIDs(t *testing.T, reply map[string]any) (ids []string, next string, ha
 func TestListMatchesPages(t *testing.T) {
 	srv, base := testServer(t)
 	want := openPublic(t, srv, 5)
-	c := dial(t, base)
-	c.hello("reader")
+	c := apitest.Dial(t, base)
+	c.Hello("reader")
 
 	// No limit: the first page, here the whole list, without next_cursor.
-	c.send(map[string]any{"type": "list_matches"})
-	if ids, _, hasNext := matchIDs(t, c.expect("matches")); !slices.Equal(ids, want) || hasNext {
-		t.Fatalf("list_matches = %q, next_cursor %v; want %q and none", ids, hasNext, want)
+	first := apitest.Request[protocol.Matches](c, protocol.ListMatches{Type: protocol.TypeListMatches})
+	if ids := pageIDs(first.Matches); !slices.Equal(ids, want) || first.NextCursor != "" {
+		t.Fatalf("list_matches = %q, next_cursor %q; want %q and none", ids, first.NextCursor, want)
 	}
 	// Two at a time.
 	var got []string
 	cursor := ""
 	for range 5 {
-		msg := map[string]any{"type": "list_matches", "limit": 2}
-		if cursor != "" {
-			msg["cursor"] = cursor
+		page := apitest.Request[protocol.Matches](c, protocol.ListMatches{Type: protocol.TypeListMatches, Limit: 2, Cursor: cursor})
+		if len(page.Matches) > 2 {
+			t.Fatalf("list_matches with limit 2 = %q", pageIDs(page.Matches))
 		}
-		id := c.send(msg)
-		reply := c.expect("matches")
-		if reply["re"] != id {
-			t.Fatalf("matches reply re %v, want %s", reply["re"], id)
-		}
-		ids, next, _ := matchIDs(t, reply)
-		if len(ids) > 2 {
-			t.Fatalf("list_matches with limit 2 = %q", ids)
-		}
-		got = append(got, ids...)
-		if cursor = next; cursor == "" {
+		got = append(got, pageIDs(page.Matches)...)
+		if cursor = page.NextCursor; cursor == "" {
 			break
 		}
 	}
@@ -103,10 +105,8 @@ func TestListMatchesPages(t *testing.T) {
 		{"type": "list_matches", "cursor": "not a cursor"},
 		{"type": "list_matches", "cursor": 7},
 	} {
-		id := c.send(bad)
-		e := c.expect("error")
-		if e["re"] != id || e["code"] != api.CodeBadRequest {
-			t.Fatalf("%v: %v, want bad_request", bad, e)
+		if e := apitest.Request[protocol.Error](c, bad); e.Code != protocol.CodeBadRequest {
+			t.Fatalf("%v: %+v, want bad_request", bad, e)
 		}
 	}
 }
@@ -167,7 +167,7 @@ func TestHTTPMatchesPages(t *testing.T) {
 			}
 			continue
 		}
-		if status != http.StatusBadRequest || body["code"] != api.CodeBadRequest || body["message"] == "" {
+		if status != http.StatusBadRequest || body["code"] != protocol.CodeBadRequest || body["message"] == "" {
 			t.Fatalf("GET ?%s = %d %v, want 400 bad_request with a message", q, status, body)
 		}
 	}
@@ -192,13 +192,12 @@ func TestListMatchesUnavailable(t *testing.T) {
 		hs.Close()
 	})
 	status, body := get(t, hs.URL+"/api/v1/matches")
-	if status != http.StatusServiceUnavailable || body["code"] != api.CodeUnavailable {
+	if status != http.StatusServiceUnavailable || body["code"] != protocol.CodeUnavailable {
 		t.Fatalf("GET /api/v1/matches = %d %v, want 503 unavailable", status, body)
 	}
-	c := dial(t, hs.URL)
-	c.hello("reader")
-	id := c.send(map[string]any{"type": "list_matches"})
-	if e := c.expect("error"); e["re"] != id || e["code"] != api.CodeUnavailable {
-		t.Fatalf("list_matches = %v, want unavailable", e)
+	c := apitest.Dial(t, hs.URL)
+	c.Hello("reader")
+	if e := apitest.Request[protocol.Error](c, protocol.ListMatches{Type: protocol.TypeListMatches}); e.Code != protocol.CodeUnavailable {
+		t.Fatalf("list_matches = %+v, want unavailable", e)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -14,7 +15,9 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"klondike/api"
+	"klondike/api/apitest"
 	"klondike/api/protocol"
+	"klondike/engine"
 	"klondike/match"
 	"klondike/match/redisstore"
 	"klondike/match/redisstore/redistest"
@@ -59,34 +62,41 @@ func (cl *cluster) start(t *testing.T) string {
 }
 
 // resume reconnects a player, by token, to the node at base.
-func resume(t *testing.T, base string, old *client) *client {
+func resume(t *testing.T, base string, old *apitest.Client) *apitest.Client {
 	t.Helper()
-	c := dial(t, base)
-	c.send(map[string]any{"type": "hello", "token": old.token})
-	w := c.expect("welcome")
-	if w["player_id"] != old.id || w["resumed"] != true {
-		t.Fatalf("welcome on the other node = %v, want %s resumed", w, old.id)
+	c := apitest.Dial(t, base)
+	if w := c.Resume(old.Token); w.PlayerID != old.PlayerID || !w.Resumed {
+		t.Fatalf("welcome on the other node = %+v, want %s resumed", w, old.PlayerID)
 	}
-	c.id, c.token = old.id, old.token
 	return c
 }
 
 // leaderboardWith waits for a leaderboard in which the player has made at
 // least moves moves.
-func leaderboardWith(t *testing.T, c *client, playerID string, moves int) map[string]any {
+func leaderboardWith(t *testing.T, c *apitest.Client, playerID string, moves int) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		lb := c.expect("leaderboard")
-		for _, e := range lb["entries"].([]any) {
-			e := e.(map[string]any)
-			if e["player_id"] == playerID && int(e["moves"].(float64)) >= moves {
-				return lb
-			}
+		lb := apitest.Expect[protocol.Leaderboard](c)
+		if slices.ContainsFunc(lb.Entries, func(e match.Entry) bool { return e.PlayerID == playerID && e.Moves >= moves }) {
+			return
 		}
 	}
 	t.Fatalf("no leaderboard with %d moves of %s", moves, playerID)
-	return nil
+}
+
+// startOnTwo makes alice on a's node host a match with the settings and
+// bob on b's node join it by code, and starts it: it returns the round's id.
+func startOnTwo(t *testing.T, a, b *apitest.Client, settings match.PartialSettings) (info *match.MatchInfo, roundID string) {
+	t.Helper()
+	a.Hello("alice")
+	b.Hello("bob")
+	info = apitest.Request[protocol.Match](a, protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: settings}).Match
+	apitest.Request[protocol.Match](b, protocol.MatchRef{Type: protocol.TypeJoinMatch, Code: info.Code})
+	a.Send(protocol.MatchRef{Type: protocol.TypeStartMatch, MatchID: info.ID})
+	roundID = apitest.Expect[protocol.RoundStarted](a).RoundID
+	apitest.Expect[protocol.RoundStarted](b)
+	return info, roundID
 }
 
 // TestMultiNodeRace has two players on two nodes race one match: the
@@ -95,17 +105,15 @@ func leaderboardWith(t *testing.T, c *client, playerID string, moves int) map[st
 // same results; node B serves the replay of a round driven by node A.
 func TestMultiNodeRace(t *testing.T) {
 	cl := newCluster(t, 2)
-	a, b := dial(t, cl.nodes[0]), dial(t, cl.nodes[1])
-	a.hello("alice")
-	b.hello("bob")
-	a.send(map[string]any{"type": "create_match", "settings": map[string]any{
-		"seed": "1", "undo": "on", "countdown_s": 0, "max_players": 2, "public": true}})
-	created := a.expect("match")["match"].(map[string]any)
+	a, b := apitest.Dial(t, cl.nodes[0]), apitest.Dial(t, cl.nodes[1])
+	a.Hello("alice")
+	b.Hello("bob")
+	created := apitest.Request[protocol.Match](a, protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: match.PartialSettings{
+		Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2), Public: new(true)}}).Match
 
-	b.send(map[string]any{"type": "list_matches"})
-	list := b.expect("matches")["matches"].([]any)
-	if !slices.ContainsFunc(list, func(m any) bool { return m.(map[string]any)["id"] == created["id"] }) {
-		t.Fatalf("node B's lobby lists %v, not the match %s made on node A", list, created["id"])
+	list := apitest.Request[protocol.Matches](b, protocol.ListMatches{Type: protocol.TypeListMatches}).Matches
+	if !slices.ContainsFunc(list, func(m *match.MatchInfo) bool { return m.ID == created.ID }) {
+		t.Fatalf("node B's lobby lists %+v, not the match %s made on node A", list, created.ID)
 	}
 	resp, err := http.Get(cl.nodes[1] + "/api/v1/matches")
 	if err != nil {
@@ -113,50 +121,44 @@ func TestMultiNodeRace(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if !strings.Contains(string(body), created["id"].(string)) {
+	if !strings.Contains(string(body), created.ID) {
 		t.Fatalf("node B's /api/v1/matches = %s, without the match", body)
 	}
 
-	b.send(map[string]any{"type": "join_match", "code": created["code"]})
-	joined := b.expect("match")["match"].(map[string]any)
-	if len(joined["players"].([]any)) != 2 {
-		t.Fatalf("after bob joined on node B: %v", joined)
+	joined := apitest.Request[protocol.Match](b, protocol.MatchRef{Type: protocol.TypeJoinMatch, Code: created.Code}).Match
+	if len(joined.Players) != 2 {
+		t.Fatalf("after bob joined on node B: %+v", joined)
 	}
-	a.send(map[string]any{"type": "start_match", "match_id": created["id"]})
-	sa, sb := a.expect("round_started"), b.expect("round_started")
-	roundID := sa["round_id"].(string)
-	if sb["round_id"] != roundID || string(mustMarshal(t, sa["view"].(map[string]any)["tableau"])) != string(mustMarshal(t, sb["view"].(map[string]any)["tableau"])) {
-		t.Fatalf("the nodes dealt differently: %v / %v", sa, sb)
+	a.Send(protocol.MatchRef{Type: protocol.TypeStartMatch, MatchID: created.ID})
+	sa, sb := apitest.Expect[protocol.RoundStarted](a), apitest.Expect[protocol.RoundStarted](b)
+	roundID := sa.RoundID
+	if sb.RoundID != roundID || !reflect.DeepEqual(viewOf(t, sa.View).Tableau, viewOf(t, sb.View).Tableau) {
+		t.Fatalf("the nodes dealt differently: %+v / %+v", sa, sb)
 	}
 
 	moves := winningGame(t)
 	for i := range 20 {
-		if ans := b.move(roundID, i+1, moves[i]); ans["type"] != "move_ok" {
-			t.Fatalf("bob's move %d on node B: %v", i+1, ans)
-		}
+		moveOK(t, b, roundID, i+1, moves[i]) // bob's, on node B
 	}
 	// Alice, on node A, sees bob's progress made on node B.
-	leaderboardWith(t, a, b.id, 20)
+	leaderboardWith(t, a, b.PlayerID, 20)
 	for i, mv := range moves {
-		if ans := a.move(roundID, i+1, mv); ans["type"] != "move_ok" {
-			t.Fatalf("alice's move %d on node A: %v", i+1, ans)
-		}
+		moveOK(t, a, roundID, i+1, mv) // alice's, on node A
 	}
-	leaderboardWith(t, b, a.id, len(moves))
-	b.send(map[string]any{"type": "resign", "round_id": roundID})
-	overA, overB := a.expect("round_over"), b.expect("round_over")
-	if string(mustMarshal(t, overA["results"])) != string(mustMarshal(t, overB["results"])) {
-		t.Fatalf("results differ between the nodes:\n%v\n%v", overA["results"], overB["results"])
+	leaderboardWith(t, b, a.PlayerID, len(moves))
+	resign(b, roundID)
+	overA, overB := apitest.Expect[protocol.RoundOver](a), apitest.Expect[protocol.RoundOver](b)
+	if !reflect.DeepEqual(overA.Results, overB.Results) {
+		t.Fatalf("results differ between the nodes:\n%+v\n%+v", overA.Results, overB.Results)
 	}
-	first := overA["results"].([]any)[0].(map[string]any)
-	if first["player_id"] != a.id || first["status"] != "won" {
-		t.Fatalf("results %v: alice won", overA["results"])
+	if first := overA.Results[0]; first.PlayerID != a.PlayerID || first.Status != engine.Won {
+		t.Fatalf("results %+v: alice won", overA.Results)
 	}
 	var rep match.Replay
-	getJSON(t, cl.nodes[1]+overA["replay_url"].(string), &rep)
-	checkReplay(t, rep, as[protocol.RoundOver](t, overA).Results)
+	getJSON(t, cl.nodes[1]+overA.ReplayURL, &rep)
+	checkReplay(t, rep, overA.Results)
 	for _, p := range rep.Players {
-		want := map[string]int{a.id: len(moves), b.id: 20}[p.PlayerID]
+		want := map[string]int{a.PlayerID: len(moves), b.PlayerID: 20}[p.PlayerID]
 		if len(p.Moves) != want {
 			t.Errorf("replay from node B: %s has %d moves, want %d", p.Name, len(p.Moves), want)
 		}
@@ -168,37 +170,33 @@ func TestMultiNodeRace(t *testing.T) {
 // replay holds every acknowledged move once.
 func TestMultiNodeReconnectElsewhere(t *testing.T) {
 	cl := newCluster(t, 2)
-	a, b, sa, _ := startRace(t, cl.nodes[0], map[string]any{"seed": "1", "undo": "on", "countdown_s": 0, "max_players": 2})
-	roundID := sa["round_id"].(string)
+	a, b, sa, _ := startRace(t, cl.nodes[0], match.PartialSettings{Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2)})
+	roundID := sa.RoundID
 	moves := winningGame(t)
 	for i := range 30 {
-		if ans := a.move(roundID, i+1, moves[i]); ans["type"] != "move_ok" {
-			t.Fatalf("move %d: %v", i+1, ans)
-		}
+		moveOK(t, a, roundID, i+1, moves[i])
 	}
-	a.conn.Close()
+	a.Close()
 
 	a2 := resume(t, cl.nodes[1], a)
-	st := a2.expect("round_started")
-	if st["round_id"] != roundID || st["resumed"] != true || int(st["last_seq"].(float64)) != 30 {
-		t.Fatalf("round_started on node B = %v, want round %s resumed at seq 30", st, roundID)
+	st := apitest.Expect[protocol.RoundStarted](a2)
+	if st.RoundID != roundID || !st.Resumed || st.LastSeq != 30 {
+		t.Fatalf("round_started on node B = %+v, want round %s resumed at seq 30", st, roundID)
 	}
 	// A move already acknowledged on node A answers as a duplicate on B.
-	if ans := a2.move(roundID, 30, moves[29]); ans["type"] != "move_ok" || ans["duplicate"] != true {
-		t.Fatalf("retry of move 30 on node B = %v, want a duplicate move_ok", ans)
+	if ans := moveOK(t, a2, roundID, 30, moves[29]); !ans.Duplicate {
+		t.Fatalf("retry of move 30 on node B = %+v, want a duplicate move_ok", ans)
 	}
 	for i := 30; i < len(moves); i++ {
-		if ans := a2.move(roundID, i+1, moves[i]); ans["type"] != "move_ok" {
-			t.Fatalf("move %d on node B: %v", i+1, ans)
-		}
+		moveOK(t, a2, roundID, i+1, moves[i])
 	}
-	b.send(map[string]any{"type": "resign", "round_id": roundID})
-	over := b.expect("round_over")
+	resign(b, roundID)
+	over := apitest.Expect[protocol.RoundOver](b)
 	var rep match.Replay
-	getJSON(t, cl.nodes[0]+over["replay_url"].(string), &rep)
-	checkReplay(t, rep, as[protocol.RoundOver](t, over).Results)
+	getJSON(t, cl.nodes[0]+over.ReplayURL, &rep)
+	checkReplay(t, rep, over.Results)
 	for _, p := range rep.Players {
-		if p.PlayerID == a.id && (len(p.Moves) != len(moves) || p.Status != "won") {
+		if p.PlayerID == a.PlayerID && (len(p.Moves) != len(moves) || p.Status != "won") {
 			t.Fatalf("alice's replay: %d moves, %s; want %d, won", len(p.Moves), p.Status, len(moves))
 		}
 	}
@@ -211,19 +209,10 @@ func TestMultiNodeClockTakeover(t *testing.T) {
 	cl := newCluster(t, 2)
 	c := redis.NewClient(&redis.Options{Addr: cl.rs.Addr()})
 	defer c.Close()
-	a, b := dial(t, cl.nodes[0]), dial(t, cl.nodes[1])
-	a.hello("alice")
-	b.hello("bob")
-	a.send(map[string]any{"type": "create_match", "settings": map[string]any{
-		"seed": "1", "undo": "on", "countdown_s": 0, "max_players": 2, "time_limit_s": 4}})
-	created := a.expect("match")["match"].(map[string]any)
-	b.send(map[string]any{"type": "join_match", "code": created["code"]})
-	b.expect("match")
-	a.send(map[string]any{"type": "start_match", "match_id": created["id"]})
-	sa := a.expect("round_started")
-	b.expect("round_started")
-	roundID := sa["round_id"].(string)
-	lease := cl.prefix + "lease:match:" + created["id"].(string)
+	a, b := apitest.Dial(t, cl.nodes[0]), apitest.Dial(t, cl.nodes[1])
+	created, roundID := startOnTwo(t, a, b, match.PartialSettings{
+		Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2), TimeLimitS: new(4)})
+	lease := cl.prefix + "lease:match:" + created.ID
 	if holder, err := c.Get(t.Context(), lease).Result(); err != nil || !strings.HasPrefix(holder, "node-") {
 		t.Fatalf("the clock's lease = %q, %v: want a node's", holder, err)
 	}
@@ -234,21 +223,19 @@ func TestMultiNodeClockTakeover(t *testing.T) {
 	}
 	moves := winningGame(t)
 	for i := range 10 {
-		if ans := b.move(roundID, i+1, moves[i]); ans["type"] != "move_ok" {
-			t.Fatalf("move %d: %v", i+1, ans)
-		}
+		moveOK(t, b, roundID, i+1, moves[i])
 	}
 	start := time.Now()
-	overA, overB := a.expect("round_over"), b.expect("round_over")
+	overA, overB := apitest.Expect[protocol.RoundOver](a), apitest.Expect[protocol.RoundOver](b)
 	if time.Since(start) > 8*time.Second {
 		t.Errorf("the round ended %v after the last move; the time limit was 4 s", time.Since(start))
 	}
-	if string(mustMarshal(t, overA["results"])) != string(mustMarshal(t, overB["results"])) {
-		t.Fatalf("results differ:\n%v\n%v", overA["results"], overB["results"])
+	if !reflect.DeepEqual(overA.Results, overB.Results) {
+		t.Fatalf("results differ:\n%+v\n%+v", overA.Results, overB.Results)
 	}
-	for _, e := range overA["results"].([]any) {
-		if e := e.(map[string]any); e["status"] != "timed_out" {
-			t.Errorf("result %v: want timed_out", e)
+	for _, e := range overA.Results {
+		if e.Status != engine.TimedOut {
+			t.Errorf("result %+v: want timed_out", e)
 		}
 	}
 }
@@ -259,50 +246,31 @@ func TestMultiNodeClockTakeover(t *testing.T) {
 // the totals) and the match is over, on both nodes.
 func TestMultiNodeDataLossVoids(t *testing.T) {
 	cl := newCluster(t, 2)
-	a, b := dial(t, cl.nodes[0]), dial(t, cl.nodes[1])
-	a.hello("alice")
-	b.hello("bob")
-	a.send(map[string]any{"type": "create_match", "settings": map[string]any{
-		"seed": "1", "undo": "on", "countdown_s": 0, "max_players": 2, "rounds": 3}})
-	created := a.expect("match")["match"].(map[string]any)
-	b.send(map[string]any{"type": "join_match", "code": created["code"]})
-	b.expect("match")
-	a.send(map[string]any{"type": "start_match", "match_id": created["id"]})
-	roundID := a.expect("round_started")["round_id"].(string)
-	b.expect("round_started")
+	a, b := apitest.Dial(t, cl.nodes[0]), apitest.Dial(t, cl.nodes[1])
+	_, roundID := startOnTwo(t, a, b, match.PartialSettings{
+		Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2), Rounds: new(3)})
 	moves := winningGame(t)
 	for i := range 10 {
-		if ans := a.move(roundID, i+1, moves[i]); ans["type"] != "move_ok" {
-			t.Fatalf("move %d: %v", i+1, ans)
-		}
+		moveOK(t, a, roundID, i+1, moves[i])
 	}
 	time.Sleep(300 * time.Millisecond) // every node has read the epoch
 	if _, err := cl.rs.Do("FLUSHALL"); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []*client{a, b} {
-		over := c.expect("round_over")
-		if over["round_id"] != roundID || over["void"] == nil || over["void"] == "" {
-			t.Fatalf("round_over after the loss = %v, want the round void", over)
+	for _, c := range []*apitest.Client{a, b} {
+		over := apitest.Expect[protocol.RoundOver](c)
+		if over.RoundID != roundID || over.Void == "" {
+			t.Fatalf("round_over after the loss = %+v, want the round void", over)
 		}
-		for _, tot := range over["totals"].([]any) {
-			if tot := tot.(map[string]any); tot["total"].(float64) != 0 || len(tot["placings"].([]any)) != 0 {
-				t.Errorf("totals count the void round: %v", tot)
+		for _, tot := range over.Totals {
+			if tot.Total != 0 || len(tot.Placings) != 0 {
+				t.Errorf("totals count the void round: %+v", tot)
 			}
 		}
-		if mo := c.expect("match_over"); mo["void"] == nil {
-			t.Fatalf("match_over after the loss = %v, want void", mo)
+		if mo := apitest.Expect[protocol.MatchOver](c); mo.Void == "" {
+			t.Fatalf("match_over after the loss = %+v, want void", mo)
 		}
 	}
-}
-
-func mustMarshal(t *testing.T, v any) []byte {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 func getJSON(t *testing.T, url string, v any) {

@@ -27,6 +27,8 @@ import (
 	"github.com/gorilla/websocket"
 
 	"klondike/api"
+	"klondike/api/apitest"
+	"klondike/api/protocol"
 	"klondike/engine"
 	"klondike/lobby"
 	"klondike/match"
@@ -679,40 +681,31 @@ func TestOpenAPI(t *testing.T) {
 
 	// A round with a random deal: its leaderboard while it runs, its
 	// replay refused until it ends.
-	a := dial(t, base)
-	a.hello("alice")
-	a.send(map[string]any{"type": "create_match", "settings": map[string]any{"countdown_s": 0, "max_players": 1}})
-	info := a.expect("match")["match"].(map[string]any)
-	a.send(map[string]any{"type": "start_match", "match_id": info["id"]})
-	roundID := a.expect("round_started")["round_id"].(string)
+	a := apitest.Dial(t, base)
+	a.Hello("alice")
+	info := apitest.Request[protocol.Match](a, protocol.CreateMatch{Type: protocol.TypeCreateMatch,
+		Settings: match.PartialSettings{CountdownS: new(0), MaxPlayers: new(1)}}).Match
+	a.Send(protocol.MatchRef{Type: protocol.TypeStartMatch, MatchID: info.ID})
+	roundID := apitest.Expect[protocol.RoundStarted](a).RoundID
 	for seq := 1; seq <= 2; seq++ {
-		if ans := a.move(roundID, seq, "D"); ans["type"] != "move_ok" {
-			t.Fatalf("move %d D: %v", seq, ans)
-		}
+		moveOK(t, a, roundID, seq, "D")
 	}
 	c.get(base + "/api/v1/rounds/" + roundID + "/leaderboard")
 	c.get(base + "/api/v1/rounds/" + roundID + "/replay")
-	a.send(map[string]any{"type": "resign", "round_id": roundID})
-	a.expect("round_over")
+	resign(a, roundID)
+	apitest.Expect[protocol.RoundOver](a)
 	c.get(base + "/api/v1/rounds/" + roundID + "/leaderboard")
 	c.get(base + "/api/v1/rounds/" + roundID + "/replay")
 
 	// A known deal, won: no salt or commitment, a finish time.
-	id := a.send(map[string]any{"type": "create_match", "settings": map[string]any{"seed": "1", "undo": "on", "countdown_s": 0, "max_players": 1}})
-	for range 10 { // past the first match's last pushes, to the reply
-		if m := a.expect("match"); m["re"] == id {
-			info = m["match"].(map[string]any)
-			break
-		}
-	}
-	a.send(map[string]any{"type": "start_match", "match_id": info["id"]})
-	roundID = a.expect("round_started")["round_id"].(string)
+	info = apitest.Request[protocol.Match](a, protocol.CreateMatch{Type: protocol.TypeCreateMatch,
+		Settings: match.PartialSettings{Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(1)}}).Match
+	a.Send(protocol.MatchRef{Type: protocol.TypeStartMatch, MatchID: info.ID})
+	roundID = apitest.Expect[protocol.RoundStarted](a).RoundID
 	for i, mv := range winningGame(t) {
-		if ans := a.move(roundID, i+1, mv); ans["type"] != "move_ok" {
-			t.Fatalf("move %d %s: %v", i+1, mv, ans)
-		}
+		moveOK(t, a, roundID, i+1, mv)
 	}
-	a.expect("round_over")
+	apitest.Expect[protocol.RoundOver](a)
 	c.get(base + "/api/v1/rounds/" + roundID + "/leaderboard")
 	c.get(base + "/api/v1/rounds/" + roundID + "/replay")
 	c.get(base + "/api/v1/rounds/nope/leaderboard")

@@ -3,18 +3,13 @@ package api
 import (
 	"errors"
 	"io"
+	"klondike/api/protocol"
 	"net"
 	"runtime/debug"
 	"sync"
 	"time"
 
 	"github.com/gorilla/websocket"
-)
-
-// Wire error codes this file sends (the protocol's; dispatch.go has the full set).
-const (
-	wireBadRequest  = "bad_request"
-	wireRateLimited = "rate_limited"
 )
 
 // maxDrain bounds what is read and dropped from a connection that broke the
@@ -57,18 +52,18 @@ func (c *Conn) handleFrame(mt int, data []byte) {
 		if env != nil {
 			re = env.ID
 		}
-		c.SendError(re, wireRateLimited, "too many messages; slow down")
+		c.SendError(re, protocol.CodeRateLimited, "too many messages; slow down")
 		return
 	case rateFlood:
 		return
 	}
 	if mt != websocket.TextMessage {
-		c.SendError("", wireBadRequest, "binary frames are not supported; send JSON text")
+		c.SendError("", protocol.CodeBadRequest, "binary frames are not supported; send JSON text")
 		return
 	}
 	env, re, msg := decodeEnvelope(data)
 	if env == nil {
-		c.SendError(re, wireBadRequest, msg)
+		c.SendError(re, protocol.CodeBadRequest, msg)
 		return
 	}
 	c.dispatch(env)
@@ -131,7 +126,7 @@ func (c *Conn) readError(err error) {
 		// rest of the oversized frame for a while, so that closing the
 		// socket with unread data does not reset the connection under the
 		// close frame before the client reads it.
-		if c.end(websocket.CloseMessageTooBig, ReasonTooBig, true) {
+		if c.end(websocket.CloseMessageTooBig, protocol.ReasonTooBig, true) {
 			c.Logger().Info("frame over the read limit", "limit", c.srv.lim.ReadLimit)
 		}
 		nc := c.ws.NetConn()
@@ -157,7 +152,7 @@ func (c *Conn) spend(kind string) rateVerdict {
 	case rateFlood:
 		c.countRateLimited()
 		c.Logger().Warn("flood, disconnecting", "frame", kind)
-		c.Close(websocket.ClosePolicyViolation, ReasonRateLimit)
+		c.Close(websocket.ClosePolicyViolation, protocol.ReasonRateLimit)
 	}
 	return v
 }
@@ -222,7 +217,7 @@ func (c *Conn) dispatch(env *Envelope) {
 	defer func() {
 		if r := recover(); r != nil {
 			c.Logger().Error("panic handling a message", "type", env.Type, "panic", r, "stack", string(debug.Stack()))
-			c.Close(websocket.CloseInternalServerErr, ReasonInternal)
+			c.Close(websocket.CloseInternalServerErr, protocol.ReasonInternal)
 		}
 	}()
 	c.srv.h.HandleMessage(c.ctx, c, env)

@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -14,6 +13,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"klondike/api"
+	"klondike/api/apitest"
+	"klondike/api/protocol"
 	"klondike/match"
 	"klondike/match/redisstore"
 	"klondike/match/redisstore/redistest"
@@ -56,23 +57,21 @@ func status(t *testing.T, url string) int {
 // acknowledged move exactly once.
 func TestRedisOutageAndKill(t *testing.T) {
 	rs, base := redisServer(t)
-	a, b, sa, _ := startRace(t, base, map[string]any{"seed": "1", "undo": "on", "countdown_s": 0, "max_players": 2})
-	roundID := sa["round_id"].(string)
+	a, b, sa, _ := startRace(t, base, match.PartialSettings{Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2)})
+	roundID := sa.RoundID
 	moves := winningGame(t)
 	acked := 0
 	play := func(n int) {
 		for ; acked < n; acked++ {
-			if ans := a.move(roundID, acked+1, moves[acked]); ans["type"] != "move_ok" {
-				t.Fatalf("move %d %s: %v", acked+1, moves[acked], ans)
-			}
+			moveOK(t, a, roundID, acked+1, moves[acked])
 		}
 	}
 	play(40)
 
 	rs.Stop()
-	ans := a.move(roundID, acked+1, moves[acked])
-	if ans["type"] != "move_rejected" || ans["code"] != "unavailable" {
-		t.Fatalf("move with Redis stopped = %v, want move_rejected unavailable", ans)
+	ans := a.Move(roundID, acked+1, moves[acked])
+	if rej := apitest.Decode[protocol.MoveRejected](t, ans); rej.Type != protocol.TypeMoveRejected || rej.Code != protocol.CodeUnavailable {
+		t.Fatalf("move with Redis stopped = %s, want move_rejected unavailable", ans)
 	}
 	if code := status(t, base+"/readyz"); code != http.StatusServiceUnavailable {
 		t.Errorf("/readyz with Redis stopped = %d, want 503", code)
@@ -95,19 +94,12 @@ func TestRedisOutageAndKill(t *testing.T) {
 	waitReady(t, base)
 	play(len(moves))
 
-	b.send(map[string]any{"type": "resign", "round_id": roundID})
-	over := a.expect("round_over")
-	resp, err = http.Get(base + over["replay_url"].(string))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resign(b, roundID)
+	over := apitest.Expect[protocol.RoundOver](a)
 	var rep match.Replay
-	if err := json.NewDecoder(resp.Body).Decode(&rep); err != nil {
-		t.Fatal(err)
-	}
+	getJSON(t, base+over.ReplayURL, &rep)
 	for _, p := range rep.Players {
-		if p.PlayerID != a.id {
+		if p.PlayerID != a.PlayerID {
 			continue
 		}
 		if len(p.Moves) != acked {
@@ -121,7 +113,7 @@ func TestRedisOutageAndKill(t *testing.T) {
 	}
 	// The store itself holds the same log.
 	c := rs.Client(t)
-	keys, _ := c.Keys(context.Background(), "*{round:"+roundID+"}:log:"+a.id).Result()
+	keys, _ := c.Keys(context.Background(), "*{round:"+roundID+"}:log:"+a.PlayerID).Result()
 	if len(keys) != 1 {
 		t.Fatalf("log keys = %v", keys)
 	}

@@ -3,11 +3,10 @@ package api_test
 import (
 	"encoding/json"
 	"io"
+	"klondike/api/protocol"
 	"net/http"
 	"strings"
 	"testing"
-
-	"klondike/api"
 )
 
 // TestAPIJSONErrors asks /api/v1 for paths no route takes and for routes
@@ -72,9 +71,9 @@ func TestAPIJSONErrors(t *testing.T) {
 		if err := json.Unmarshal(b, &e); err != nil {
 			t.Errorf("%s: %v: %q", call, err, b)
 		}
-		want := api.CodeNotFound
+		want := protocol.CodeNotFound
 		if tc.status == 405 {
-			want = api.CodeBadRequest
+			want = protocol.CodeBadRequest
 		}
 		if e.Code != want || e.Message == "" {
 			t.Errorf("%s = %s, want code %s and a message", call, b, want)

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"klondike/api/protocol"
 	"klondike/api/web"
 	"klondike/engine"
 	"klondike/engine/solver"
@@ -164,12 +165,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		if allow := s.allowedMethods(r); allow != "" {
 			w.Header().Set("Allow", allow)
-			writeJSON(w, http.StatusMethodNotAllowed, errorBody(CodeBadRequest,
+			writeJSON(w, http.StatusMethodNotAllowed, errorBody(protocol.CodeBadRequest,
 				r.Method+" is not allowed on "+p+": use "+allow))
 			return
 		}
 	}
-	writeJSON(w, http.StatusNotFound, errorBody(CodeNotFound,
+	writeJSON(w, http.StatusNotFound, errorBody(protocol.CodeNotFound,
 		"no route "+p+": the API is described at "+apiPrefix+"/openapi.json"))
 }
 
@@ -263,7 +264,7 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 	}
 	rep, err := rd.Replay(r.Context())
 	if errors.Is(err, match.ErrRoundNotRunning) {
-		writeJSON(w, http.StatusNotFound, errorBody(CodeNotFound, "the replay is published when the round ends"))
+		writeJSON(w, http.StatusNotFound, errorBody(protocol.CodeNotFound, "the replay is published when the round ends"))
 		return
 	}
 	if err != nil {
@@ -310,16 +311,16 @@ func (s *Server) Close() {
 // else, whose details stay in the log.
 func (s *Server) routeError(w http.ResponseWriter, err error) {
 	switch code := errorCode(err); code {
-	case CodeBadRequest:
+	case protocol.CodeBadRequest:
 		writeJSON(w, http.StatusBadRequest, errorBody(code, err.Error()))
-	case CodeNotFound:
+	case protocol.CodeNotFound:
 		writeJSON(w, http.StatusNotFound, errorBody(code, err.Error()))
-	case CodeUnavailable:
+	case protocol.CodeUnavailable:
 		w.Header().Set("Retry-After", "1")
 		writeJSON(w, http.StatusServiceUnavailable, errorBody(code, "the store is unavailable; try again"))
 	default:
 		s.log.Error("route failed", "err", err)
-		writeJSON(w, http.StatusInternalServerError, errorBody(CodeInternal, "internal error"))
+		writeJSON(w, http.StatusInternalServerError, errorBody(protocol.CodeInternal, "internal error"))
 	}
 }
 

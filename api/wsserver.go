@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"klondike/api/protocol"
 	"log/slog"
 	"math"
 	"net/http"
@@ -96,7 +97,7 @@ func (s *WSServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c.hello = time.AfterFunc(s.lim.HelloTimeout, func() {
 		if c.PlayerID() == "" {
-			c.Close(websocket.ClosePolicyViolation, ReasonNoHello)
+			c.Close(websocket.ClosePolicyViolation, protocol.ReasonNoHello)
 		}
 	})
 	// Armed only once c.ping is set (Reset after AfterFunc), so that the
@@ -140,7 +141,7 @@ func (s *WSServer) register(c *Conn) {
 	s.mu.Unlock()
 	s.m.Connections.Inc()
 	if down { // Shutdown began during the upgrade
-		c.Close(websocket.CloseServiceRestart, ReasonRestarting)
+		c.Close(websocket.CloseServiceRestart, protocol.ReasonRestarting)
 	}
 }
 
@@ -178,7 +179,7 @@ func (s *WSServer) Shutdown(ctx context.Context) error {
 	s.mu.Unlock()
 	s.log.Info("closing websocket connections", "conns", len(conns))
 	for _, c := range conns {
-		c.Close(websocket.CloseServiceRestart, ReasonRestarting)
+		c.Close(websocket.CloseServiceRestart, protocol.ReasonRestarting)
 	}
 	done := make(chan struct{})
 	go func() {

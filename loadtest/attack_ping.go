@@ -11,6 +11,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"klondike/api/protocol"
 	"klondike/engine"
 )
 
@@ -277,7 +278,7 @@ func (h *honest) play(ctx context.Context) {
 		h.c.next++
 		id := fmt.Sprint(h.c.next)
 		h.c.ws.SetWriteDeadline(sent.Add(attackIO))
-		frame := moveOut{Type: "move", ID: id, RoundID: h.roundID, Seq: h.seq, Move: mv.String()}
+		frame := protocol.Move{Type: protocol.TypeMove, ID: id, RoundID: h.roundID, Seq: h.seq, Move: mv.String()}
 		if err := h.c.ws.WriteJSON(frame); err != nil {
 			h.err = err
 			return

@@ -10,7 +10,9 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"klondike/api/protocol"
 	"klondike/engine"
+	"klondike/match"
 )
 
 // A bot is one player: one WebSocket connection that speaks the protocol
@@ -37,7 +39,7 @@ type bot struct {
 	gen         int // the group's match generation (code mode)
 	codeWait    *codeEntry
 	matchID     string
-	matchState  string
+	matchState  match.State
 	host        string
 	quick       bool
 	readyFor    string // the match a ready was sent for
@@ -153,7 +155,7 @@ func (b *bot) run(ctx context.Context) {
 // loop says hello, then reacts to the server's frames, the run's stop,
 // the group's invite code and the bot's timers until the bot is done.
 func (b *bot) loop(ctx context.Context) error {
-	if err := b.send(&request{kind: "hello", frame: &helloOut{Type: "hello", Name: b.name}}); err != nil {
+	if err := b.send(&request{kind: protocol.TypeHello, frame: &protocol.Hello{Type: protocol.TypeHello, Name: b.name}}); err != nil {
 		return err
 	}
 	stop := b.r.stop
@@ -186,7 +188,7 @@ func (b *bot) loop(ctx context.Context) error {
 		case <-codeCh:
 			code := b.codeWait.code
 			b.codeWait = nil
-			if err := b.send(&request{kind: "join_match", frame: &lobbyOut{Type: "join_match", Code: code}}); err != nil {
+			if err := b.send(&request{kind: protocol.TypeJoinMatch, frame: &protocol.MatchRef{Type: protocol.TypeJoinMatch, Code: code}}); err != nil {
 				return err
 			}
 		case <-b.timer.C:
@@ -225,7 +227,7 @@ func (b *bot) tick(now time.Time) error {
 		req := b.retry
 		b.retry, b.retryAt = nil, time.Time{}
 		if req != nil {
-			if req.kind == "move" {
+			if req.kind == protocol.TypeMove {
 				b.r.c.movesRetried.Add(1)
 			}
 			if err := b.resend(req); err != nil {
@@ -241,7 +243,7 @@ func (b *bot) tick(now time.Time) error {
 	}
 	if !b.rematchAt.IsZero() && !now.Before(b.rematchAt) {
 		b.rematchAt = time.Time{}
-		if b.matchState == "over" && !b.draining {
+		if b.matchState == match.StateOver && !b.draining {
 			if err := b.sendRematch(); err != nil {
 				return err
 			}
@@ -264,7 +266,7 @@ func (b *bot) drain() error {
 		return errBotDone
 	}
 	switch b.matchState {
-	case "running":
+	case match.StateRunning:
 		if b.playing && b.inflight == nil && b.retry == nil {
 			return b.resign()
 		}
@@ -272,13 +274,13 @@ func (b *bot) drain() error {
 			return errBotDone
 		}
 		return nil // the answer in flight comes first; then playMove resigns
-	case "starting":
+	case match.StateStarting:
 		return nil // round_started will resign
-	case "between", "open":
+	case match.StateBetween, match.StateOpen:
 		// Leave, so that no further round deals this bot in (a seated bot
 		// that is gone would keep its round running until the time limit).
 		if b.matchID != "" {
-			_ = b.send(&request{kind: "leave_match", frame: &lobbyOut{Type: "leave_match", MatchID: b.matchID}})
+			_ = b.send(&request{kind: protocol.TypeLeaveMatch, frame: &protocol.MatchRef{Type: protocol.TypeLeaveMatch, MatchID: b.matchID}})
 		}
 		return errBotDone
 	}

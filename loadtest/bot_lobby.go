@@ -1,6 +1,10 @@
 package main
 
-import "time"
+import (
+	"klondike/api/protocol"
+	"klondike/match"
+	"time"
+)
 
 // enterLobby looks for the next match: a quick match, or in code mode the
 // group's match (its first bot creates it, the others join by its code).
@@ -11,29 +15,30 @@ func (b *bot) enterLobby() error {
 	b.lobbySince = time.Now()
 	b.matchID, b.matchState, b.host = "", "", ""
 	if b.r.cfg.Join == joinQuick {
-		return b.send(&request{kind: "quick_match", frame: &lobbyOut{Type: "quick_match", Settings: b.settings()}})
+		return b.send(&request{kind: protocol.TypeQuickMatch, frame: &protocol.CreateMatch{Type: protocol.TypeQuickMatch, Settings: b.settings()}})
 	}
 	if b.group == nil {
 		b.group = b.r.groupOf(b.idx)
 	}
 	if b.group.host == b.idx {
 		s := b.settings()
-		s.MaxPlayers = b.group.size
-		return b.send(&request{kind: "create_match", frame: &lobbyOut{Type: "create_match", Settings: s}})
+		s.MaxPlayers = new(b.group.size)
+		return b.send(&request{kind: protocol.TypeCreateMatch, frame: &protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: s}})
 	}
 	b.codeWait = b.group.entry(b.gen)
 	return nil
 }
 
-// settings are the match settings the bot asks for: the run's flags.
-func (b *bot) settings() *settingsOut {
+// settings are the match settings the bot asks for: the run's flags, each
+// set (the server's defaults fill in the others).
+func (b *bot) settings() match.PartialSettings {
 	cfg := &b.r.cfg
-	s := &settingsOut{
-		Draw: cfg.Draw, Passes: cfg.Passes, Rounds: cfg.Rounds, MaxPlayers: cfg.PerMatch,
-		TimeLimitS: cfg.TimeLimitS, CountdownS: cfg.CountdownS,
+	s := match.PartialSettings{
+		Draw: new(cfg.Draw), Passes: new(cfg.Passes), Rounds: new(cfg.Rounds), MaxPlayers: new(cfg.PerMatch),
+		TimeLimitS: new(cfg.TimeLimitS), CountdownS: new(cfg.CountdownS),
 	}
 	if cfg.Deal != "" {
-		s.Seed = &cfg.Deal
+		s.Seed = new(cfg.Deal)
 	}
 	return s
 }
@@ -45,7 +50,7 @@ func (b *bot) lobbyDeadline() time.Time {
 	if b.lobbySince.IsZero() || b.draining {
 		return time.Time{}
 	}
-	if b.codeWait == nil && b.matchState == "open" && b.host == b.playerID && b.startSentTo != b.matchID {
+	if b.codeWait == nil && b.matchState == match.StateOpen && b.host == b.playerID && b.startSentTo != b.matchID {
 		return b.lobbySince.Add(b.r.cfg.LobbyWait)
 	}
 	return b.lobbySince.Add(2 * b.r.cfg.LobbyWait)
@@ -55,28 +60,28 @@ func (b *bot) lobbyDeadline() time.Time {
 // whoever is seated; another bot leaves a match that does not start and
 // looks for another one.
 func (b *bot) lobbyTimeout() error {
-	if b.codeWait == nil && b.matchState == "open" && b.host == b.playerID && b.startSentTo != b.matchID {
+	if b.codeWait == nil && b.matchState == match.StateOpen && b.host == b.playerID && b.startSentTo != b.matchID {
 		b.startSentTo = b.matchID
-		return b.send(&request{kind: "start_match", frame: &lobbyOut{Type: "start_match", MatchID: b.matchID}})
+		return b.send(&request{kind: protocol.TypeStartMatch, frame: &protocol.MatchRef{Type: protocol.TypeStartMatch, MatchID: b.matchID}})
 	}
 	b.r.c.lobbyTimeouts.Add(1)
 	b.lobbySince = time.Now()
 	if b.codeWait != nil { // the group's host never published its code
 		b.codeWait = nil
 		s := b.settings()
-		s.MaxPlayers = 1
-		return b.send(&request{kind: "create_match", frame: &lobbyOut{Type: "create_match", Settings: s}})
+		s.MaxPlayers = new(1)
+		return b.send(&request{kind: protocol.TypeCreateMatch, frame: &protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: s}})
 	}
-	if b.matchState == "open" || b.matchState == "over" || b.matchState == "" {
-		if b.matchID != "" && b.matchState == "open" {
-			if err := b.send(&request{kind: "leave_match", frame: &lobbyOut{Type: "leave_match", MatchID: b.matchID}}); err != nil {
+	if b.matchState == match.StateOpen || b.matchState == match.StateOver || b.matchState == "" {
+		if b.matchID != "" && b.matchState == match.StateOpen {
+			if err := b.send(&request{kind: protocol.TypeLeaveMatch, frame: &protocol.MatchRef{Type: protocol.TypeLeaveMatch, MatchID: b.matchID}}); err != nil {
 				return err
 			}
 		}
 		b.gen++
 		b.group = nil
 		b.matchID, b.matchState = "", ""
-		return b.send(&request{kind: "quick_match", frame: &lobbyOut{Type: "quick_match", Settings: b.settings()}})
+		return b.send(&request{kind: protocol.TypeQuickMatch, frame: &protocol.CreateMatch{Type: protocol.TypeQuickMatch, Settings: b.settings()}})
 	}
 	return nil
 }
@@ -102,13 +107,13 @@ func (b *bot) onMatch(m *inMsg, req *request) error {
 	adopt := false
 	if req != nil {
 		switch req.kind {
-		case "quick_match", "create_match", "join_match", "rematch":
+		case protocol.TypeQuickMatch, protocol.TypeCreateMatch, protocol.TypeJoinMatch, protocol.TypeRematch:
 			adopt = b.seated(mt)
-			if req.kind == "create_match" && b.group != nil && b.group.host == b.idx {
+			if req.kind == protocol.TypeCreateMatch && b.group != nil && b.group.host == b.idx {
 				b.group.publish(b.gen, mt.Code)
 			}
 		}
-	} else if mt.ID != b.matchID && b.seated(mt) && (mt.State == "open" || mt.State == "starting") && !b.inRound() {
+	} else if mt.ID != b.matchID && b.seated(mt) && (mt.State == match.StateOpen || mt.State == match.StateStarting) && !b.inRound() {
 		// Another player's rematch seated the bot in a new match (or moved
 		// it from one new match to another).
 		adopt = true
@@ -122,29 +127,29 @@ func (b *bot) onMatch(m *inMsg, req *request) error {
 	if mt.ID != b.matchID {
 		return nil
 	}
-	if mt.State == "open" && !b.seated(mt) {
+	if mt.State == match.StateOpen && !b.seated(mt) {
 		// Taken out of this match (a concurrent rematch seated the bot in
 		// another): wait for that match's push.
 		b.matchID, b.matchState = "", ""
 		return nil
 	}
 	b.matchState, b.host, b.quick = mt.State, mt.Host, mt.Quick
-	if mt.State != "open" {
-		if mt.State != "over" {
+	if mt.State != match.StateOpen {
+		if mt.State != match.StateOver {
 			b.lobbySince = time.Time{}
 		}
 		return nil
 	}
 	if !b.quick && b.readyFor != mt.ID && !b.draining {
 		b.readyFor = mt.ID
-		return b.send(&request{kind: "ready", frame: &lobbyOut{Type: "ready", MatchID: mt.ID}})
+		return b.send(&request{kind: protocol.TypeReady, frame: &protocol.MatchRef{Type: protocol.TypeReady, MatchID: mt.ID}})
 	}
 	return nil
 }
 
 // inRound reports whether the bot is seated in a round being dealt or played.
 func (b *bot) inRound() bool {
-	return b.matchState == "starting" || b.matchState == "running" || b.matchState == "between"
+	return b.matchState == match.StateStarting || b.matchState == match.StateRunning || b.matchState == match.StateBetween
 }
 
 // adoptMatch makes id the bot's match, when the server deals it in there.
@@ -164,7 +169,7 @@ func (b *bot) onMatchOver(m *inMsg) error {
 	if m.MatchID != b.matchID {
 		return nil
 	}
-	b.matchState = "over"
+	b.matchState = match.StateOver
 	b.roundID = ""
 	if b.draining {
 		return errBotDone
@@ -191,5 +196,5 @@ func (b *bot) onMatchOver(m *inMsg) error {
 // sendRematch asks for a rematch of the finished match.
 func (b *bot) sendRematch() error {
 	b.rematchAt = time.Time{}
-	return b.send(&request{kind: "rematch", frame: &lobbyOut{Type: "rematch", MatchID: b.rematchOf}})
+	return b.send(&request{kind: protocol.TypeRematch, frame: &protocol.MatchRef{Type: protocol.TypeRematch, MatchID: b.rematchOf}})
 }

@@ -9,14 +9,16 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"klondike/api/protocol"
 	"klondike/engine"
+	"klondike/match"
 )
 
 // A request is a frame sent and awaiting its reply.
 type request struct {
 	id    string
-	kind  string // hello, quick_match, create_match, join_match, ready, start_match, rematch, leave_match, move, resign
-	frame any
+	kind  string // the message's type (protocol.TypeHello, TypeMove…)
+	frame any    // a pointer to the protocol's message, whose ID send sets
 	tries int
 
 	// moves
@@ -32,13 +34,15 @@ func (b *bot) send(req *request) error {
 	b.nextID++
 	req.id = strconv.Itoa(b.nextID)
 	switch f := req.frame.(type) {
-	case *helloOut:
+	case *protocol.Hello:
 		f.ID = req.id
-	case *lobbyOut:
+	case *protocol.CreateMatch:
 		f.ID = req.id
-	case *moveOut:
+	case *protocol.MatchRef:
 		f.ID = req.id
-	case *resignOut:
+	case *protocol.Move:
+		f.ID = req.id
+	case *protocol.Resign:
 		f.ID = req.id
 	}
 	return b.resend(req)
@@ -57,7 +61,7 @@ func (b *bot) resend(req *request) error {
 	}
 	b.pending[req.id] = req
 	now := time.Now()
-	if req.kind == "move" {
+	if req.kind == protocol.TypeMove {
 		req.sent = now
 		b.inflight = req
 		if req.tries == 1 {
@@ -82,13 +86,13 @@ func (b *bot) readLoop() {
 		}
 		at := time.Now()
 		typ := peekType(data)
-		if typ == "leaderboard" {
+		if typ == protocol.TypeLeaderboard {
 			b.r.c.leaderboards.Add(1)
 			continue
 		}
 		m := &inMsg{}
-		if typ != "move_ok" || !parseMoveOK(data, m) {
-			if typ == "move_ok" {
+		if typ != protocol.TypeMoveOK || !parseMoveOK(data, m) {
+			if typ == protocol.TypeMoveOK {
 				b.r.c.moveOKSlow.Add(1)
 			}
 			*m = inMsg{}
@@ -114,7 +118,7 @@ func (b *bot) handle(m *inMsg) error {
 		delete(b.pending, m.Re)
 	}
 	switch m.Type {
-	case "welcome":
+	case protocol.TypeWelcome:
 		b.playerID = m.PlayerID
 		b.r.c.welcomed.Add(1)
 		if b.r.cfg.Idle {
@@ -124,11 +128,11 @@ func (b *bot) handle(m *inMsg) error {
 			return b.startEchoRound()
 		}
 		return b.enterLobby()
-	case "match":
+	case protocol.TypeMatch:
 		return b.onMatch(m, req)
-	case "error":
+	case protocol.TypeError:
 		return b.onError(m, req)
-	case "round_starting":
+	case protocol.TypeRoundStarting:
 		// Only a seated player's current match deals it in: follow it,
 		// even when a concurrent rematch moved the bot to a match it has
 		// not seen yet.
@@ -143,23 +147,23 @@ func (b *bot) handle(m *inMsg) error {
 			b.flushRecord(false)
 			b.playing, b.inflight, b.moveAt = false, nil, time.Time{}
 		}
-		b.matchState = "starting"
+		b.matchState = match.StateStarting
 		b.roundID = m.RoundID
 		b.lobbySince = time.Time{}
-	case "round_started":
+	case protocol.TypeRoundStarted:
 		return b.onRoundStarted(m)
-	case "move_ok":
+	case protocol.TypeMoveOK:
 		return b.onMoveOK(m, req)
-	case "move_rejected":
+	case protocol.TypeMoveRejected:
 		return b.onMoveRejected(m, req)
-	case "resigned":
+	case protocol.TypeResigned:
 		b.playing = false
 		b.moveAt = time.Time{}
-	case "round_over":
+	case protocol.TypeRoundOver:
 		return b.onRoundOver(m)
-	case "match_over":
+	case protocol.TypeMatchOver:
 		return b.onMatchOver(m)
-	case "matches":
+	case protocol.TypeMatches:
 	default:
 		b.r.c.fail("unknown_message", m.Type)
 	}
@@ -167,7 +171,7 @@ func (b *bot) handle(m *inMsg) error {
 }
 
 // lobbyKinds are the requests whose refusal sends a bot back to the lobby.
-var lobbyKinds = map[string]bool{"quick_match": true, "create_match": true, "join_match": true, "rematch": true}
+var lobbyKinds = map[string]bool{protocol.TypeQuickMatch: true, protocol.TypeCreateMatch: true, protocol.TypeJoinMatch: true, protocol.TypeRematch: true}
 
 // onError handles a refused request: a rate limit or an unavailable
 // server means try again later, a lost race in the lobby means look again,
@@ -179,32 +183,32 @@ func (b *bot) onError(m *inMsg, req *request) error {
 		return nil
 	}
 	switch {
-	case m.Code == "rate_limited":
-		c.refuse("rate_limited")
+	case m.Code == protocol.CodeRateLimited:
+		c.refuse(protocol.CodeRateLimited)
 
-		if req.kind == "move" {
+		if req.kind == protocol.TypeMove {
 			b.inflight = nil
 		}
 		b.retry = req
 		b.retryAt = time.Now().Add(min(retryBackoff*time.Duration(req.tries), maxRetryBackoff))
 		return nil
-	case req.kind == "move":
+	case req.kind == protocol.TypeMove:
 		c.fail("error:"+m.Code, "move "+req.text+": "+m.Message)
 		b.inflight = nil
 		b.playing = false
 		return nil
-	case req.kind == "resign" && m.Code == "round_not_running":
-		c.refuse("resign:round_not_running")
+	case req.kind == protocol.TypeResign && m.Code == protocol.CodeRoundNotRunning:
+		c.refuse(protocol.TypeResign + ":" + protocol.CodeRoundNotRunning)
 		return nil
-	case req.kind == "resign" && m.Code == "unavailable":
+	case req.kind == protocol.TypeResign && m.Code == protocol.CodeUnavailable:
 		// The server could not record it now (at the drain every bot
 		// resigns at once): say it again later, as the lobby's requests
 		// do; resend bounds the tries.
-		c.refuse("resign:unavailable")
+		c.refuse(protocol.TypeResign + ":" + protocol.CodeUnavailable)
 		b.retry = req
 		b.retryAt = time.Now().Add(min(retryBackoff*time.Duration(req.tries), maxRetryBackoff))
 		return nil
-	case lobbyKinds[req.kind] && (m.Code == "match_full" || m.Code == "bad_request" || m.Code == "not_found" || m.Code == "unavailable"):
+	case lobbyKinds[req.kind] && (m.Code == protocol.CodeMatchFull || m.Code == protocol.CodeBadRequest || m.Code == protocol.CodeNotFound || m.Code == protocol.CodeUnavailable):
 		// A quick match filled up between the server's look and its join,
 		// a code expired, a rematch raced: try the lobby again, a bounded
 		// number of times.
@@ -216,7 +220,7 @@ func (b *bot) onError(m *inMsg, req *request) error {
 			return errBotDone
 		}
 		b.lobbySince = time.Now()
-		if m.Code == "unavailable" {
+		if m.Code == protocol.CodeUnavailable {
 			b.retry = req
 			b.retryAt = time.Now().Add(retryBackoff * time.Duration(req.tries))
 			return nil
@@ -228,8 +232,8 @@ func (b *bot) onError(m *inMsg, req *request) error {
 		}
 		b.gen++
 		b.group = nil
-		return b.send(&request{kind: "quick_match", frame: &lobbyOut{Type: "quick_match", Settings: b.settings()}})
-	case req.kind == "leave_match" || req.kind == "start_match":
+		return b.send(&request{kind: protocol.TypeQuickMatch, frame: &protocol.CreateMatch{Type: protocol.TypeQuickMatch, Settings: b.settings()}})
+	case req.kind == protocol.TypeLeaveMatch || req.kind == protocol.TypeStartMatch:
 		// The match moved on meanwhile (it started, or ended).
 		c.refuse(req.kind + ":" + m.Code)
 		return nil

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"time"
 
+	"klondike/api/protocol"
 	"klondike/engine"
+	"klondike/match"
 )
 
 // onRoundStarted takes the new round's rules and view, opens its record
@@ -16,7 +18,7 @@ func (b *bot) onRoundStarted(m *inMsg) error {
 	}
 	b.flushRecord(false)
 	b.adoptMatch(m.MatchID)
-	b.matchState = "running"
+	b.matchState = match.StateRunning
 	b.lobbySince = time.Time{}
 	b.roundID = m.RoundID
 	b.rules = *m.Rules
@@ -49,7 +51,7 @@ func (b *bot) onRoundStarted(m *inMsg) error {
 // startEchoRound plays against the echo server: no lobby, a round of its
 // own whose every move is answered with the same view.
 func (b *bot) startEchoRound() error {
-	b.matchState = "running"
+	b.matchState = match.StateRunning
 	b.roundID = "echo-" + b.name
 	b.rules = b.r.echoRules
 	b.view = b.r.echoView
@@ -125,8 +127,8 @@ func (b *bot) playMove(now time.Time) error {
 		sched = now
 	}
 	return b.send(&request{
-		kind: "move", seq: b.nextSeq, move: mv, text: text, sched: sched,
-		frame: &moveOut{Type: "move", RoundID: b.roundID, Seq: b.nextSeq, Move: text},
+		kind: protocol.TypeMove, seq: b.nextSeq, move: mv, text: text, sched: sched,
+		frame: &protocol.Move{Type: protocol.TypeMove, RoundID: b.roundID, Seq: b.nextSeq, Move: text},
 	})
 }
 
@@ -153,7 +155,7 @@ func (b *bot) next(now time.Time) {
 // new view and schedules the next move.
 func (b *bot) onMoveOK(m *inMsg, req *request) error {
 	c := b.r.c
-	if req == nil || req.kind != "move" || req != b.inflight {
+	if req == nil || req.kind != protocol.TypeMove || req != b.inflight {
 		c.fail("protocol", "move_ok for no move in flight (re "+m.Re+")")
 		return nil
 	}
@@ -194,41 +196,41 @@ func (b *bot) onMoveOK(m *inMsg, req *request) error {
 // catch up with the server's seq, try another move, or resend later.
 func (b *bot) onMoveRejected(m *inMsg, req *request) error {
 	c := b.r.c
-	if req == nil || req.kind != "move" {
+	if req == nil || req.kind != protocol.TypeMove {
 		c.fail("protocol", "move_rejected for no move in flight (re "+m.Re+")")
 		return nil
 	}
 	b.inflight = nil
 	now := time.Now()
 	switch m.Code {
-	case "round_not_running":
+	case protocol.CodeRoundNotRunning:
 		// The round ended (its time limit) while the move was on its way.
 		c.refuse(m.Code)
 		b.playing = false
 		b.moveAt = time.Time{}
-	case "out_of_order":
+	case protocol.CodeOutOfOrder:
 		c.refuse(m.Code)
-		c.fail("out_of_order", fmt.Sprintf("seq %d: expected %d", req.seq, m.Expected))
+		c.fail(protocol.CodeOutOfOrder, fmt.Sprintf("seq %d: expected %d", req.seq, m.Expected))
 		if m.Expected > 0 {
 			b.nextSeq = m.Expected
 		}
 		b.stale = true
 		b.next(now)
-	case "illegal_move":
+	case protocol.CodeIllegalMove:
 		c.refuse(m.Code)
 		if b.stale {
 			c.illegalStale.Add(1)
 		} else {
-			c.fail("illegal_move", req.text+": "+m.Reason)
+			c.fail(protocol.CodeIllegalMove, req.text+": "+m.Reason)
 		}
 		b.illegalRun++
 		if b.illegalRun >= maxIllegalRun {
 			return b.resign()
 		}
 		b.next(now)
-	case "unavailable":
+	case protocol.CodeUnavailable:
 		c.refuse(m.Code)
-		c.fail("unavailable", req.text+": "+m.Reason)
+		c.fail(protocol.CodeUnavailable, req.text+": "+m.Reason)
 		b.retry = req
 		b.retryAt = now.Add(min(retryBackoff*time.Duration(req.tries), maxRetryBackoff))
 	default:
@@ -249,7 +251,7 @@ func (b *bot) resign() error {
 	b.resignSent = true
 	b.playing = false
 	b.r.c.resigns.Add(1)
-	return b.send(&request{kind: "resign", frame: &resignOut{Type: "resign", RoundID: b.roundID}})
+	return b.send(&request{kind: protocol.TypeResign, frame: &protocol.Resign{Type: protocol.TypeResign, RoundID: b.roundID}})
 }
 
 // onRoundOver closes the round's record and counts the round once over
@@ -260,7 +262,7 @@ func (b *bot) onRoundOver(m *inMsg) error {
 		b.playing = false
 		b.moveAt = time.Time{}
 		b.inflight = nil
-		b.matchState = "between"
+		b.matchState = match.StateBetween
 	}
 	if b.r.c.roundOver(m.RoundID) {
 		b.r.c.roundsPlayed.Add(1)
@@ -268,7 +270,7 @@ func (b *bot) onRoundOver(m *inMsg) error {
 	if b.draining {
 		// Leave, so that the match deals no further round to this bot.
 		if b.matchID != "" {
-			_ = b.send(&request{kind: "leave_match", frame: &lobbyOut{Type: "leave_match", MatchID: b.matchID}})
+			_ = b.send(&request{kind: protocol.TypeLeaveMatch, frame: &protocol.MatchRef{Type: protocol.TypeLeaveMatch, MatchID: b.matchID}})
 		}
 		return errBotDone
 	}

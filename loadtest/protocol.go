@@ -6,45 +6,13 @@ import (
 
 	"klondike/api/protocol"
 	"klondike/engine"
+	"klondike/match"
 )
 
-// The frames a bot sends and the parts of the server's frames it reads, in
-// the protocol of klondike/api/protocol. The bots' client messages are the
-// protocol's own, under the names the bots give them; a lobby request and
-// the server's frames have shapes of the bots' own: one type for every
-// lobby request, and one for every frame a bot reads, decoded in one pass
-// with only the fields a bot needs.
-
-// The protocol's client messages, as the bots name them.
-type (
-	helloOut  = protocol.Hello
-	moveOut   = protocol.Move
-	resignOut = protocol.Resign
-)
-
-// settingsOut is the settings object of a bot's create_match and
-// quick_match: the fields the run's flags set (match.PartialSettings's,
-// without the others).
-type settingsOut struct {
-	Draw       int     `json:"draw"`
-	Passes     int     `json:"passes"`
-	Rounds     int     `json:"rounds"`
-	MaxPlayers int     `json:"max_players"`
-	TimeLimitS int     `json:"time_limit_s"`
-	CountdownS int     `json:"countdown_s"`
-	Seed       *string `json:"seed,omitempty"`
-}
-
-// lobbyOut is every lobby request a bot sends: create_match and
-// quick_match (protocol.CreateMatch), and those that name a match
-// (protocol.MatchRef).
-type lobbyOut struct {
-	Type     string       `json:"type"`
-	ID       string       `json:"id"`
-	Settings *settingsOut `json:"settings,omitempty"`
-	MatchID  string       `json:"match_id,omitempty"`
-	Code     string       `json:"code,omitempty"`
-}
+// The parts of the server's frames a bot reads, in the protocol of
+// klondike/api/protocol: one type for every frame a bot reads (inMsg),
+// decoded in one pass with only the fields a bot needs. A bot sends the
+// protocol's own client messages.
 
 // inMsg is any server frame, with the fields of every type a bot reads.
 type inMsg struct {
@@ -79,13 +47,13 @@ type inMsg struct {
 }
 
 type matchIn struct {
-	ID      string `json:"id"`
-	Code    string `json:"code"`
-	Host    string `json:"host"`
-	State   string `json:"state"`
-	Round   int    `json:"round"`
-	RoundID string `json:"round_id"`
-	Quick   bool   `json:"quick"`
+	ID      string      `json:"id"`
+	Code    string      `json:"code"`
+	Host    string      `json:"host"`
+	State   match.State `json:"state"`
+	Round   int         `json:"round"`
+	RoundID string      `json:"round_id"`
+	Quick   bool        `json:"quick"`
 	Players []struct {
 		PlayerID string `json:"player_id"`
 	} `json:"players"`

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gorilla/websocket"
-
+	"klondike/api/apitest"
+	"klondike/api/protocol"
 	"klondike/match"
 	"klondike/match/redisstore/redistest"
 )
@@ -56,61 +56,21 @@ func startNode(t *testing.T, bin, redisURL, prefix string) *node {
 	return nil
 }
 
-// wsClient is a player's connection in these tests.
-type wsClient struct {
-	t       *testing.T
-	c       *websocket.Conn
-	id, tok string
-}
-
-func connect(t *testing.T, addr string) *wsClient {
+// dial connects a player to the node; its waits outlast the round's time
+// limit.
+func dial(t *testing.T, n *node) *apitest.Client {
 	t.Helper()
-	c, _, err := websocket.DefaultDialer.Dial("ws://"+addr+"/ws", nil)
-	if err != nil {
-		t.Fatal(err)
+	c := apitest.Dial(t, "http://"+n.addr)
+	c.Timeout = 20 * time.Second
+	return c
+}
+
+// moveOK plays a move that must be accepted.
+func moveOK(t *testing.T, c *apitest.Client, roundID string, seq int, mv string) {
+	t.Helper()
+	if ans := c.Move(roundID, seq, mv); ans.Type != protocol.TypeMoveOK {
+		t.Fatalf("%s's move %d %s: %s", c.PlayerID, seq, mv, ans)
 	}
-	t.Cleanup(func() { c.Close() })
-	return &wsClient{t: t, c: c}
-}
-
-func (w *wsClient) send(v map[string]any) {
-	w.t.Helper()
-	if err := w.c.WriteJSON(v); err != nil {
-		w.t.Fatal(err)
-	}
-}
-
-func (w *wsClient) expect(types ...string) map[string]any {
-	w.t.Helper()
-	_ = w.c.SetReadDeadline(time.Now().Add(20 * time.Second))
-	for {
-		var m map[string]any
-		if err := w.c.ReadJSON(&m); err != nil {
-			w.t.Fatalf("waiting for %v: %v", types, err)
-		}
-		for _, typ := range types {
-			if m["type"] == typ {
-				return m
-			}
-		}
-		if m["type"] == "error" {
-			w.t.Fatalf("waiting for %v: %v", types, m)
-		}
-	}
-}
-
-func (w *wsClient) hello(name, token string) map[string]any {
-	w.t.Helper()
-	w.send(map[string]any{"type": "hello", "name": name, "token": token})
-	m := w.expect("welcome")
-	w.id, w.tok = m["player_id"].(string), m["token"].(string)
-	return m
-}
-
-func (w *wsClient) move(roundID string, seq int, mv string) map[string]any {
-	w.t.Helper()
-	w.send(map[string]any{"type": "move", "round_id": roundID, "seq": seq, "move": mv})
-	return w.expect("move_ok", "move_rejected")
 }
 
 // TestKillNodeMidRound runs two klondiked processes on one Redis (AOF on)
@@ -130,28 +90,22 @@ func TestKillNodeMidRound(t *testing.T) {
 	prefix := redistest.Prefix(t)
 	n1, n2 := startNode(t, bin, rs.URL(), prefix), startNode(t, bin, rs.URL(), prefix)
 
-	a, b := connect(t, n1.addr), connect(t, n2.addr)
-	a.hello("alice", "")
-	b.hello("bob", "")
-	a.send(map[string]any{"type": "create_match", "settings": map[string]any{
-		"seed": "1", "undo": "on", "countdown_s": 0, "max_players": 2, "time_limit_s": 15}})
-	info := a.expect("match")["match"].(map[string]any)
-	b.send(map[string]any{"type": "join_match", "code": info["code"]})
-	b.expect("match")
-	a.send(map[string]any{"type": "start_match", "match_id": info["id"]})
-	roundID := a.expect("round_started")["round_id"].(string)
-	b.expect("round_started")
+	a, b := dial(t, n1), dial(t, n2)
+	a.Hello("alice")
+	b.Hello("bob")
+	info := apitest.Request[protocol.Match](a, protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: match.PartialSettings{
+		Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2), TimeLimitS: new(15)}}).Match
+	apitest.Request[protocol.Match](b, protocol.MatchRef{Type: protocol.TypeJoinMatch, Code: info.Code})
+	a.Send(protocol.MatchRef{Type: protocol.TypeStartMatch, MatchID: info.ID})
+	roundID := apitest.Expect[protocol.RoundStarted](a).RoundID
+	apitest.Expect[protocol.RoundStarted](b)
 
 	moves := readMoves(t)
 	for i := range 30 {
-		if ans := a.move(roundID, i+1, moves[i]); ans["type"] != "move_ok" {
-			t.Fatalf("alice's move %d: %v", i+1, ans)
-		}
+		moveOK(t, a, roundID, i+1, moves[i])
 	}
 	for i := range 5 {
-		if ans := b.move(roundID, i+1, moves[i]); ans["type"] != "move_ok" {
-			t.Fatalf("bob's move %d: %v", i+1, ans)
-		}
+		moveOK(t, b, roundID, i+1, moves[i])
 	}
 
 	if err := n1.cmd.Process.Kill(); err != nil { // SIGKILL
@@ -159,24 +113,21 @@ func TestKillNodeMidRound(t *testing.T) {
 	}
 	_ = n1.cmd.Wait()
 
-	a2 := connect(t, n2.addr)
-	if w := a2.hello("", a.tok); w["resumed"] != true || a2.id != a.id {
-		t.Fatalf("welcome on node 2 = %v", w)
+	a2 := dial(t, n2)
+	if w := a2.Resume(a.Token); !w.Resumed || w.PlayerID != a.PlayerID {
+		t.Fatalf("welcome on node 2 = %+v", w)
 	}
-	st := a2.expect("round_started")
-	if st["round_id"] != roundID || int(st["last_seq"].(float64)) != 30 {
-		t.Fatalf("round_started on node 2 = %v, want round %s at seq 30", st, roundID)
+	if st := apitest.Expect[protocol.RoundStarted](a2); st.RoundID != roundID || st.LastSeq != 30 {
+		t.Fatalf("round_started on node 2 = %+v, want round %s at seq 30", st, roundID)
 	}
 	for i := 30; i < len(moves); i++ {
-		if ans := a2.move(roundID, i+1, moves[i]); ans["type"] != "move_ok" {
-			t.Fatalf("alice's move %d on node 2: %v", i+1, ans)
-		}
+		moveOK(t, a2, roundID, i+1, moves[i])
 	}
 	// Bob plays no more: the round ends on its time limit, on node 2's
 	// clock once node 1's lease expired.
-	over := b.expect("round_over")
-	a2.expect("round_over")
-	resp, err := http.Get("http://" + n2.addr + over["replay_url"].(string))
+	over := apitest.Expect[protocol.RoundOver](b)
+	apitest.Expect[protocol.RoundOver](a2)
+	resp, err := http.Get("http://" + n2.addr + over.ReplayURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +138,7 @@ func TestKillNodeMidRound(t *testing.T) {
 	}
 	for _, p := range rep.Players {
 		want, status := len(moves), "won"
-		if p.PlayerID == b.id {
+		if p.PlayerID == b.PlayerID {
 			want, status = 5, "timed_out"
 		}
 		if len(p.Moves) != want || p.Status != status {

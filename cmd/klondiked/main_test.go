@@ -17,6 +17,9 @@ import (
 	"github.com/gorilla/websocket"
 
 	"klondike/api"
+	"klondike/api/apitest"
+	"klondike/api/protocol"
+	"klondike/match"
 	"klondike/match/redisstore"
 	"klondike/match/redisstore/redistest"
 )
@@ -164,25 +167,10 @@ func TestRunServesAndDrains(t *testing.T) {
 		t.Fatalf("/readyz = %v, %v", resp, err)
 	}
 	resp.Body.Close()
-	c, _, err := websocket.DefaultDialer.Dial("ws://"+addr+"/ws", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.WriteJSON(map[string]string{"type": "hello", "name": "alice"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := c.ReadMessage(); err != nil {
-		t.Fatal(err)
-	}
+	c := apitest.Dial(t, "http://"+addr)
+	c.Hello("alice")
 	cancel()
-	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
-	for {
-		if _, _, err = c.ReadMessage(); err != nil {
-			break
-		}
-	}
-	if !websocket.IsCloseError(err, websocket.CloseServiceRestart) {
+	if err := c.WaitClosed(); !websocket.IsCloseError(err, websocket.CloseServiceRestart) {
 		t.Errorf("on shutdown the client got %v, want close 1012", err)
 	}
 	select {
@@ -260,36 +248,15 @@ func TestRunWithRedis(t *testing.T) {
 	defer cancel()
 	var logs bytes.Buffer
 	addr, done := startRun(t, ctx, &logs, "--addr", "127.0.0.1:0", "--redis", rs.URL(), "--redis-prefix", prefix)
-	c, _, err := websocket.DefaultDialer.Dial("ws://"+addr+"/ws", nil)
-	if err != nil {
-		t.Fatal(err)
+	c := apitest.Dial(t, "http://"+addr)
+	c.Hello("alice")
+	info := apitest.Request[protocol.Match](c, protocol.CreateMatch{Type: protocol.TypeCreateMatch,
+		Settings: match.PartialSettings{Seed: new("1"), CountdownS: new(0), MaxPlayers: new(1)}}).Match
+	c.Send(protocol.MatchRef{Type: protocol.TypeStartMatch, MatchID: info.ID})
+	started := apitest.Expect[protocol.RoundStarted](c)
+	if ans := c.Move(started.RoundID, 1, "T6-F"); ans.Type != protocol.TypeMoveOK {
+		t.Fatalf("move T6-F: %s", ans)
 	}
-	defer c.Close()
-	send := func(v map[string]any) {
-		if err := c.WriteJSON(v); err != nil {
-			t.Fatal(err)
-		}
-	}
-	expect := func(typ string) map[string]any {
-		_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
-		for {
-			var m map[string]any
-			if err := c.ReadJSON(&m); err != nil {
-				t.Fatalf("waiting for %s: %v", typ, err)
-			}
-			if m["type"] == typ {
-				return m
-			}
-		}
-	}
-	send(map[string]any{"type": "hello", "name": "alice"})
-	expect("welcome")
-	send(map[string]any{"type": "create_match", "settings": map[string]any{"seed": "1", "countdown_s": 0, "max_players": 1}})
-	info := expect("match")["match"].(map[string]any)
-	send(map[string]any{"type": "start_match", "match_id": info["id"]})
-	rs1 := expect("round_started")
-	send(map[string]any{"type": "move", "round_id": rs1["round_id"], "seq": 1, "move": "T6-F"})
-	expect("move_ok")
 	keys, err := rs.Client(t).Keys(context.Background(), prefix+"*").Result()
 	if err != nil || len(keys) == 0 {
 		t.Fatalf("keys under %s: %v, %v", prefix, keys, err)
