@@ -1,0 +1,23 @@
+// Package match plays matches: one or more rounds on seeded deals for a set
+// of players, every move checked by the engine on the server's clock.
+//
+// A Match is an actor: one goroutine runs its commands in order (join,
+// ready, start, leave, the clock's events), each a compare-and-set of the
+// match's record in the Coord, so that several server nodes can serve one
+// match's players (see Match). A Round is one deal with a seat per player;
+// a move locks only its player's seat, checks the move against the engine,
+// and is in the Store (the round's move log and the player's standing)
+// before it is acknowledged (Round.Move). Deals are drawn and committed to
+// as in FairDeal; rounds are ranked by Rank.
+//
+// The package builds no wire messages: a match produces events
+// (MatchUpdate, RoundStarting, RoundStarted, Leaderboard, RoundOver,
+// MatchOver) and encodes them with the Config.Encode it is given (the api's
+// is api/protocol.Encode), then hands the bytes to its Sink.
+//
+// The interfaces it needs are declared here: Store (move logs and
+// standings), Coord (the match's record, round records, the bus between
+// nodes, leases) and Sink (delivery to players). match/memstore and
+// match/redisstore implement them; match/storetest is the suite every
+// implementation passes.
+package match
