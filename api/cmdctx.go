@@ -10,10 +10,11 @@ import (
 // deadline, ended when the handler returns, as context.WithDeadline makes
 // it, but made lazily. WithDeadline makes at once a timer, its function,
 // the context and its cancel function, and registers it with its parent:
-// four allocations a message, and most moves never need them (on the
-// memory store nothing waits on the context). Here the real context is
-// made at the first call of Done, by WithDeadline; until then Deadline,
-// Err and Value answer from the parent, the deadline and the clock.
+// an allocation for each, on every message, while most moves never need
+// them (on the memory store nothing waits on the context). Here the real
+// context is made at the first call of Done, by WithDeadline; until then
+// Deadline, Err and Value answer from the parent, the deadline and the
+// clock.
 //
 // It lives in the message's Envelope (see Envelope.commandContext), so
 // that it costs no allocation of its own.

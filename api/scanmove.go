@@ -15,7 +15,7 @@ type scanned struct {
 // handler's); FuzzScanMove holds it to what that path reads.
 func scanMove(data []byte) (f scanned, ok bool) {
 	// The strings' places in data, made strings at the end: all of them
-	// slices of one copy of the frame, one allocation instead of four.
+	// slices of one copy of the frame, rather than a copy each.
 	var typ, id, roundID, move span
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {

@@ -10,11 +10,14 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"klondike/api/protocol"
 )
 
 // The attacks probe a server from outside, as an attacker would, against
@@ -299,18 +302,22 @@ type wireError struct{ Code, Message string }
 
 func (e *wireError) Error() string { return e.Code + ": " + e.Message }
 
-// call sends a message of type typ with fields and an id, and reads until
-// the reply to it (frames pushed meanwhile are skipped). An error frame
-// comes back as a *wireError.
-func (c *wsClient) call(typ string, fields map[string]any) (*inMsg, []byte, error) {
+// send writes msg, a pointer to one of the protocol's client messages,
+// with the connection's next id, and returns the id.
+func (c *wsClient) send(msg any) (string, error) {
 	c.next++
-	id := fmt.Sprint(c.next)
-	frame := map[string]any{"type": typ, "id": id}
-	for k, v := range fields {
-		frame[k] = v
-	}
+	id, _ := clientFields(msg)
+	*id = strconv.Itoa(c.next)
 	c.ws.SetWriteDeadline(time.Now().Add(attackIO))
-	if err := c.ws.WriteJSON(frame); err != nil {
+	return *id, c.ws.WriteJSON(msg)
+}
+
+// call sends msg (see send) and reads until the reply to it (frames
+// pushed meanwhile are skipped). An error frame comes back as a
+// *wireError.
+func (c *wsClient) call(msg any) (*inMsg, []byte, error) {
+	id, err := c.send(msg)
+	if err != nil {
 		return nil, nil, err
 	}
 	return c.await(func(m *inMsg) bool { return m.Re == id })
@@ -332,7 +339,7 @@ func (c *wsClient) await(want func(*inMsg) bool) (*inMsg, []byte, error) {
 		if !want(m) {
 			continue
 		}
-		if m.Type == "error" {
+		if m.Type == protocol.TypeError {
 			return m, data, &wireError{Code: m.Code, Message: m.Message}
 		}
 		return m, data, nil
@@ -342,7 +349,7 @@ func (c *wsClient) await(want func(*inMsg) bool) (*inMsg, []byte, error) {
 
 // hello says hello without a token: a new session.
 func (c *wsClient) hello(name string) error {
-	_, _, err := c.call("hello", map[string]any{"name": name})
+	_, _, err := c.call(&protocol.Hello{Type: protocol.TypeHello, Name: name})
 	return err
 }
 

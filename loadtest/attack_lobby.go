@@ -7,9 +7,14 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"klondike/api/protocol"
+	"klondike/lobby"
+	"klondike/match"
 )
 
 // The lobby attacks: identities made in bulk (new-sessions) and open
@@ -73,17 +78,17 @@ func createMatches(ctx context.Context, t *target, n, seats int, name string) *m
 		}
 		return inRow < maxRefusedInRow
 	}
-	settings := map[string]any{"settings": map[string]any{"public": true, "max_players": seats}}
+	settings := match.PartialSettings{Public: new(true), MaxPlayers: new(seats)}
 	var wg sync.WaitGroup
 	for range makerWorkers {
 		wg.Go(func() {
 			for take() {
-				id, token, refused := seatOne(ctx, t, name, "create_match", settings)
+				id, token, refused := seatOne(ctx, t, name, &protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: settings})
 				if !seated(id, token, refused, true) {
 					continue
 				}
 				for range seats - 1 {
-					_, token, refused := seatOne(ctx, t, name, "join_match", map[string]any{"match_id": id})
+					_, token, refused := seatOne(ctx, t, name, &protocol.MatchRef{Type: protocol.TypeJoinMatch, MatchID: id})
 					if !seated(id, token, refused, false) {
 						break
 					}
@@ -95,24 +100,23 @@ func createMatches(ctx context.Context, t *target, n, seats int, name string) *m
 	return mm
 }
 
-// seatOne makes one session and seats it with cmd (create_match or
+// seatOne makes one session and seats it with seat (a create_match or a
 // join_match); it returns the match's id, the session's token (when hello
 // succeeded) or what refused.
-func seatOne(ctx context.Context, t *target, name, cmd string, fields map[string]any) (id, token, refused string) {
+func seatOne(ctx context.Context, t *target, name string, seat any) (id, token, refused string) {
+	_, cmd := clientFields(seat)
 	c, err := t.dialWS(ctx, 0)
 	if err != nil {
 		return "", "", refusal("connect", err)
 	}
 	defer c.close()
-	_, raw, err := c.call("hello", map[string]any{"name": name})
+	_, raw, err := c.call(&protocol.Hello{Type: protocol.TypeHello, Name: name})
 	if err != nil {
-		return "", "", refusal("hello", err)
+		return "", "", refusal(protocol.TypeHello, err)
 	}
-	var w struct {
-		Token string `json:"token"`
-	}
+	var w protocol.Welcome
 	_ = json.Unmarshal(raw, &w)
-	m, _, err := c.call(cmd, fields)
+	m, _, err := c.call(seat)
 	if err != nil {
 		return "", w.Token, refusal(cmd, err)
 	}
@@ -128,7 +132,7 @@ func seatOne(ctx context.Context, t *target, name, cmd string, fields map[string
 func (t *target) listedMatches(ctx context.Context, ids map[string]bool) (listed, firstBytes int, err error) {
 	cursor := ""
 	for page := range maxListPages {
-		u := t.httpBase + "/api/v1/matches?limit=100"
+		u := t.httpBase + "/api/v1/matches?limit=" + strconv.Itoa(lobby.MaxOpenPage)
 		if cursor != "" {
 			u += "&cursor=" + url.QueryEscape(cursor)
 		}
@@ -151,12 +155,7 @@ func (t *target) listedMatches(ctx context.Context, ids map[string]bool) (listed
 		if page == 0 {
 			firstBytes = len(body)
 		}
-		var p struct {
-			Matches []struct {
-				ID string `json:"id"`
-			} `json:"matches"`
-			NextCursor string `json:"next_cursor"`
-		}
+		var p protocol.Matches // the page has list_matches's matches and next_cursor
 		if err := json.Unmarshal(body, &p); err != nil {
 			return listed, firstBytes, fmt.Errorf("GET /api/v1/matches: %w", err)
 		}
@@ -274,7 +273,7 @@ func newSessions(ctx context.Context, t *target, ac attackConfig) (attackResult,
 			refused = refusal("connect", err)
 		} else {
 			if err := c.hello(fmt.Sprintf("s%d", r.Tried)); err != nil {
-				refused = refusal("hello", err)
+				refused = refusal(protocol.TypeHello, err)
 			}
 			c.close()
 		}

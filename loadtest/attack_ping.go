@@ -13,6 +13,7 @@ import (
 
 	"klondike/api/protocol"
 	"klondike/engine"
+	"klondike/match"
 )
 
 // ping-flood: connections that send ping frames as fast as they can, while
@@ -73,9 +74,9 @@ func pingFlood(ctx context.Context, t *target, ac attackConfig) (attackResult, e
 		// connection floods all the same.
 		var we *wireError
 		if err := c.hello("flood"); errors.As(err, &we) {
-			r.Refused[refusal("hello", err)]++
+			r.Refused[refusal(protocol.TypeHello, err)]++
 		} else if err != nil {
-			r.Refused[refusal("hello", err)]++
+			r.Refused[refusal(protocol.TypeHello, err)]++
 			c.ws.Close()
 			continue
 		}
@@ -229,30 +230,30 @@ func newHonest(ctx context.Context, t *target, length time.Duration) (*honest, e
 		return nil, fmt.Errorf("%s: %w", step, err)
 	}
 	if err := c.hello("honest"); err != nil {
-		return fail("hello", err)
+		return fail(protocol.TypeHello, err)
 	}
-	settings := map[string]any{"max_players": 1, "countdown_s": 0, "time_limit_s": min(int(length.Seconds())+1, 10800)}
-	m, _, err := c.call("create_match", map[string]any{"settings": settings})
+	settings := match.PartialSettings{MaxPlayers: new(1), CountdownS: new(0), TimeLimitS: new(min(int(length.Seconds())+1, 10800))}
+	m, _, err := c.call(&protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: settings})
 	if err != nil {
-		return fail("create_match", err)
+		return fail(protocol.TypeCreateMatch, err)
 	}
 	if m.Match == nil {
-		return fail("create_match", errors.New("a reply without a match"))
+		return fail(protocol.TypeCreateMatch, errors.New("a reply without a match"))
 	}
 	// round_started may come before start_match's reply: wait for either
 	// it or the reply's error.
-	c.next++
-	id := fmt.Sprint(c.next)
-	c.ws.SetWriteDeadline(time.Now().Add(attackIO))
-	if err := c.ws.WriteJSON(map[string]any{"type": "start_match", "id": id, "match_id": m.Match.ID}); err != nil {
-		return fail("start_match", err)
-	}
-	rs, _, err := c.await(func(m *inMsg) bool { return m.Type == "round_started" || m.Re == id && m.Type == "error" })
+	id, err := c.send(&protocol.MatchRef{Type: protocol.TypeStartMatch, MatchID: m.Match.ID})
 	if err != nil {
-		return fail("start_match", err)
+		return fail(protocol.TypeStartMatch, err)
+	}
+	rs, _, err := c.await(func(m *inMsg) bool {
+		return m.Type == protocol.TypeRoundStarted || m.Re == id && m.Type == protocol.TypeError
+	})
+	if err != nil {
+		return fail(protocol.TypeStartMatch, err)
 	}
 	if rs.View == nil || rs.Rules == nil {
-		return fail("round_started", errors.New("no view or rules"))
+		return fail(protocol.TypeRoundStarted, errors.New("no view or rules"))
 	}
 	h.rules, h.view, h.roundID, h.seq = *rs.Rules, *rs.View, rs.RoundID, rs.LastSeq+1
 	return h, nil
@@ -275,11 +276,8 @@ func (h *honest) play(ctx context.Context) {
 			return
 		}
 		sent := time.Now()
-		h.c.next++
-		id := fmt.Sprint(h.c.next)
-		h.c.ws.SetWriteDeadline(sent.Add(attackIO))
-		frame := protocol.Move{Type: protocol.TypeMove, ID: id, RoundID: h.roundID, Seq: h.seq, Move: mv.String()}
-		if err := h.c.ws.WriteJSON(frame); err != nil {
+		id, err := h.c.send(&protocol.Move{Type: protocol.TypeMove, RoundID: h.roundID, Seq: h.seq, Move: mv.String()})
+		if err != nil {
 			h.err = err
 			return
 		}
@@ -292,18 +290,18 @@ func (h *honest) play(ctx context.Context) {
 		case err != nil:
 			h.err = err
 			return
-		case m.Type == "move_ok" && m.View != nil:
+		case m.Type == protocol.TypeMoveOK && m.View != nil:
 			h.view, h.seq = *m.View, m.Seq+1
 			if h.view.Status != engine.Playing {
 				h.err = errors.New("the game ended")
 				return
 			}
-		case m.Type == "move_rejected":
+		case m.Type == protocol.TypeMoveRejected:
 			h.rejected[m.Code]++
-			if m.Code == "out_of_order" && m.Expected > 0 {
+			if m.Code == protocol.CodeOutOfOrder && m.Expected > 0 {
 				h.seq = m.Expected
 			}
-			if m.Code == "round_not_running" {
+			if m.Code == protocol.CodeRoundNotRunning {
 				h.err = errors.New("the round ended")
 				return
 			}

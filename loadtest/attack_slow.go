@@ -10,6 +10,9 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"klondike/api/protocol"
+	"klondike/lobby"
 )
 
 // slow-reader: clients that keep asking for the largest reply and never
@@ -79,7 +82,7 @@ func slowReader(ctx context.Context, t *target, ac attackConfig) (attackResult, 
 		token = r.Matches.tokens[0]
 	}
 	if r.ListBytes, r.ListMatches, err = t.listSize(ctx, token); err != nil {
-		r.ListError = refusal("list_matches", err)
+		r.ListError = refusal(protocol.TypeListMatches, err)
 	}
 	_, r.HTTPListBytes, _ = t.listedMatches(ctx, nil)
 	t.logf("slow-reader: %d matches, list_matches %d bytes; %d readers for %v", r.Created, r.ListBytes, ac.Conns, ac.Duration)
@@ -135,28 +138,22 @@ func slowReader(ctx context.Context, t *target, ac attackConfig) (attackResult, 
 }
 
 // listSize is the size of one list_matches reply, asked with the largest
-// page, and the number of matches in it; the session is token's when
-// there is one (a resumed session is not a new one).
+// page (lobby.MaxOpenPage), and the number of matches in it; the session
+// is token's when there is one (a resumed session is not a new one).
 func (t *target) listSize(ctx context.Context, token string) (bytes, matches int, err error) {
 	c, err := t.dialWS(ctx, 0)
 	if err != nil {
 		return 0, 0, err
 	}
 	defer c.close()
-	hello := map[string]any{"name": "lister"}
-	if token != "" {
-		hello["token"] = token
-	}
-	if _, _, err := c.call("hello", hello); err != nil {
+	if _, _, err := c.call(&protocol.Hello{Type: protocol.TypeHello, Name: "lister", Token: token}); err != nil {
 		return 0, 0, err
 	}
-	_, raw, err := c.call("list_matches", map[string]any{"limit": 100})
+	_, raw, err := c.call(&protocol.ListMatches{Type: protocol.TypeListMatches, Limit: lobby.MaxOpenPage})
 	if err != nil {
 		return 0, 0, err
 	}
-	var l struct {
-		Matches []json.RawMessage `json:"matches"`
-	}
+	var l protocol.Matches
 	err = json.Unmarshal(raw, &l)
 	return len(raw), len(l.Matches), err
 }
@@ -180,12 +177,12 @@ func (r *slowReaderResult) connectReaders(ctx context.Context, t *target, n int,
 			r.ReaderRefusals[refusal("connect", err)]++
 			continue
 		}
-		fields := map[string]any{"name": fmt.Sprintf("reader%d", i)}
+		hello := &protocol.Hello{Type: protocol.TypeHello, Name: fmt.Sprintf("reader%d", i)}
 		if i < len(tokens) {
-			fields["token"] = tokens[i]
+			hello.Token = tokens[i]
 		}
-		if _, _, err := c.call("hello", fields); err != nil {
-			r.ReaderRefusals[refusal("hello", err)]++
+		if _, _, err := c.call(hello); err != nil {
+			r.ReaderRefusals[refusal(protocol.TypeHello, err)]++
 			c.ws.Close()
 			continue
 		}
@@ -199,11 +196,12 @@ func (r *slowReaderResult) connectReaders(ctx context.Context, t *target, n int,
 }
 
 // ask sends list_matches every period until until, or until a write
-// fails: the server has dropped the connection.
+// fails: the server has dropped the connection. Every request is the same
+// frame, without an id: the replies are never read.
 func (s *slowConn) ask(ctx context.Context, start, until time.Time, every time.Duration) {
 	tick := time.NewTicker(every)
 	defer tick.Stop()
-	frame := []byte(`{"type":"list_matches","limit":100}`)
+	frame, _ := json.Marshal(protocol.ListMatches{Type: protocol.TypeListMatches, Limit: lobby.MaxOpenPage}) // it always encodes
 	for time.Now().Before(until) {
 		s.c.ws.SetWriteDeadline(time.Now().Add(attackIO))
 		if err := s.c.ws.WriteMessage(websocket.TextMessage, frame); err != nil {

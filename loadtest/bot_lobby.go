@@ -1,9 +1,10 @@
 package main
 
 import (
+	"time"
+
 	"klondike/api/protocol"
 	"klondike/match"
-	"time"
 )
 
 // enterLobby looks for the next match: a quick match, or in code mode the
@@ -87,7 +88,7 @@ func (b *bot) lobbyTimeout() error {
 }
 
 // seated reports whether the match lists the bot as a player.
-func (b *bot) seated(mt *matchIn) bool {
+func (b *bot) seated(mt *match.MatchInfo) bool {
 	for _, p := range mt.Players {
 		if p.PlayerID == b.playerID {
 			return true

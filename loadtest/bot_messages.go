@@ -33,18 +33,8 @@ type request struct {
 func (b *bot) send(req *request) error {
 	b.nextID++
 	req.id = strconv.Itoa(b.nextID)
-	switch f := req.frame.(type) {
-	case *protocol.Hello:
-		f.ID = req.id
-	case *protocol.CreateMatch:
-		f.ID = req.id
-	case *protocol.MatchRef:
-		f.ID = req.id
-	case *protocol.Move:
-		f.ID = req.id
-	case *protocol.Resign:
-		f.ID = req.id
-	}
+	id, _ := clientFields(req.frame)
+	*id = req.id
 	return b.resend(req)
 }
 

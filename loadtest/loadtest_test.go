@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"klondike/engine"
+	"klondike/match"
 	"klondike/match/redisstore/redistest"
 )
 
@@ -284,8 +285,8 @@ func TestCompareReplay(t *testing.T) {
 	d, _ := engine.ParseMove("D")
 	w, _ := engine.ParseMove("W-T3")
 	rec := &roundRecord{roundID: "r", playerID: "p", moves: []ackedMove{{1, d}, {2, w}, {3, d}}}
-	replay := func(entries string) *replayIn {
-		var r replayIn
+	replay := func(entries string) *match.Replay {
+		var r match.Replay
 		if err := json.Unmarshal([]byte(`{"round_id":"r","players":[{"player_id":"p","moves":`+entries+`}]}`), &r); err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 
 	"klondike/api/protocol"
@@ -9,12 +10,17 @@ import (
 	"klondike/match"
 )
 
-// The parts of the server's frames a bot reads, in the protocol of
-// klondike/api/protocol: one type for every frame a bot reads (inMsg),
-// decoded in one pass with only the fields a bot needs. A bot sends the
-// protocol's own client messages.
+// The bots and the attacks speak the protocol of klondike/api/protocol:
+// they send its client messages and read the server's frames as inMsg.
 
-// inMsg is any server frame, with the fields of every type a bot reads.
+// inMsg is any server frame a bot or an attack reads, with the fields of
+// every type they read, under the protocol's JSON names; the objects the
+// protocol carries as match types (the match) are those types. It is one
+// union rather than the protocol's message types so that a bot reads each
+// frame in one pass, on the load generator's busiest path, whose CPU
+// competes with the server it measures: the protocol's messages keep the
+// view as raw JSON, which a bot would then decode a second time, and one
+// type lets the reader hand every frame to the bot's loop as it is.
 type inMsg struct {
 	Type string `json:"type"`
 	Re   string `json:"re"`
@@ -29,7 +35,7 @@ type inMsg struct {
 	PlayerID string `json:"player_id"`
 
 	// match
-	Match *matchIn `json:"match"`
+	Match *match.MatchInfo `json:"match"`
 
 	// round_starting, round_started, move_ok, round_over, match_over
 	MatchID   string        `json:"match_id"`
@@ -46,32 +52,29 @@ type inMsg struct {
 	at int64 // when the frame was read (monotonic nanoseconds of the run clock)
 }
 
-type matchIn struct {
-	ID      string      `json:"id"`
-	Code    string      `json:"code"`
-	Host    string      `json:"host"`
-	State   match.State `json:"state"`
-	Round   int         `json:"round"`
-	RoundID string      `json:"round_id"`
-	Quick   bool        `json:"quick"`
-	Players []struct {
-		PlayerID string `json:"player_id"`
-	} `json:"players"`
-	Settings struct {
-		Rounds     int `json:"rounds"`
-		MaxPlayers int `json:"max_players"`
-	} `json:"settings"`
-	NextMatch string `json:"next_match"`
-}
-
-// typeOnly reads a frame's type without the rest, for frames a bot only
-// counts.
-type typeOnly struct {
-	Type string `json:"type"`
+// clientFields returns where the id of msg goes and the message's type:
+// msg is a pointer to one of the protocol's client messages that the bots
+// and the attacks send.
+func clientFields(msg any) (id *string, typ string) {
+	switch m := msg.(type) {
+	case *protocol.Hello:
+		return &m.ID, m.Type
+	case *protocol.CreateMatch:
+		return &m.ID, m.Type
+	case *protocol.ListMatches:
+		return &m.ID, m.Type
+	case *protocol.MatchRef:
+		return &m.ID, m.Type
+	case *protocol.Move:
+		return &m.ID, m.Type
+	case *protocol.Resign:
+		return &m.ID, m.Type
+	}
+	panic(fmt.Sprintf("loadtest: %T is not a client message", msg))
 }
 
 // peekType returns the "type" of a frame cheaply when it is the first key
-// (the server writes it first); otherwise it decodes the frame's type.
+// (the server writes it first); otherwise it decodes the frame's header.
 func peekType(b []byte) string {
 	const prefix = `{"type":"`
 	if len(b) > len(prefix) && string(b[:len(prefix)]) == prefix {
@@ -81,21 +84,9 @@ func peekType(b []byte) string {
 			}
 		}
 	}
-	var t typeOnly
-	_ = json.Unmarshal(b, &t)
-	return t.Type
-}
-
-// replayIn is the part of GET /api/v1/rounds/{id}/replay the check reads.
-type replayIn struct {
-	RoundID string `json:"round_id"`
-	Players []struct {
-		PlayerID string `json:"player_id"`
-		Moves    []struct {
-			Seq  int    `json:"seq"`
-			Move string `json:"move"`
-		} `json:"moves"`
-	} `json:"players"`
+	var h protocol.Header
+	_ = json.Unmarshal(b, &h)
+	return h.Type
 }
 
 // parseMoveOK reads a move_ok frame written exactly as the server writes
@@ -103,9 +94,10 @@ type replayIn struct {
 // events, duplicate when true; no spaces; strings of printable ASCII without
 // escapes) into m, the view with engine.ParseViewJSON. It reports false for
 // any other frame, which encoding/json then reads: for every frame it
-// accepts, m is what json.Unmarshal gives (TestParseMoveOK). A bot reads one
-// a move, and encoding/json's reflection was a seventh of the load
-// generator's CPU.
+// accepts, m is what json.Unmarshal gives (TestParseMoveOK, on frames made
+// by protocol.AppendMoveOK). A bot reads one every move: scanning the known
+// layout spares the load generator encoding/json's reflection there, so
+// that its own CPU takes less from the server it measures.
 func parseMoveOK(b []byte, m *inMsg) bool {
 	const head = `{"type":"` + protocol.TypeMoveOK + `"`
 	if len(b) < len(head) || string(b[:len(head)]) != head {

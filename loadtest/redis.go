@@ -154,7 +154,8 @@ func parseRedisInfo(text string) (redisInfo, error) {
 
 // redisInfoClient returns the client whose server's INFO the run reads:
 // the embedded server's, or one to --redis-info (closed by the returned
-// function); nil when there is neither.
+// function); nil when there is neither. The one to --redis-info waits for
+// INFO up to infoTimeout, and dials only loopback addresses.
 func (r *runner) redisInfoClient() (*redis.Client, func(), error) {
 	if r.redis != nil {
 		return r.redis.client, func() {}, nil
@@ -162,12 +163,39 @@ func (r *runner) redisInfoClient() (*redis.Client, func(), error) {
 	if r.cfg.RedisInfo == "" {
 		return nil, func() {}, nil
 	}
-	opts, err := redis.ParseURL(r.cfg.RedisInfo)
+	uc, err := redisstore.Dial(redisstore.Options{URL: r.cfg.RedisInfo, IOTimeout: infoTimeout})
 	if err != nil {
 		return nil, nil, fmt.Errorf("--redis-info: %w", err)
 	}
-	opts.Dialer = loopbackDial
-	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout = time.Second, 5*time.Second, 5*time.Second
-	c := redis.NewClient(opts)
+	c := uc.(*redis.Client) // Dial without Cluster makes a single-server client
+	c.AddHook(loopbackOnly{})
 	return c, func() { c.Close() }, nil
+}
+
+// infoTimeout bounds reading Redis's INFO: longer than a command of the
+// store's, since a Redis under the run's load may be slow to answer it.
+const infoTimeout = 5 * time.Second
+
+// loopbackOnly is a go-redis hook that lets the client dial only loopback
+// addresses, whatever its URL said, as loopbackDial does for the run's
+// HTTP and WebSocket clients.
+type loopbackOnly struct{}
+
+func (loopbackOnly) DialHook(next redis.DialHook) redis.DialHook {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		host, _, err := net.SplitHostPort(addr)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkLoopbackHost(host); err != nil {
+			return nil, err
+		}
+		return next(ctx, network, addr)
+	}
+}
+
+func (loopbackOnly) ProcessHook(next redis.ProcessHook) redis.ProcessHook { return next }
+
+func (loopbackOnly) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"klondike/api/protocol"
 )
 
 // Report is a run's result; --json prints it as is.
@@ -247,7 +249,7 @@ func (rep *Report) writeText(w io.Writer) {
 	}
 	p("moves: sent %d, acknowledged %d, duplicates %d, resent %d; refused: %s",
 		rep.Moves.Sent, rep.Moves.Acked, rep.Moves.Duplicate, rep.Moves.Retried, refused)
-	if rep.Moves.Refused["rate_limited"] > 0 {
+	if rep.Moves.Refused[protocol.CodeRateLimited] > 0 {
 		p("  (rate_limited: the server's per-connection message rate refused frames, which the bots resent;\n" +
 			"   start klondiked with --msg-rate -1, or give --msg-rate to the embedded server)")
 	}

@@ -10,7 +10,9 @@ import (
 	"sync"
 	"time"
 
+	"klondike/api/protocol"
 	"klondike/engine"
+	"klondike/match"
 )
 
 const (
@@ -108,8 +110,8 @@ func (r *runner) verify(ctx context.Context) checkReport {
 
 // fetchReplay reads the round's replay log over HTTP; a round not over
 // (or forgotten) answers 404, which is no error.
-func (r *runner) fetchReplay(ctx context.Context, id string) (*replayIn, int, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.httpBase+"/api/v1/rounds/"+id+"/replay", nil)
+func (r *runner) fetchReplay(ctx context.Context, id string) (*match.Replay, int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.httpBase+protocol.ReplayPath(id), nil)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -125,7 +127,7 @@ func (r *runner) fetchReplay(ctx context.Context, id string) (*replayIn, int, er
 	if resp.StatusCode != http.StatusOK {
 		return nil, resp.StatusCode, fmt.Errorf("GET replay: %s", resp.Status)
 	}
-	var rep replayIn
+	var rep match.Replay
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 64<<20)).Decode(&rep); err != nil {
 		return nil, resp.StatusCode, err
 	}
@@ -137,12 +139,9 @@ func (r *runner) fetchReplay(ctx context.Context, id string) (*replayIn, int, er
 // out of its place is doubled, a different move at an acknowledged seq is
 // mismatched. Logged moves the bot never saw acknowledged (its connection
 // ended with the move in flight) are only counted.
-func compareReplay(cr *checkReport, rec *roundRecord, rep *replayIn, detail func(string, ...any)) {
+func compareReplay(cr *checkReport, rec *roundRecord, rep *match.Replay, detail func(string, ...any)) {
 	cr.Records++
-	var log []struct {
-		Seq  int    `json:"seq"`
-		Move string `json:"move"`
-	}
+	var log []match.LogEntry
 	found := false
 	for _, p := range rep.Players {
 		if p.PlayerID == rec.playerID {

@@ -1,20 +1,22 @@
 package webtest
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/gorilla/websocket"
-
 	"klondike/api"
+	"klondike/api/apitest"
+	"klondike/api/protocol"
+	"klondike/lobby"
+	"klondike/match"
 )
 
 // listPage is how many open matches a page of list_matches holds when the
-// client names no limit (docs/protocol.md, list_matches).
-const listPage = 50
+// client names no limit (docs/protocol.md, list_matches), as the web
+// client asks.
+const listPage = lobby.DefaultOpenPage
 
 // startUncappedServer is startServer with no cap on the open matches or the
 // new sessions of one address: every test player comes from loopback.
@@ -31,67 +33,22 @@ func startUncappedServer(t *testing.T) string {
 
 // openPublicMatches has n players, each on a connection of its own, open a
 // public match, and returns the matches' codes in the order they were made.
+// Each player hangs up once its match is made.
 func openPublicMatches(t *testing.T, base string, first, n int) []string {
 	t.Helper()
-	u := "ws" + strings.TrimPrefix(base, "http") + "/ws"
 	codes := make([]string, 0, n)
 	for i := first; i < first+n; i++ {
-		conn, _, err := websocket.DefaultDialer.Dial(u, nil)
-		if err != nil {
-			t.Fatalf("dial %s: %v", u, err)
+		c := apitest.Dial(t, base)
+		c.Hello(fmt.Sprintf("Host %02d", i))
+		m := apitest.Request[protocol.Match](c, protocol.CreateMatch{Type: protocol.TypeCreateMatch,
+			Settings: match.PartialSettings{Public: new(true), MaxPlayers: new(2)}})
+		if m.Match == nil || m.Match.Code == "" {
+			t.Fatalf("create_match answered a match without a code: %+v", m.Match)
 		}
-		ask(t, conn, map[string]any{"type": "hello", "id": "h", "name": fmt.Sprintf("Host %02d", i)})
-		m := ask(t, conn, map[string]any{"type": "create_match", "id": "c", "settings": map[string]any{"public": true, "max_players": 2}})
-		var reply struct {
-			Match struct{ Code string } `json:"match"`
-		}
-		if err := m.decode(&reply); err != nil || reply.Match.Code == "" {
-			t.Fatalf("create_match answered %s (%v)", m.raw, err)
-		}
-		codes = append(codes, reply.Match.Code)
-		conn.Close()
+		codes = append(codes, m.Match.Code)
+		c.Close()
 	}
 	return codes
-}
-
-// A frame is one message read from the server.
-type frame struct {
-	raw []byte
-	Re  string `json:"re"`
-	Typ string `json:"type"`
-}
-
-func (f frame) decode(v any) error { return json.Unmarshal(f.raw, v) }
-
-// ask sends msg and returns the server's reply to it, failing the test on
-// an error reply; pushes read meanwhile are skipped.
-func ask(t *testing.T, conn *websocket.Conn, msg map[string]any) frame {
-	t.Helper()
-	if err := conn.WriteJSON(msg); err != nil {
-		t.Fatalf("send %v: %v", msg, err)
-	}
-	id := msg["id"].(string)
-	if err := conn.SetReadDeadline(time.Now().Add(stepTimeout)); err != nil {
-		t.Fatal(err)
-	}
-	for range 100 {
-		_, b, err := conn.ReadMessage()
-		if err != nil {
-			t.Fatalf("waiting for the reply to %v: %v", msg, err)
-		}
-		f := frame{raw: b}
-		if err := json.Unmarshal(b, &f); err != nil {
-			t.Fatalf("reply to %v: %v: %s", msg, err, b)
-		}
-		if f.Re == id || (f.Typ == "welcome" && msg["type"] == "hello") {
-			if f.Typ == "error" {
-				t.Fatalf("%v answered %s", msg, b)
-			}
-			return f
-		}
-	}
-	t.Fatalf("no reply to %v in 100 messages", msg)
-	return frame{}
 }
 
 // listedJS is the codes the lobby lists, in order.

@@ -15,31 +15,8 @@ import (
 	"time"
 
 	"klondike/engine"
+	"klondike/match"
 )
-
-// roundReplay is the server's replay of a finished round
-// (GET /api/v1/rounds/{id}/replay).
-type roundReplay struct {
-	RoundID    string       `json:"round_id"`
-	Seed       string       `json:"seed"`
-	Salt       string       `json:"salt"`
-	Commitment string       `json:"commitment"`
-	KnownDeal  bool         `json:"known_deal"`
-	Rules      engine.Rules `json:"rules"`
-	Layout     engine.Deal  `json:"layout"`
-	Players    []struct {
-		PlayerID string `json:"player_id"`
-		Name     string `json:"name"`
-		Moves    []struct {
-			Seq  int    `json:"seq"`
-			Move string `json:"move"`
-			AtMs int64  `json:"at_ms"`
-		} `json:"moves"`
-		Status  string `json:"status"`
-		Score   int    `json:"score"`
-		Elapsed int64  `json:"elapsed_ms"`
-	} `json:"players"`
-}
 
 // roundCheck is the first line of a round replay: the deal's proof.
 type roundCheck struct {
@@ -65,8 +42,10 @@ type playerCheck struct {
 	Verified      bool                    `json:"verified"`
 }
 
-// loadRound reads a replay from a file, stdin ("-") or an http(s) URL.
-func loadRound(src string, stdin io.Reader) (*roundReplay, error) {
+// loadRound reads a round's replay, as the server publishes it
+// (GET /api/v1/rounds/{id}/replay), from a file, stdin ("-") or an
+// http(s) URL.
+func loadRound(src string, stdin io.Reader) (*match.Replay, error) {
 	var r io.Reader
 	switch {
 	case src == "-":
@@ -90,7 +69,7 @@ func loadRound(src string, stdin io.Reader) (*roundReplay, error) {
 		defer f.Close()
 		r = f
 	}
-	var rep roundReplay
+	var rep match.Replay
 	if err := json.NewDecoder(io.LimitReader(r, 64<<20)).Decode(&rep); err != nil {
 		return nil, badInput{fmt.Errorf("round replay %s: %w", src, err)}
 	}

@@ -27,11 +27,10 @@
 // a store.
 //
 // Costs are bounded: each worker holds one solver search at a time, whose
-// memory the per-deal node budget bounds (about 50 MB at the default budget),
-// and uses at most one core while a store is short; when every store is full
-// the workers sleep until a Take empties a place. A rule set first met by
-// Take is added to those kept, so the pool learns which rule sets the
-// matches use; there are only twelve.
+// memory the per-deal node budget bounds, and uses at most one core while a
+// store is short; when every store is full the workers sleep until a Take
+// empties a place. A rule set first met by Take is added to those kept, so
+// the pool learns which rule sets the matches use; there are only twelve.
 package dealpool
 
 import (
