@@ -215,6 +215,8 @@ type honest struct {
 	rejected tally
 	err      error
 	rng      *rand.Rand
+	limit    int // the rounds' time limit, in seconds
+	games    int // the games played: a game that ends starts another
 }
 
 // newHonest connects a player, creates a match for one and starts it, and
@@ -224,15 +226,25 @@ func newHonest(ctx context.Context, t *target, length time.Duration) (*honest, e
 	if err != nil {
 		return nil, err
 	}
-	h := &honest{c: c, rejected: tally{}, rng: rand.New(rand.NewPCG(1, 2))}
-	fail := func(step string, err error) (*honest, error) {
-		c.close()
-		return nil, fmt.Errorf("%s: %w", step, err)
-	}
+	h := &honest{c: c, rejected: tally{}, rng: rand.New(rand.NewPCG(1, 2)), limit: min(int(length.Seconds())+1, 10800)}
 	if err := c.hello("honest"); err != nil {
-		return fail(protocol.TypeHello, err)
+		c.close()
+		return nil, fmt.Errorf("%s: %w", protocol.TypeHello, err)
 	}
-	settings := match.PartialSettings{MaxPlayers: new(1), CountdownS: new(0), TimeLimitS: new(min(int(length.Seconds())+1, 10800))}
+	if err := h.newGame(); err != nil {
+		c.close()
+		return nil, err
+	}
+	return h, nil
+}
+
+// newGame creates a match for one, starts it and waits for its round: the
+// honest player's game. A random deal can end (won, or stuck) before the
+// flood does, and the player then plays on in a new one.
+func (h *honest) newGame() error {
+	c := h.c
+	fail := func(step string, err error) error { return fmt.Errorf("%s: %w", step, err) }
+	settings := match.PartialSettings{MaxPlayers: new(1), CountdownS: new(0), TimeLimitS: new(h.limit)}
 	m, _, err := c.call(&protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: settings})
 	if err != nil {
 		return fail(protocol.TypeCreateMatch, err)
@@ -256,7 +268,8 @@ func newHonest(ctx context.Context, t *target, length time.Duration) (*honest, e
 		return fail(protocol.TypeRoundStarted, errors.New("no view or rules"))
 	}
 	h.rules, h.view, h.roundID, h.seq = *rs.Rules, *rs.View, rs.RoundID, rs.LastSeq+1
-	return h, nil
+	h.games++
+	return nil
 }
 
 // play sends moves until the flood is over, the game ends or a move
@@ -293,8 +306,10 @@ func (h *honest) play(ctx context.Context) {
 		case m.Type == protocol.TypeMoveOK && m.View != nil:
 			h.view, h.seq = *m.View, m.Seq+1
 			if h.view.Status != engine.Playing {
-				h.err = errors.New("the game ended")
-				return
+				if err := h.newGame(); err != nil {
+					h.err = fmt.Errorf("a new game after one ended: %w", err)
+					return
+				}
 			}
 		case m.Type == protocol.TypeMoveRejected:
 			h.rejected[m.Code]++
