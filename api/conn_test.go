@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -383,6 +384,7 @@ func TestRateLimitedMessageIsRefusedNotClosed(t *testing.T) {
 }
 
 func TestSlowConsumerDisconnected(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, Limits{SendQueue: 8, WriteWait: time.Second, CloseWait: 200 * time.Millisecond})
 	c := s.hello(t, "p1")
 	conn := s.h.conn("p1")
@@ -412,60 +414,88 @@ func TestSlowConsumerDisconnected(t *testing.T) {
 	_ = c
 }
 
+// TestNoHelloCloses checks that a connection that has not said hello
+// within HelloTimeout is closed then, not before, and that one that did
+// outlives the timeout. It runs in a synctest bubble, on the bubble's
+// clock.
 func TestNoHelloCloses(t *testing.T) {
-	s := newTestServer(t, Limits{HelloTimeout: 200 * time.Millisecond})
-	silent := s.dial(t)
-	greeted := s.hello(t, "p1")
-	expectClose(t, silent, websocket.ClosePolicyViolation, protocol.ReasonNoHello)
-	// A connection that said hello in time outlives the timeout.
-	time.Sleep(300 * time.Millisecond)
-	send(t, greeted, `{"type":"still_here","id":"1"}`)
-	if m := recv(t, greeted); m["type"] != "echo" {
-		t.Fatalf("got %v", m)
-	}
-	// Messages other than hello don't count as hello.
-	chatty := s.dial(t)
-	send(t, chatty, `{"type":"x"}`)
-	recv(t, chatty)
-	expectClose(t, chatty, websocket.ClosePolicyViolation, protocol.ReasonNoHello)
+	synctest.Test(t, func(t *testing.T) {
+		const helloTimeout = 200 * time.Millisecond
+		s := newPipeServer(t, Limits{HelloTimeout: helloTimeout})
+		start := time.Now()
+		silent := s.dial(t)
+		greeted := s.hello(t, "p1")
+		expectClose(t, silent, websocket.ClosePolicyViolation, protocol.ReasonNoHello)
+		if d := time.Since(start); d != helloTimeout {
+			t.Errorf("the silent connection was closed after %v, want HelloTimeout %v", d, helloTimeout)
+		}
+		// A connection that said hello in time outlives the timeout.
+		time.Sleep(3 * helloTimeout / 2)
+		send(t, greeted, `{"type":"still_here","id":"1"}`)
+		if m := recv(t, greeted); m["type"] != "echo" {
+			t.Fatalf("got %v", m)
+		}
+		// Messages other than hello don't count as hello.
+		chatty := s.dial(t)
+		send(t, chatty, `{"type":"x"}`)
+		recv(t, chatty)
+		expectClose(t, chatty, websocket.ClosePolicyViolation, protocol.ReasonNoHello)
+	})
 }
 
+// TestPingKeepsAliveAndSilenceEnds checks that a client that answers the
+// pings stays connected long past PongWait, and that one that sends
+// nothing, pongs included, is dropped once PongWait has passed since its
+// last frame, not before. It runs in a synctest bubble, on the bubble's
+// clock, whatever the machine's load.
 func TestPingKeepsAliveAndSilenceEnds(t *testing.T) {
-	t.Parallel()
-	// Pings go out at 9/10 of pongWait: the pong has a tenth of it to come
-	// back, which must hold on a loaded CI machine under -race.
-	const pongWait = 3 * time.Second
-	s := newTestServer(t, Limits{PongWait: pongWait})
-	alive := s.hello(t, "alive")
-	// A reading client answers pings (gorilla's default ping handler).
-	msgs := make(chan []byte, 10)
-	go func() {
-		alive.SetReadDeadline(time.Now().Add(4 * pongWait))
-		for range 10 {
-			_, b, err := alive.ReadMessage()
-			if err != nil {
-				close(msgs)
-				return
+	synctest.Test(t, func(t *testing.T) {
+		const pongWait = 3 * time.Second
+		s := newPipeServer(t, Limits{PongWait: pongWait})
+		alive := s.hello(t, "alive")
+		// A reading client answers pings (gorilla's default ping handler).
+		msgs := make(chan []byte, 10)
+		go func() {
+			defer close(msgs)
+			alive.SetReadDeadline(time.Now().Add(10 * pongWait))
+			for range 10 {
+				_, b, err := alive.ReadMessage()
+				if err != nil {
+					return
+				}
+				msgs <- b
 			}
-			msgs <- b
+		}()
+		// The deaf client reads what comes, as a peer's TCP stack takes it
+		// in, and answers no ping: after its hello it sends nothing.
+		deaf := s.hello(t, "deaf")
+		start := time.Now()
+		deaf.SetPingHandler(func(string) error { return nil })
+		go func() {
+			for {
+				if _, _, err := deaf.ReadMessage(); err != nil {
+					return
+				}
+			}
+		}()
+		closed := s.waitClosed(t, 1)
+		if closed[0].PlayerID() != "deaf" {
+			t.Fatalf("%q was dropped", closed[0].PlayerID())
 		}
-	}()
-	deaf := s.hello(t, "deaf") // never reads again, so never pongs
-	closed := s.waitClosed(t, 1)
-	if closed[0].PlayerID() != "deaf" {
-		t.Fatalf("%q was dropped", closed[0].PlayerID())
-	}
-	time.Sleep(pongWait * 3 / 2) // the pongs keep extending alive's deadline
-	send(t, alive, `{"type":"x","id":"after"}`)
-	select {
-	case b, ok := <-msgs:
-		if !ok || !bytes.Contains(b, []byte(`"after"`)) {
-			t.Fatalf("got %s (open %v)", b, ok)
+		if d := time.Since(start); d != pongWait {
+			t.Errorf("the deaf client was dropped %v after its last frame, want PongWait %v", d, pongWait)
 		}
-	case <-time.After(ioWait):
-		t.Fatal("no echo")
-	}
-	_ = deaf
+		time.Sleep(3 * pongWait) // the pongs keep extending alive's deadline
+		send(t, alive, `{"type":"x","id":"after"}`)
+		select {
+		case b, ok := <-msgs:
+			if !ok || !bytes.Contains(b, []byte(`"after"`)) {
+				t.Fatalf("got %s (open %v)", b, ok)
+			}
+		case <-time.After(ioWait):
+			t.Fatal("no echo")
+		}
+	})
 }
 
 func TestOriginCheck(t *testing.T) {
@@ -627,6 +657,7 @@ func TestShutdownClosesWith1012(t *testing.T) {
 }
 
 func TestShutdownGivesUpAtDeadline(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t, Limits{CloseWait: time.Minute})
 	c := s.hello(t, "p1") // never reads, so never answers the close
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)

@@ -353,6 +353,7 @@ func TestThreeRoundTotals(t *testing.T) {
 }
 
 func TestTimeLimitEndsRound(t *testing.T) {
+	t.Parallel()
 	_, base := testServer(t)
 	// Deal 1: a random deal stuck from the start would end before its limit.
 	a, _, sa, _ := startRace(t, base, match.PartialSettings{CountdownS: new(0), MaxPlayers: new(2), TimeLimitS: new(2), Seed: new("1")})

@@ -120,6 +120,7 @@ func TestHTTPLimitsWithDefaults(t *testing.T) {
 // TestHTTPIdleKeepAliveClosed checks that a keep-alive connection that
 // sends no further request is closed after IdleTimeout.
 func TestHTTPIdleKeepAliveClosed(t *testing.T) {
+	t.Parallel()
 	addr := startHTTP(t, okHandler, HTTPLimits{IdleTimeout: shortWait}, nil)
 	c := dialRawHTTP(t, addr)
 	if resp, body := c.get(t, ""); resp.StatusCode != http.StatusOK || resp.Close || body != "ok" {
@@ -131,6 +132,7 @@ func TestHTTPIdleKeepAliveClosed(t *testing.T) {
 // TestHTTPStalledBodyClosed checks that a request whose body never comes
 // fails the route's read and loses its connection after ReadTimeout.
 func TestHTTPStalledBodyClosed(t *testing.T) {
+	t.Parallel()
 	readErr := make(chan error, 1)
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, err := io.ReadAll(r.Body)
@@ -177,6 +179,7 @@ func TestHTTPHeaderTooLarge(t *testing.T) {
 // connection over it is answered 429 and closed without reaching the
 // handler, and counted; a connection that closes frees its place.
 func TestHTTPListenerCapsConnsPerIP(t *testing.T) {
+	t.Parallel()
 	m := NewMetrics("test")
 	reached := make(chan struct{}, 10)
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -241,6 +244,7 @@ func TestHTTPListenerBusyRefusals(t *testing.T) {
 // ReadTimeout, WriteTimeout and IdleTimeout, and holds its place under
 // the cap on connections per IP.
 func TestHTTPWebSocketOutlivesTimeouts(t *testing.T) {
+	t.Parallel()
 	m := NewMetrics("test")
 	h := &fakeHandler{hub: NewHub(m), closed: make(chan *Conn, 10), conns: map[string]*Conn{}}
 	ws := NewWSServer(h, Limits{}, m, slog.New(slog.NewTextHandler(t.Output(), nil)))

@@ -104,6 +104,7 @@ func startOnTwo(t *testing.T, a, b *apitest.Client, settings match.PartialSettin
 // code, both see each other's progress on the leaderboard, and both get the
 // same results; node B serves the replay of a round driven by node A.
 func TestMultiNodeRace(t *testing.T) {
+	t.Parallel()
 	cl := newCluster(t, 2)
 	a, b := apitest.Dial(t, cl.nodes[0]), apitest.Dial(t, cl.nodes[1])
 	a.Hello("alice")
@@ -169,6 +170,7 @@ func TestMultiNodeRace(t *testing.T) {
 // reconnect to node B: they continue the same game from its log, and the
 // replay holds every acknowledged move once.
 func TestMultiNodeReconnectElsewhere(t *testing.T) {
+	t.Parallel()
 	cl := newCluster(t, 2)
 	a, b, sa, _ := startRace(t, cl.nodes[0], match.PartialSettings{Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2)})
 	roundID := sa.RoundID
@@ -206,12 +208,13 @@ func TestMultiNodeReconnectElsewhere(t *testing.T) {
 // without a word to the others (its lease is left to expire): the other
 // node takes the clock over and ends the round on its time limit.
 func TestMultiNodeClockTakeover(t *testing.T) {
+	t.Parallel()
 	cl := newCluster(t, 2)
 	c := redis.NewClient(&redis.Options{Addr: cl.rs.Addr()})
 	defer c.Close()
 	a, b := apitest.Dial(t, cl.nodes[0]), apitest.Dial(t, cl.nodes[1])
 	created, roundID := startOnTwo(t, a, b, match.PartialSettings{
-		Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2), TimeLimitS: new(4)})
+		Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2), TimeLimitS: new(3)})
 	lease := cl.prefix + "lease:match:" + created.ID
 	if holder, err := c.Get(t.Context(), lease).Result(); err != nil || !strings.HasPrefix(holder, "node-") {
 		t.Fatalf("the clock's lease = %q, %v: want a node's", holder, err)
@@ -228,7 +231,7 @@ func TestMultiNodeClockTakeover(t *testing.T) {
 	start := time.Now()
 	overA, overB := apitest.Expect[protocol.RoundOver](a), apitest.Expect[protocol.RoundOver](b)
 	if time.Since(start) > 8*time.Second {
-		t.Errorf("the round ended %v after the last move; the time limit was 4 s", time.Since(start))
+		t.Errorf("the round ended %v after the last move; the time limit was 3 s", time.Since(start))
 	}
 	if !reflect.DeepEqual(overA.Results, overB.Results) {
 		t.Fatalf("results differ:\n%+v\n%+v", overA.Results, overB.Results)
@@ -245,6 +248,7 @@ func TestMultiNodeClockTakeover(t *testing.T) {
 // every node sees the data epoch change, the round ends void (left out of
 // the totals) and the match is over, on both nodes.
 func TestMultiNodeDataLossVoids(t *testing.T) {
+	t.Parallel()
 	cl := newCluster(t, 2)
 	a, b := apitest.Dial(t, cl.nodes[0]), apitest.Dial(t, cl.nodes[1])
 	_, roundID := startOnTwo(t, a, b, match.PartialSettings{

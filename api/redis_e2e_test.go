@@ -21,12 +21,12 @@ import (
 )
 
 // redisServer runs the real server wiring on the Redis store of a test
-// redis-server with AOF on, with short client timeouts so an outage shows
-// at once.
+// redis-server with AOF on, with short client timeouts and one dial a try
+// so an outage shows at once.
 func redisServer(t *testing.T) (*redistest.Server, string) {
 	t.Helper()
 	rs := redistest.Start(t, redistest.WithAOF())
-	c := redis.NewClient(&redis.Options{Addr: rs.Addr(), DialTimeout: 300 * time.Millisecond,
+	c := redis.NewClient(&redis.Options{Addr: rs.Addr(), DialTimeout: 300 * time.Millisecond, DialerRetries: 1,
 		ReadTimeout: 300 * time.Millisecond, WriteTimeout: 300 * time.Millisecond, MaxRetries: 1})
 	t.Cleanup(func() { c.Close() })
 	srv := api.NewServer(api.Config{
@@ -56,6 +56,7 @@ func status(t *testing.T, url string) int {
 // is back the same seq goes through, and at the end the replay holds every
 // acknowledged move exactly once.
 func TestRedisOutageAndKill(t *testing.T) {
+	t.Parallel()
 	rs, base := redisServer(t)
 	a, b, sa, _ := startRace(t, base, match.PartialSettings{Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2)})
 	roundID := sa.RoundID

@@ -10,6 +10,7 @@ import (
 )
 
 func TestCoordConformance(t *testing.T) {
+	t.Parallel()
 	storetest.RunCoord(t, func(*testing.T) storetest.Coord { return memstore.NewCoord() })
 }
 

@@ -13,10 +13,12 @@ import (
 )
 
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(*testing.T) match.Store { return memstore.New() })
 }
 
 func TestConformanceSharedStore(t *testing.T) {
+	t.Parallel()
 	s := memstore.New()
 	storetest.Run(t, func(*testing.T) match.Store { return s })
 }

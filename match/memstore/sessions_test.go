@@ -8,10 +8,12 @@ import (
 )
 
 func TestSessionsConformance(t *testing.T) {
+	t.Parallel()
 	storetest.RunSessions(t, func(*testing.T) storetest.Sessions { return memstore.NewSessions() })
 }
 
 func TestSessionsConformanceShared(t *testing.T) {
+	t.Parallel()
 	s := memstore.NewSessions()
 	storetest.RunSessions(t, func(*testing.T) storetest.Sessions { return s })
 }

@@ -20,6 +20,7 @@ import (
 // TestCoordConformance runs the Coord suite on one server, a Coord with a
 // prefix of its own for each subtest.
 func TestCoordConformance(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	c := srv.Client(t)
 	storetest.RunCoord(t, func(t *testing.T) storetest.Coord {
@@ -27,11 +28,12 @@ func TestCoordConformance(t *testing.T) {
 	})
 }
 
-// TestCoordConformanceCluster runs the suite through a cluster client on a
-// one-node cluster, which refuses a script or a MULTI whose keys are in
-// different slots.
+// TestCoordConformanceCluster runs the suite through a cluster client on
+// the package's one-node cluster, which refuses a script or a MULTI whose
+// keys are in different slots.
 func TestCoordConformanceCluster(t *testing.T) {
-	srv := redistest.Start(t, redistest.WithCluster())
+	t.Parallel()
+	srv := redistest.Shared(t, redistest.WithCluster())
 	c := srv.Client(t)
 	if _, ok := c.(*redis.ClusterClient); !ok {
 		t.Fatalf("client is a %T, want a cluster client", c)
@@ -41,7 +43,7 @@ func TestCoordConformanceCluster(t *testing.T) {
 	})
 }
 
-// coordFixture is a Coord on a server of the test's own.
+// coordFixture is a Coord with a prefix of its own on a server.
 type coordFixture struct {
 	srv    *redistest.Server
 	c      redis.UniversalClient
@@ -50,8 +52,12 @@ type coordFixture struct {
 	ctx    context.Context
 }
 
-func newCoordFixture(t *testing.T, opts ...redistest.Option) *coordFixture {
-	srv := redistest.Start(t, opts...)
+// newCoordFixture is a coordFixture on a server of the test's own.
+func newCoordFixture(t *testing.T) *coordFixture {
+	return newCoordFixtureOn(t, redistest.Start(t))
+}
+
+func newCoordFixtureOn(t *testing.T, srv *redistest.Server) *coordFixture {
 	c := srv.Client(t)
 	prefix := redistest.Prefix(t)
 	return &coordFixture{srv: srv, c: c, co: redisstore.NewCoord(c, redisstore.Config{Prefix: prefix}), prefix: prefix, ctx: t.Context()}
@@ -202,7 +208,7 @@ func TestCoordDataEpochAfterFlush(t *testing.T) {
 // other keys.
 func TestCoordKeys(t *testing.T) {
 	t.Parallel()
-	f := newCoordFixture(t, redistest.WithCluster())
+	f := newCoordFixtureOn(t, redistest.Shared(t, redistest.WithCluster()))
 	s := redisstore.New(f.c, redisstore.Config{Prefix: f.prefix, TTL: time.Hour})
 	const ttl = 30 * time.Minute
 	must := func(err error) {

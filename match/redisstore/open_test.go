@@ -16,14 +16,16 @@ import (
 // TestOpen opens the backends on a server and on a cluster through their
 // URLs, and each of them works on the client Open made.
 func TestOpen(t *testing.T) {
+	t.Parallel()
 	for _, cluster := range []bool{false, true} {
 		t.Run(map[bool]string{false: "Single", true: "Cluster"}[cluster], func(t *testing.T) {
 			t.Parallel()
-			var opts []redistest.Option
+			var srv *redistest.Server
 			if cluster {
-				opts = append(opts, redistest.WithCluster())
+				srv = redistest.Shared(t, redistest.WithCluster())
+			} else {
+				srv = redistest.Start(t)
 			}
-			srv := redistest.Start(t, opts...)
 			url := srv.URL()
 			if cluster {
 				url = "redis://" + srv.Addr()

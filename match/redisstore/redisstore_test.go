@@ -21,6 +21,7 @@ import (
 // TestConformance runs the store suite on one server, a store with a prefix
 // of its own for each subtest.
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	c := srv.Client(t)
 	storetest.Run(t, func(t *testing.T) match.Store {
@@ -28,10 +29,12 @@ func TestConformance(t *testing.T) {
 	})
 }
 
-// TestConformanceCluster runs the suite through a cluster client on a
-// one-node cluster, which refuses a script whose keys are in different slots.
+// TestConformanceCluster runs the suite through a cluster client on the
+// package's one-node cluster, which refuses a script whose keys are in
+// different slots.
 func TestConformanceCluster(t *testing.T) {
-	srv := redistest.Start(t, redistest.WithCluster())
+	t.Parallel()
+	srv := redistest.Shared(t, redistest.WithCluster())
 	c := srv.Client(t)
 	if _, ok := c.(*redis.ClusterClient); !ok {
 		t.Fatalf("client is a %T, want a cluster client", c)
@@ -41,7 +44,7 @@ func TestConformanceCluster(t *testing.T) {
 	})
 }
 
-// fixture is a store on a server of the test's own.
+// fixture is a store with a prefix of its own on a server.
 type fixture struct {
 	srv    *redistest.Server
 	c      redis.UniversalClient
@@ -50,8 +53,12 @@ type fixture struct {
 	ctx    context.Context
 }
 
-func newFixture(t *testing.T, cfg redisstore.Config, opts ...redistest.Option) *fixture {
-	srv := redistest.Start(t, opts...)
+// newFixture is a fixture on a server of the test's own.
+func newFixture(t *testing.T, cfg redisstore.Config) *fixture {
+	return newFixtureOn(t, redistest.Start(t), cfg)
+}
+
+func newFixtureOn(t *testing.T, srv *redistest.Server, cfg redisstore.Config) *fixture {
 	c := srv.Client(t)
 	if cfg.Prefix == "" {
 		cfg.Prefix = redistest.Prefix(t)
@@ -109,11 +116,13 @@ func TestKeysCarryTheRoundsHashTag(t *testing.T) {
 	for _, cluster := range []bool{false, true} {
 		t.Run(fmt.Sprintf("cluster=%v", cluster), func(t *testing.T) {
 			t.Parallel()
-			var opts []redistest.Option
+			var srv *redistest.Server
 			if cluster {
-				opts = append(opts, redistest.WithCluster())
+				srv = redistest.Shared(t, redistest.WithCluster())
+			} else {
+				srv = redistest.Start(t)
 			}
-			f := newFixture(t, redisstore.Config{}, opts...)
+			f := newFixtureOn(t, srv, redisstore.Config{})
 			f.writeRounds(t)
 			keys := f.keys(t)
 			want := []string{
@@ -430,7 +439,7 @@ func TestContextDeadline(t *testing.T) {
 
 func TestAOFRestartKeepsTheRound(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, redisstore.Config{}, redistest.WithAOF())
+	f := newFixtureOn(t, redistest.Start(t, redistest.WithAOF()), redisstore.Config{})
 	for seq := 1; seq <= 30; seq++ {
 		f.append(t, "r", "p", seq)
 	}

@@ -18,6 +18,7 @@ import (
 // TestSessionsConformance runs the sessions suite on one server, sessions
 // with a prefix of their own for each subtest.
 func TestSessionsConformance(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	c := srv.Client(t)
 	storetest.RunSessions(t, func(t *testing.T) storetest.Sessions {
@@ -26,9 +27,10 @@ func TestSessionsConformance(t *testing.T) {
 }
 
 // TestSessionsConformanceCluster runs the suite through a cluster client
-// on a one-node cluster.
+// on the package's one-node cluster.
 func TestSessionsConformanceCluster(t *testing.T) {
-	srv := redistest.Start(t, redistest.WithCluster())
+	t.Parallel()
+	srv := redistest.Shared(t, redistest.WithCluster())
 	c := srv.Client(t)
 	if _, ok := c.(*redis.ClusterClient); !ok {
 		t.Fatalf("client is a %T, want a cluster client", c)
@@ -42,6 +44,7 @@ func TestSessionsConformanceCluster(t *testing.T) {
 // through another on the same Redis and prefix, as on two nodes; the
 // token itself is in no key, and a Redis that is down is unavailable.
 func TestSessionsAcrossNodes(t *testing.T) {
+	t.Parallel()
 	rs := redistest.Start(t)
 	prefix := redistest.Prefix(t)
 	// a's client does not retry, so that the outage below is seen at once.
@@ -81,6 +84,7 @@ func TestSessionsAcrossNodes(t *testing.T) {
 // TestSessionsNotASession: a value under a session's key that does not
 // read as a session resumes nothing.
 func TestSessionsNotASession(t *testing.T) {
+	t.Parallel()
 	rs := redistest.Start(t)
 	prefix := redistest.Prefix(t)
 	ss := redisstore.NewSessions(rs.Client(t), prefix)

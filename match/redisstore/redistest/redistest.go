@@ -1,6 +1,7 @@
 // Package redistest starts throw-away redis-server processes for tests: each
 // on a free loopback port of its own, with its data in the test's temporary
-// folder, killed when the test ends. It never talks to any other Redis.
+// folder, killed when the test ends (Start), or shared by a package's tests
+// and killed after them (Shared). It never talks to any other Redis.
 //
 // Without redis-server in PATH a test that calls Start is skipped, or fails
 // when the environment has KLONDIKE_REQUIRE_REDIS=1 (as CI does).
@@ -65,6 +66,19 @@ type Server struct {
 // Start starts a server for the test and stops it when the test ends.
 func Start(t testing.TB, opts ...Option) *Server {
 	t.Helper()
+	s := newServer(t, opts)
+	s.dir = t.TempDir()
+	t.Cleanup(s.Kill)
+	if err := s.launchOnFreePort(); err != nil {
+		t.Fatalf("redistest: %v", err)
+	}
+	return s
+}
+
+// newServer returns a server with opts, not started yet, or skips the test
+// without redis-server.
+func newServer(t testing.TB, opts []Option) *Server {
+	t.Helper()
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
 		if os.Getenv(RequireEnv) == "1" {
@@ -72,21 +86,25 @@ func Start(t testing.TB, opts ...Option) *Server {
 		}
 		t.Skip("redis-server not installed")
 	}
-	s := &Server{bin: bin, dir: t.TempDir()}
+	s := &Server{bin: bin}
 	for _, o := range opts {
 		o(s)
 	}
-	t.Cleanup(s.Kill)
-	for try := 1; ; try++ {
+	return s
+}
+
+// launchOnFreePort starts the server on a free port, trying another one
+// when the port was taken meanwhile.
+func (s *Server) launchOnFreePort() error {
+	var err error
+	for range startTries {
 		if s.port, err = freePort(); err == nil {
 			if err = s.launch(); err == nil {
-				return s
+				return nil
 			}
 		}
-		if try == startTries {
-			t.Fatalf("redistest: %v", err)
-		}
 	}
+	return err
 }
 
 // freePort returns a loopback port that was free a moment ago.
