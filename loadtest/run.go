@@ -109,6 +109,9 @@ func execute(ctx context.Context, cfg config, logw io.Writer) (*Report, error) {
 	if cfg.Verify && !r.echo {
 		rep.Check = r.verify(ctx)
 	}
+	// An idle keep-alive of the runner's own would hold the embedded
+	// server's shutdown until its idle wait ends.
+	r.http.CloseIdleConnections()
 	stopTarget()
 	r.tally(rep, t0, end, win, before, after)
 	return rep, nil

@@ -54,6 +54,12 @@ type Backends struct {
 	Sessions *Sessions
 }
 
+// dialerRetries is how many times a connection is dialled for one command:
+// once. A Redis that is down then fails a command within DialTimeout, as
+// "unavailable", rather than after several dials; the command's own retries
+// (MaxRetries) still cover a reply lost on a live connection.
+const dialerRetries = 1
+
 // Dial returns a client of the Redis that o's URL and Cluster name, with
 // o's timeouts and retries: a *redis.Client, or with Cluster a
 // *redis.ClusterClient. It sends nothing; a Redis that is down fails the
@@ -78,6 +84,7 @@ func Dial(o Options) (redis.UniversalClient, error) {
 			return nil, err
 		}
 		opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout, opt.MaxRetries = dial, rw, rw, retries
+		opt.DialerRetries = dialerRetries
 		return redis.NewClusterClient(opt), nil
 	}
 	opt, err := redis.ParseURL(o.URL)
@@ -85,6 +92,7 @@ func Dial(o Options) (redis.UniversalClient, error) {
 		return nil, err
 	}
 	opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout, opt.MaxRetries = dial, rw, rw, retries
+	opt.DialerRetries = dialerRetries
 	return redis.NewClient(opt), nil
 }
 
