@@ -24,7 +24,7 @@ import (
 func lobbyServer(t *testing.T, cfg api.Config) string {
 	t.Helper()
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv := api.NewServer(cfg)
+	srv := api.NewServer(withMemory(cfg))
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		srv.Close()

@@ -182,10 +182,10 @@ func (downCoord) OpenMatches(context.Context, int64, int) ([]match.OpenMatch, er
 
 // A list that cannot be read is unavailable on both routes, not empty.
 func TestListMatchesUnavailable(t *testing.T) {
-	srv := api.NewServer(api.Config{
+	srv := api.NewServer(withMemory(api.Config{
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Coord:  downCoord{memstore.NewCoord()},
-	})
+	}))
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		srv.Close()

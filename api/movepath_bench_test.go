@@ -81,7 +81,7 @@ func newAPIBenchGame(tb testing.TB, srv *Server, n int, rng *rand.Rand) apiBench
 // lookup of the round, Round.Move on the memory store behind the
 // store's metrics), and move_ok encoded and queued on the connection.
 func BenchmarkMovePathAPI(b *testing.B) {
-	srv := NewServer(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv := NewServer(withMemory(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	defer srv.Close()
 	rng := rand.New(rand.NewPCG(1, 2))
 	n := 0

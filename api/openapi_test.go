@@ -723,11 +723,11 @@ func TestOpenAPI(t *testing.T) {
 
 	// A store that is down, then broken; a full address; a shutdown.
 	coord := &faultCoord{Coord: memstore.NewCoord()}
-	down := api.NewServer(api.Config{
+	down := api.NewServer(withMemory(api.Config{
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Coord:  coord,
 		Limits: api.Limits{MaxConnsPerIP: 1},
-	})
+	}))
 	hs := httptest.NewServer(down)
 	t.Cleanup(func() {
 		down.Close()

@@ -17,20 +17,16 @@ import (
 	"klondike/engine/solver"
 	"klondike/lobby"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
-// Config is the whole server's configuration. Its zero value runs the
-// server in this process alone, on the memory backends, with every
-// default.
+// Config is the whole server's configuration. Its backends are required;
+// every other zero field takes its default.
 type Config struct {
 	// Store keeps move logs and standings, Sessions the players' sessions,
 	// and Coord the matches' records, the lobby's indexes and the bus
-	// between nodes. Several nodes serve the same players when they share
-	// a Store, Sessions and a Coord (match/redisstore's). Each one nil is
-	// the memory backend of this process (match/memstore), so that tests
-	// and tools get a whole server from a zero Config and may replace one
-	// backend alone; cmd/klondiked chooses all three.
+	// between nodes. All three are required and chosen by the caller
+	// (cmd/klondiked): match/memstore's serve one process, and several
+	// nodes that share match/redisstore's serve the same players.
 	Store    match.Store
 	Sessions lobby.Sessions
 	Coord    lobby.Coord
@@ -76,19 +72,19 @@ type Server struct {
 	draining atomic.Bool
 }
 
-// NewServer wires a server. Close releases what it started.
+// NewServer wires a server. Close releases what it started. It panics
+// when cfg lacks a Store, Sessions or a Coord, naming the first missing.
 func NewServer(cfg Config) *Server {
+	switch {
+	case cfg.Store == nil:
+		panic("api: Config needs a Store")
+	case cfg.Sessions == nil:
+		panic("api: Config needs Sessions")
+	case cfg.Coord == nil:
+		panic("api: Config needs a Coord")
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
-	}
-	if cfg.Store == nil {
-		cfg.Store = memstore.New()
-	}
-	if cfg.Sessions == nil {
-		cfg.Sessions = memstore.NewSessions()
-	}
-	if cfg.Coord == nil {
-		cfg.Coord = memstore.NewCoord()
 	}
 	if cfg.Version == "" {
 		cfg.Version = "dev"

@@ -14,13 +14,15 @@ import (
 	"github.com/gorilla/websocket"
 
 	"klondike/api"
+	"klondike/match/memstore"
 )
 
 // attackServer runs the real server on a loopback port of its own, served
 // by hs (its handler is set here), and returns its WebSocket URL.
 func attackServer(t *testing.T, hs *http.Server, wrap func(net.Listener) net.Listener) string {
 	t.Helper()
-	srv := api.NewServer(api.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Version: "test"})
+	mem := memstore.NewBackends()
+	srv := api.NewServer(api.Config{Store: mem.Store, Sessions: mem.Sessions, Coord: mem.Coord, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Version: "test"})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

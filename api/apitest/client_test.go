@@ -17,12 +17,14 @@ import (
 	"klondike/api/apitest"
 	"klondike/api/protocol"
 	"klondike/match"
+	"klondike/match/memstore"
 )
 
 // server runs the real server wiring on a loopback port.
 func server(t *testing.T) (*api.Server, string) {
 	t.Helper()
-	srv := api.NewServer(api.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	mem := memstore.NewBackends()
+	srv := api.NewServer(api.Config{Store: mem.Store, Sessions: mem.Sessions, Coord: mem.Coord, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		srv.Close()

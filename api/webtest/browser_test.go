@@ -23,6 +23,7 @@ import (
 	"klondike/api"
 	"klondike/api/web"
 	"klondike/match"
+	"klondike/match/memstore"
 )
 
 // stepTimeout bounds every step a test takes in a page.
@@ -60,10 +61,12 @@ func startServerWith(t *testing.T, limits api.Limits) string {
 	return startServerConfig(t, api.Config{Limits: limits})
 }
 
-// startServerConfig is startServer with cfg, whose logger, hints and match
-// timings the browser tests set.
+// startServerConfig is startServer with cfg, whose backends (the memory
+// ones), logger, hints and match timings the browser tests set.
 func startServerConfig(t *testing.T, cfg api.Config) string {
 	t.Helper()
+	mem := memstore.NewBackends()
+	cfg.Store, cfg.Sessions, cfg.Coord = mem.Store, mem.Sessions, mem.Coord
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	cfg.Hint = api.SolverHints()
 	cfg.Match = match.Config{

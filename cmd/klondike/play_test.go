@@ -19,6 +19,7 @@ import (
 	"klondike/api"
 	"klondike/engine"
 	"klondike/match"
+	"klondike/match/memstore"
 )
 
 // wait bounds every wait of these tests.
@@ -786,11 +787,12 @@ func TestPlayEndToEnd(t *testing.T) {
 
 // newRealServer returns the real server's handler (GET /ws and the rest),
 // closed when the test ends. It uses as little of package api as it can, so
-// that small changes there do not break this file: NewServer with the zero
-// Config, an http.Handler, and Close if it has one.
+// that small changes there do not break this file: NewServer with the
+// memory backends, an http.Handler, and Close if it has one.
 func newRealServer(t *testing.T) http.Handler {
 	t.Helper()
-	var h http.Handler = api.NewServer(api.Config{})
+	mem := memstore.NewBackends()
+	var h http.Handler = api.NewServer(api.Config{Store: mem.Store, Sessions: mem.Sessions, Coord: mem.Coord})
 	t.Cleanup(func() {
 		if c, ok := h.(interface{ Close() }); ok {
 			c.Close()

@@ -1,0 +1,11 @@
+package api
+
+import "klondike/match/memstore"
+
+// withMemory returns cfg with the memory backends of this process, for
+// the tests and benchmarks inside the package.
+func withMemory(cfg Config) Config {
+	mem := memstore.NewBackends()
+	cfg.Store, cfg.Sessions, cfg.Coord = mem.Store, mem.Sessions, mem.Coord
+	return cfg
+}
