@@ -287,19 +287,26 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // Shutdown drains the server: readiness turns 503, no new connections are
 // taken, every client is told to reconnect, and the matches stop. It waits
-// for the connections to end or ctx to expire.
+// for the connections to end and the matches to stop, or for ctx to
+// expire: then it returns ctx's error, and the matches still stuck in a
+// store call go on stopping in the background (lobby.Lobby.Shutdown).
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.draining.Store(true)
-	err := s.WS.Shutdown(ctx)
-	s.Lobby.Close()
-	return err
+	werr := s.WS.Shutdown(ctx)
+	lerr := s.Lobby.Shutdown(ctx)
+	if werr != nil {
+		return werr
+	}
+	return lerr
 }
 
-// Close stops everything at once.
+// Close stops everything at once: the connections get a second to end,
+// and the matches all the time they take to stop.
 func (s *Server) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_ = s.Shutdown(ctx)
+	s.Lobby.Close()
 }
 
 // routeError answers an HTTP route's failure by the error's wire code

@@ -141,13 +141,14 @@ type Lobby struct {
 	// ready is set once the data epoch is read (epoch.go).
 	ready atomic.Bool
 
-	stop chan struct{}
-	done chan struct{}
-	bg   sync.WaitGroup // the goroutines besides the janitor that Close waits for
+	stop    chan struct{}
+	done    chan struct{}
+	bg      sync.WaitGroup // the goroutines besides the janitor that Close waits for
+	stopped chan struct{}  // closed once Close's work is done (see shutdown.go)
 }
 
-// New makes a lobby and starts its janitor; Close stops it. It panics
-// when cfg lacks a Store, a Coord, Sessions or a Sink.
+// New makes a lobby and starts its janitor; Close or Shutdown stops it.
+// It panics when cfg lacks a Store, a Coord, Sessions or a Sink.
 func New(cfg Config) *Lobby {
 	if cfg.Store == nil || cfg.Coord == nil || cfg.Sessions == nil || cfg.Sink == nil {
 		panic("lobby: Config needs a Store, a Coord, Sessions and a Sink")
@@ -190,7 +191,7 @@ func New(cfg Config) *Lobby {
 		matches: map[string]*entry{}, rounds: map[string]*roundEntry{}, seating: map[string]*seatLock{},
 		quick: map[match.Settings]*quickQueue{},
 		open:  openCount{byAddr: map[string]int{}}, newSessions: newAddrBuckets(cfg.NewSessionsPerMinute),
-		stop: make(chan struct{}), done: make(chan struct{}),
+		stop: make(chan struct{}), done: make(chan struct{}), stopped: make(chan struct{}),
 	}
 	// The data epoch is read first (see watchEpoch), at the same time as
 	// the subscription is made: a store that is down delays the start by
@@ -231,37 +232,6 @@ func (l *Lobby) subscribe(subscribed chan<- struct{}) {
 		case <-time.After(wait):
 		}
 	}
-}
-
-// Close stops every match and the janitor.
-func (l *Lobby) Close() {
-	l.mu.Lock()
-	if l.closed {
-		l.mu.Unlock()
-		return
-	}
-	l.closed = true
-	ms := make([]*match.Match, 0, len(l.matches))
-	for _, e := range l.matches {
-		if e.m != nil { // nil: being made; newMatch closes it, seeing l.closed
-			ms = append(ms, e.m)
-		}
-	}
-	l.mu.Unlock()
-	close(l.stop)
-	<-l.done
-	l.bg.Wait()
-	// All at once: each match's Close waits for its goroutine, and one at
-	// a time the matches of a busy node would outlast any shutdown grace.
-	var wg sync.WaitGroup
-	for _, m := range ms {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			m.Close()
-		}()
-	}
-	wg.Wait()
 }
 
 // randomHex returns n random bytes in hex.

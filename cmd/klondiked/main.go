@@ -119,7 +119,7 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 	fs.StringVar(&o.DebugAddr, "debug-addr", env("KLONDIKE_DEBUG_ADDR", ""), "address of a separate listener for Go's profiler (/debug/pprof/), e.g. 127.0.0.1:6060; empty: none. Keep it off public interfaces (env KLONDIKE_DEBUG_ADDR)")
 	fs.StringVar(&o.LogFormat, "log-format", env("KLONDIKE_LOG_FORMAT", "text"), "log format: text or json (env KLONDIKE_LOG_FORMAT)")
 	fs.StringVar(&o.LogLevel, "log-level", env("KLONDIKE_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env KLONDIKE_LOG_LEVEL)")
-	fs.DurationVar(&o.ShutdownGrace, "shutdown-grace", envDur("KLONDIKE_SHUTDOWN_GRACE", 10*time.Second), "how long a shutdown waits for connections to drain (env KLONDIKE_SHUTDOWN_GRACE)")
+	fs.DurationVar(&o.ShutdownGrace, "shutdown-grace", envDur("KLONDIKE_SHUTDOWN_GRACE", 10*time.Second), "how long a shutdown waits for connections to drain and matches to stop (env KLONDIKE_SHUTDOWN_GRACE)")
 	fs.StringVar(&o.Proxies, "trusted-proxies", env("KLONDIKE_TRUSTED_PROXIES", ""), "comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client: the limits per address then count by the client's address; empty: none (env KLONDIKE_TRUSTED_PROXIES)")
 	fs.StringVar(&o.Origins, "allowed-origins", env("KLONDIKE_ALLOWED_ORIGINS", ""), "comma-separated extra WebSocket origins allowed besides the server's own host; * allows any (env KLONDIKE_ALLOWED_ORIGINS)")
 	fs.IntVar(&o.Limits.MaxConnsPerIP, "max-conns-per-ip", envInt("KLONDIKE_MAX_CONNS_PER_IP", api.DefaultMaxConnsPerIP), "WebSocket connections allowed from one IP; negative: no cap (env KLONDIKE_MAX_CONNS_PER_IP)")
@@ -349,10 +349,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	log.Info("shutting down", "grace", o.ShutdownGrace)
 	sctx, cancel := context.WithTimeout(context.Background(), o.ShutdownGrace)
 	defer cancel()
+	// srv.Shutdown keeps the grace even while matches are stuck in calls to
+	// a store that is down: it leaves them stopping, and the process ends
+	// with them; every move they acknowledged is in the store already.
 	werr := srv.Shutdown(sctx)
 	herr := hs.Shutdown(sctx)
-	if err := errors.Join(werr, herr); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+	err = errors.Join(werr, herr)
+	switch {
+	case err != nil && !errors.Is(err, context.DeadlineExceeded):
 		return err
+	case err != nil:
+		log.Warn("the shutdown grace ended before every connection and match had stopped", "grace", o.ShutdownGrace)
 	}
 	log.Info("stopped")
 	return nil
