@@ -150,7 +150,17 @@ func TestMatchLifecycle(t *testing.T) {
 		s := match.DefaultSettings()
 		s.Rounds = 2
 		s.TimeLimitS = 60
-		m := newMatch(t, s, sk)
+		// A random deal may leave every game stuck from the start, or after
+		// the moves below: each round is dealt deal 1, still under a fresh
+		// commitment.
+		s.Deals = match.DealsWinnable
+		cfg := matchConfig(memstore.New(), memstore.NewCoord(), sk)
+		cfg.Winnable = sameDeal(1)
+		m, err := match.New("m1", "ABCDEF", s, false, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
 		if err := m.Join(ctx, alice); err != nil {
 			t.Fatal(err)
 		}
@@ -194,8 +204,8 @@ func TestMatchLifecycle(t *testing.T) {
 			t.Errorf("20 moves at once sent %d leaderboards, want 1", after-before)
 		}
 
-		// Resign both: the round ends at once and reveals the deal. (The
-		// random deal may have left alice stuck already.)
+		// Resign both: the round ends at once and reveals the deal. (Alice's
+		// moves may have left her stuck already.)
 		if err := r.Resign(ctx, "a", time.Now()); err != nil && !errors.Is(err, engine.ErrGameOver) {
 			t.Fatal(err)
 		}
@@ -383,31 +393,52 @@ func TestStoreFailureRollsBack(t *testing.T) {
 }
 
 // TestLeaveDuringCountdown checks that a player who leaves before the round
-// opens forfeits, so the round ends when the others finish.
+// opens forfeits, so the round ends when the others finish; also when the
+// leave comes just before the countdown ends or at the same instant.
+// The deal is fixed: a random one may leave every game stuck from the
+// start, and the round would then end as it opens.
 func TestLeaveDuringCountdown(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		ctx := context.Background()
-		sk := newSink()
-		m := newMatch(t, match.DefaultSettings(), sk)
-		_ = m.Join(ctx, alice)
-		_ = m.Join(ctx, bob)
-		_ = m.Start(ctx, "a")
-		synctest.Wait()
-		if err := m.Leave(ctx, "b"); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(time.Duration(match.DefaultCountdown) * time.Second)
-		synctest.Wait()
-		r := m.Round()
-		if err := r.Resign(ctx, "a", time.Now()); err != nil {
-			t.Fatal(err)
-		}
-		synctest.Wait()
-		over := sk.of("a", "round_over")
-		if len(over) != 1 {
-			t.Fatalf("round_over: %d, want 1 once the last player finished", len(over))
-		}
-	})
+	for _, tc := range []struct {
+		name  string
+		after time.Duration // from the start of the countdown to the leave
+	}{
+		{"early", 0},
+		{"just before it ends", time.Duration(match.DefaultCountdown)*time.Second - time.Nanosecond},
+		{"as it ends", time.Duration(match.DefaultCountdown) * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				ctx := context.Background()
+				sk := newSink()
+				s := match.DefaultSettings()
+				s.Seed = "1"
+				m := newMatch(t, s, sk)
+				_ = m.Join(ctx, alice)
+				_ = m.Join(ctx, bob)
+				_ = m.Start(ctx, "a")
+				synctest.Wait()
+				time.Sleep(tc.after)
+				if err := m.Leave(ctx, "b"); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(time.Duration(s.CountdownS)*time.Second - tc.after)
+				synctest.Wait()
+				if err := m.Round().Resign(ctx, "a", time.Now()); err != nil {
+					t.Fatal(err)
+				}
+				synctest.Wait()
+				over := received[protocol.RoundOver](t, sk, "a", protocol.TypeRoundOver)
+				if len(over) != 1 {
+					t.Fatalf("round_over: %d, want 1 once the last player finished", len(over))
+				}
+				for _, e := range over[0].Results {
+					if e.PlayerID == "b" && e.Status != engine.Resigned {
+						t.Errorf("b left during the countdown and finished %v, want resigned", e.Status)
+					}
+				}
+			})
+		})
+	}
 }
 
 // TestResigningDoesNotProtectAScore checks that the time penalty of a
@@ -534,6 +565,11 @@ func (p *onePool) Take(r engine.Rules) (uint64, bool) {
 	return p.seed, true
 }
 
+// sameDeal hands out one deal for every round, as a pool of winnable deals.
+type sameDeal uint64
+
+func (d sameDeal) Take(engine.Rules) (uint64, bool) { return uint64(d), true }
+
 // TestWinnableDeals checks the setting deals "winnable": a round is dealt
 // from the pool's proved deal under a fresh commitment, and when the pool
 // has none ready the round starts anyway on any deal and says so.
@@ -616,6 +652,8 @@ func TestBoardAfterAGameEnds(t *testing.T) {
 		sk := newSink()
 		s := match.DefaultSettings()
 		s.Scoring, s.Passes = "vegas", 1 // no timed refresh of the board
+		// A random deal may leave every game stuck from the start.
+		s.Seed = "1"
 		m := newMatch(t, s, sk)
 		_ = m.Join(ctx, alice)
 		_ = m.Join(ctx, bob)
@@ -881,6 +919,8 @@ func TestLeaderboardPace(t *testing.T) {
 		sk := newSink()
 		s := match.DefaultSettings()
 		s.Scoring, s.Passes = "vegas", 1 // no timed refresh of the board
+		// A random deal may leave every game stuck from the start.
+		s.Seed = "1"
 		m := newMatch(t, s, sk)
 		_ = m.Join(ctx, alice)
 		_ = m.Join(ctx, bob)
