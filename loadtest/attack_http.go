@@ -180,30 +180,42 @@ func slowHeaders(ctx context.Context, t *target, ac attackConfig) (attackResult,
 	var wg sync.WaitGroup
 	for range ac.Conns {
 		wg.Go(func() {
-			h, err := t.openHTTP(ctx, "GET /healthz HTTP/1.1\r\nHost: "+t.addr+"\r\nX-Slow: 1\r\n")
-			if err != nil {
-				mu.Lock()
-				ct.Refused[refusal("connect", err)]++
-				mu.Unlock()
-				return
-			}
-			defer h.conn.Close()
-			sent := time.Now()
-			answered := "no answer"
-			resp, _, err := h.answer(sent.Add(ac.Wait))
-			closed, how := httpEnd(err)
-			if err == nil {
-				answered = resp.Status
-				closed, how = h.waitClosed(sent.Add(ac.Wait))
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			ct.Answered[answered]++
-			ct.add(closed, how, time.Since(sent))
+			probeEnd(ctx, t, "GET /healthz HTTP/1.1\r\nHost: "+t.addr+"\r\nX-Slow: 1\r\n", ac.Wait, ct, &mu, false)
 		})
 	}
 	wg.Wait()
 	return ct, nil
+}
+
+// probeEnd sends req on a connection of its own, waits up to wait for an
+// answer and for the server to close the connection, and counts what
+// happened in ct (under mu). With timed, an answer's count names when it
+// came.
+func probeEnd(ctx context.Context, t *target, req string, wait time.Duration, ct *closeTimes, mu *sync.Mutex, timed bool) {
+	h, err := t.openHTTP(ctx, req)
+	if err != nil {
+		mu.Lock()
+		ct.Refused[refusal("connect", err)]++
+		mu.Unlock()
+		return
+	}
+	defer h.conn.Close()
+	sent := time.Now()
+	deadline := sent.Add(wait)
+	answered := "no answer"
+	resp, _, err := h.answer(deadline)
+	closed, how := httpEnd(err)
+	if err == nil {
+		answered = resp.Status
+		if timed {
+			answered = fmt.Sprintf("%s after %.1f s", resp.Status, time.Since(sent).Seconds())
+		}
+		closed, how = h.waitClosed(deadline)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	ct.Answered[answered]++
+	ct.add(closed, how, time.Since(sent))
 }
 
 // stalledResult is what stalled-body saw, by request.
@@ -239,29 +251,7 @@ func stalledBody(ctx context.Context, t *target, ac attackConfig) (attackResult,
 	var wg sync.WaitGroup
 	for i := range ac.Conns {
 		q, ct := reqs[i%len(reqs)], r.Requests[i%len(reqs)]
-		wg.Go(func() {
-			h, err := t.openHTTP(ctx, q.req)
-			if err != nil {
-				mu.Lock()
-				ct.Refused[refusal("connect", err)]++
-				mu.Unlock()
-				return
-			}
-			defer h.conn.Close()
-			sent := time.Now()
-			deadline := sent.Add(ac.Wait)
-			answered := "no answer"
-			resp, _, err := h.answer(deadline)
-			closed, how := httpEnd(err)
-			if err == nil {
-				answered = fmt.Sprintf("%s after %.1f s", resp.Status, time.Since(sent).Seconds())
-				closed, how = h.waitClosed(deadline)
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			ct.Answered[answered]++
-			ct.add(closed, how, time.Since(sent))
-		})
+		wg.Go(func() { probeEnd(ctx, t, q.req, ac.Wait, ct, &mu, true) })
 	}
 	wg.Wait()
 	return r, nil
