@@ -56,21 +56,11 @@ type inMsg struct {
 // msg is a pointer to one of the protocol's client messages that the bots
 // and the attacks send.
 func clientFields(msg any) (id *string, typ string) {
-	switch m := msg.(type) {
-	case *protocol.Hello:
-		return &m.ID, m.Type
-	case *protocol.CreateMatch:
-		return &m.ID, m.Type
-	case *protocol.ListMatches:
-		return &m.ID, m.Type
-	case *protocol.MatchRef:
-		return &m.ID, m.Type
-	case *protocol.Move:
-		return &m.ID, m.Type
-	case *protocol.Resign:
-		return &m.ID, m.Type
+	id, typ, ok := protocol.ClientFields(msg)
+	if !ok {
+		panic(fmt.Sprintf("loadtest: %T is not a client message", msg))
 	}
-	panic(fmt.Sprintf("loadtest: %T is not a client message", msg))
+	return id, typ
 }
 
 // peekType returns the "type" of a frame cheaply when it is the first key

@@ -20,6 +20,7 @@ package apitest
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -133,34 +134,20 @@ func (c *Client) Frames() []Frame {
 func (c *Client) Send(msg any) string {
 	c.tb.Helper()
 	var id string
-	switch m := msg.(type) {
-	case protocol.Hello:
-		id = c.id(&m.ID)
-		msg = m
-	case protocol.CreateMatch:
-		id = c.id(&m.ID)
-		msg = m
-	case protocol.ListMatches:
-		id = c.id(&m.ID)
-		msg = m
-	case protocol.MatchRef:
-		id = c.id(&m.ID)
-		msg = m
-	case protocol.Move:
-		id = c.id(&m.ID)
-		msg = m
-	case protocol.Resign:
-		id = c.id(&m.ID)
-		msg = m
-	case protocol.Hint:
-		id = c.id(&m.ID)
-		msg = m
-	case map[string]any:
+	if m, ok := msg.(map[string]any); ok {
 		s, _ := m["id"].(string)
 		id = c.id(&s)
 		m["id"] = id
-	default:
-		c.tb.Fatalf("Send(%T): not a client message", msg)
+	} else {
+		// A copy to set the id in, as the protocol's messages are given by value.
+		p := reflect.New(reflect.TypeOf(msg))
+		p.Elem().Set(reflect.ValueOf(msg))
+		idp, _, ok := protocol.ClientFields(p.Interface())
+		if !ok {
+			c.tb.Fatalf("Send(%T): not a client message", msg)
+		}
+		id = c.id(idp)
+		msg = p.Interface()
 	}
 	if err := c.conn.WriteJSON(msg); err != nil {
 		c.tb.Fatalf("send %+v: %v", msg, err)

@@ -69,3 +69,27 @@ type Hint struct {
 	ID      string `json:"id,omitempty"`
 	RoundID string `json:"round_id"`
 }
+
+// ClientFields returns where the id of msg goes and the message's type,
+// when msg is a pointer to one of the client messages above; ok is false
+// for anything else. A client that numbers its requests sets the id
+// through it, whatever the message.
+func ClientFields(msg any) (id *string, typ string, ok bool) {
+	switch m := msg.(type) {
+	case *Hello:
+		return &m.ID, m.Type, true
+	case *CreateMatch:
+		return &m.ID, m.Type, true
+	case *ListMatches:
+		return &m.ID, m.Type, true
+	case *MatchRef:
+		return &m.ID, m.Type, true
+	case *Move:
+		return &m.ID, m.Type, true
+	case *Resign:
+		return &m.ID, m.Type, true
+	case *Hint:
+		return &m.ID, m.Type, true
+	}
+	return nil, "", false
+}

@@ -2,6 +2,7 @@ package protocol_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"klondike/api/protocol"
@@ -57,5 +58,28 @@ func TestCreateMatchSettings(t *testing.T) {
 	want.Draw, want.Public = 1, true
 	if got := match.WithDefaults(m.Settings); m.Type != protocol.TypeCreateMatch || m.ID != "2" || got != want {
 		t.Errorf("%s reads as %+v with settings %+v, want %+v", b, m, got, want)
+	}
+}
+
+func TestClientFields(t *testing.T) {
+	msgs := []any{
+		&protocol.Hello{Type: protocol.TypeHello}, &protocol.CreateMatch{Type: protocol.TypeCreateMatch},
+		&protocol.ListMatches{Type: protocol.TypeListMatches}, &protocol.MatchRef{Type: protocol.TypeJoinMatch},
+		&protocol.Move{Type: protocol.TypeMove}, &protocol.Resign{Type: protocol.TypeResign}, &protocol.Hint{Type: protocol.TypeHint},
+	}
+	for _, msg := range msgs {
+		id, typ, ok := protocol.ClientFields(msg)
+		if !ok || id == nil {
+			t.Fatalf("ClientFields(%T) = %v, %q, %v; want the id's place", msg, id, typ, ok)
+		}
+		*id = "7"
+		if b, _ := json.Marshal(msg); !strings.Contains(string(b), `"id":"7"`) || !strings.Contains(string(b), `"type":"`+typ+`"`) {
+			t.Errorf("ClientFields(%T): setting the id gave %s, type %q", msg, b, typ)
+		}
+	}
+	for _, msg := range []any{protocol.Hello{}, &protocol.Welcome{}, "hello"} {
+		if _, _, ok := protocol.ClientFields(msg); ok {
+			t.Errorf("ClientFields(%T) ok, want not a client message", msg)
+		}
 	}
 }
