@@ -90,6 +90,16 @@ func ClientFields(msg any) (id *string, typ string, ok bool) {
 		return &m.ID, m.Type, true
 	case *Hint:
 		return &m.ID, m.Type, true
+	case *CreateChallenge:
+		return &m.ID, m.Type, true
+	case *RoundRef:
+		return &m.ID, m.Type, true
+	case *GetDaily:
+		return &m.ID, m.Type, true
+	case *GetBoard:
+		return &m.ID, m.Type, true
+	case *GetRecords:
+		return &m.ID, m.Type, true
 	}
 	return nil, "", false
 }

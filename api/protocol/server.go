@@ -129,6 +129,10 @@ type RoundStarted struct {
 	LastSeq    int             `json:"last_seq"`       // the seq of the player's last accepted move
 	Resumed    bool            `json:"resumed,omitempty"`
 	Winnable   *bool           `json:"winnable,omitempty"` // as in round_starting
+	// Kind, for an attempt at an asynchronous round (the answer to
+	// start_attempt), is the round's kind: "challenge" or "daily"; MatchID
+	// is then the asynchronous round's id.
+	Kind string `json:"kind,omitempty"`
 }
 
 // Leaderboard is a round's standings, pushed while it runs.
