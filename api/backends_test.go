@@ -20,6 +20,12 @@ func withMemory(cfg api.Config) api.Config {
 	if cfg.Coord == nil {
 		cfg.Coord = mem.Coord
 	}
+	if cfg.Async == nil {
+		cfg.Async = mem.Async
+	}
+	if cfg.Records == nil {
+		cfg.Records = mem.Async
+	}
 	return cfg
 }
 

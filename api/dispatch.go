@@ -49,6 +49,12 @@ var codeTable = []struct {
 	{lobby.ErrTooManyOpenFromAddr, protocol.CodeRateLimited},
 	{lobby.ErrTooManyOpen, protocol.CodeUnavailable},
 	{lobby.ErrTooManyNewSessions, protocol.CodeRateLimited},
+	{match.ErrAlreadyPlayed, protocol.CodeAlreadyPlayed},
+	{match.ErrWindowClosed, protocol.CodeRoundNotRunning},
+	{lobby.ErrNoSuchAsyncRound, protocol.CodeNotFound},
+	{lobby.ErrNotCreator, protocol.CodeUnauthorized},
+	{lobby.ErrTooManyChallenges, protocol.CodeRateLimited},
+	{match.ErrNotFound, protocol.CodeNotFound},
 	{context.DeadlineExceeded, protocol.CodeUnavailable},
 	{context.Canceled, protocol.CodeUnavailable},
 }
@@ -174,7 +180,10 @@ func (s *Service) HandleMessage(parent context.Context, c *Conn, env *Envelope) 
 			err = s.hint(ctx, c, env, pid, m.RoundID)
 		}
 	default:
-		err = errBadRequest("unknown message type " + quote(env.Type))
+		var handled bool
+		if handled, err = s.asyncMessage(ctx, c, env, pid); !handled {
+			err = errBadRequest("unknown message type " + quote(env.Type))
+		}
 	}
 	if err != nil {
 		s.sendError(c, env.ID, err)

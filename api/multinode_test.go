@@ -46,10 +46,13 @@ func (cl *cluster) start(t *testing.T) string {
 	c := redis.NewClient(&redis.Options{Addr: cl.rs.Addr(), DialTimeout: time.Second,
 		ReadTimeout: time.Second, WriteTimeout: time.Second, MaxRetries: 2})
 	cfg := redisstore.Config{Prefix: cl.prefix}
+	async := redisstore.NewAsync(c, cl.prefix)
 	srv := api.NewServer(api.Config{
 		Store:    redisstore.New(c, cfg),
 		Sessions: redisstore.NewSessions(c, cl.prefix),
 		Coord:    redisstore.NewCoord(c, cfg),
+		Async:    async,
+		Records:  async,
 		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Limits:   api.Limits{MsgRate: 10000, MsgBurst: 10000},
 		Match:    match.Config{LeaderboardEvery: 20 * time.Millisecond, LeaseTTL: time.Second},
@@ -290,5 +293,49 @@ func getJSON(t *testing.T, url string, v any) {
 	}
 	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestMultiNodeDailyAttempt: two nodes on one Redis agree on today's daily
+// rounds; a player's attempt started on one is resumed on the other, where
+// it goes on and ends, on the board both nodes read.
+func TestMultiNodeDailyAttempt(t *testing.T) {
+	t.Parallel()
+	cl := newCluster(t, 2)
+	a := apitest.Dial(t, cl.nodes[0])
+	a.Hello("alice")
+	b := apitest.Dial(t, cl.nodes[1])
+	b.Hello("bob")
+	da := apitest.Request[protocol.Daily](a, protocol.GetDaily{Type: protocol.TypeGetDaily})
+	db := apitest.Request[protocol.Daily](b, protocol.GetDaily{Type: protocol.TypeGetDaily})
+	if len(da.Rounds) != 2 || len(db.Rounds) != 2 {
+		t.Fatalf("daily rounds: %d and %d, want 2", len(da.Rounds), len(db.Rounds))
+	}
+	for i := range da.Rounds {
+		if da.Rounds[i].RoundID != db.Rounds[i].RoundID || da.Rounds[i].Commitment != db.Rounds[i].Commitment {
+			t.Fatalf("the nodes disagree on daily round %d: %+v and %+v", i, da.Rounds[i], db.Rounds[i])
+		}
+	}
+	id := da.Rounds[0].RoundID
+	st := apitest.Request[protocol.RoundStarted](a, protocol.RoundRef{Type: protocol.TypeStartAttempt, RoundID: id})
+	for seq := 1; seq <= 3; seq++ {
+		moveOK(t, a, st.RoundID, seq, "D")
+	}
+	a.Close()
+
+	a2 := resume(t, cl.nodes[1], a)
+	re := apitest.Request[protocol.RoundStarted](a2, protocol.RoundRef{Type: protocol.TypeStartAttempt, RoundID: id})
+	if !re.Resumed || re.RoundID != st.RoundID || re.LastSeq != 3 || !re.StartsAt.Equal(st.StartsAt) {
+		t.Fatalf("resumed on node B = %+v, want %s at seq 3 on its first clock", re, st.RoundID)
+	}
+	moveOK(t, a2, st.RoundID, 4, "D")
+	resign(a2, st.RoundID)
+	over := apitest.Expect[protocol.AttemptOver](a2)
+	if over.Result.Moves != 4 || over.Finished != 1 {
+		t.Fatalf("attempt_over = %+v", over)
+	}
+	board := apitest.Request[protocol.Board](b, protocol.GetBoard{Type: protocol.TypeGetBoard, RoundID: id})
+	if board.Finished != 1 || len(board.Top) != 1 || board.Top[0].PlayerID != a.PlayerID || board.Top[0].Moves != 4 {
+		t.Fatalf("the board on node A: %+v", board)
 	}
 }

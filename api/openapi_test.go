@@ -119,7 +119,7 @@ func obj(node any, keys ...string) map[string]any {
 // validate checks, and annotations. Any other keyword fails the test, so
 // that the document never states a constraint nobody checks.
 var schemaKeywords = map[string]bool{
-	"$ref": true, "type": true, "enum": true,
+	"$ref": true, "type": true, "enum": true, "oneOf": true,
 	"properties": true, "required": true, "additionalProperties": true,
 	"items": true, "minItems": true, "maxItems": true,
 	"pattern": true, "minLength": true, "format": true,
@@ -171,10 +171,10 @@ func num(v any) float64 {
 }
 
 // validate checks a decoded JSON value against a schema of the document:
-// type (a list for nullable values), enum, $ref, properties, required,
-// additionalProperties, items, minItems, maxItems, pattern, minLength,
-// format date-time, minimum and maximum. It returns the first violation,
-// with where it is (at).
+// type (a list for nullable values), enum, $ref, oneOf, properties,
+// required, additionalProperties, items, minItems, maxItems, pattern,
+// minLength, format date-time, minimum and maximum. It returns the first
+// violation, with where it is (at).
 func (d oaDoc) validate(s map[string]any, v any, at string) error {
 	for k := range s {
 		if !schemaKeywords[k] {
@@ -198,6 +198,11 @@ func (d oaDoc) validate(s map[string]any, v any, at string) error {
 	}
 	if enum, ok := s["enum"].([]any); ok && !slices.ContainsFunc(enum, func(e any) bool { return reflect.DeepEqual(e, v) }) {
 		return fmt.Errorf("%s: %s is not one of %v", at, show(v), enum)
+	}
+	if alts, ok := s["oneOf"].([]any); ok {
+		if _, errs := d.oneOf(alts, v, at); len(errs) != len(alts)-1 {
+			return fmt.Errorf("%s: %s is valid against %d of the oneOf schemas, not 1: %v", at, show(v), len(alts)-len(errs), errs)
+		}
 	}
 	switch v := v.(type) {
 	case map[string]any:
@@ -274,6 +279,22 @@ func (d oaDoc) validate(s map[string]any, v any, at string) error {
 	return nil
 }
 
+// oneOf validates v against each schema of alts: it returns the index of
+// the last one v is valid against (-1 if none), and the errors of the
+// others.
+func (d oaDoc) oneOf(alts []any, v any, at string) (valid int, errs []error) {
+	valid = -1
+	for i, a := range alts {
+		alt, _ := a.(map[string]any)
+		if err := d.validate(alt, v, fmt.Sprintf("%s(oneOf %d)", at, i)); err != nil {
+			errs = append(errs, err)
+		} else {
+			valid = i
+		}
+	}
+	return valid, errs
+}
+
 func show(v any) string {
 	b, _ := json.Marshal(v)
 	if len(b) > 80 {
@@ -325,6 +346,20 @@ func (d oaDoc) lint() []error {
 		}
 		if ap := obj(s, "additionalProperties"); ap != nil {
 			schema(ap, at+"/additionalProperties")
+		}
+		if alts, ok := s["oneOf"]; ok {
+			list, _ := alts.([]any)
+			if len(list) < 2 {
+				errs = append(errs, fmt.Errorf("%s/oneOf: not a list of 2 schemas or more", at))
+			}
+			for i, a := range list {
+				alt, ok := a.(map[string]any)
+				if !ok {
+					errs = append(errs, fmt.Errorf("%s/oneOf/%d: not a schema", at, i))
+					continue
+				}
+				schema(alt, fmt.Sprintf("%s/oneOf/%d", at, i))
+			}
 		}
 	}
 	for name, s := range obj(d, "components", "schemas") {
@@ -412,7 +447,9 @@ type apiChecker struct {
 	t      *testing.T
 	doc    oaDoc
 	client *http.Client
-	seen   map[string]bool // "GET /path 200", or "fallback NotFound"
+	// seen has "GET /path 200", "fallback NotFound", and for a body of a
+	// oneOf schema "GET /path 200 oneOf 1", the schema it was valid against.
+	seen map[string]bool
 }
 
 func newChecker(t *testing.T, doc oaDoc) *apiChecker {
@@ -529,19 +566,34 @@ func (c *apiChecker) check(method, path string, resp *http.Response, body []byte
 			return
 		}
 	}
-	if err := c.doc.validate(obj(media, "schema"), v, "body"); err != nil {
+	schema := obj(media, "schema")
+	if err := c.doc.validate(schema, v, "body"); err != nil {
 		c.t.Errorf("%s: %v\n%s", what, err, body)
+		return
+	}
+	if alts, ok := schema["oneOf"].([]any); ok && op != nil {
+		i, _ := c.doc.oneOf(alts, v, "body")
+		c.seen[fmt.Sprintf("%s %s %s oneOf %d", opMethod, tpl, status, i)] = true
 	}
 }
 
 // covered fails the test for each documented response that no answer
-// checked was.
+// checked was, and for each schema of a response's oneOf that no answer
+// was valid against.
 func (c *apiChecker) covered() {
 	c.t.Helper()
 	for key, op := range c.doc.operations() {
-		for status := range obj(op, "responses") {
+		for status, r := range obj(op, "responses") {
 			if !c.seen[key+" "+status] {
 				c.t.Errorf("the documented %s response of %s was never produced", status, key)
+			}
+			for mt, media := range obj(c.doc.resolve(r), "content") {
+				alts, _ := obj(media, "schema")["oneOf"].([]any)
+				for i, alt := range alts {
+					if !c.seen[fmt.Sprintf("%s %s oneOf %d", key, status, i)] {
+						c.t.Errorf("no %s %s answer of %s was valid against its oneOf schema %d, %v", status, mt, key, i, obj(alt)["$ref"])
+					}
+				}
 			}
 		}
 	}
@@ -612,6 +664,42 @@ func (c *faultCoord) LoadRound(ctx context.Context, id string) ([]byte, error) {
 		return nil, err
 	}
 	return c.Coord.LoadRound(ctx, id)
+}
+
+// faultAsync is an AsyncStore and a RecordStore whose round records and
+// players' records fail as its coord's do.
+type faultAsync struct {
+	match.AsyncStore
+	records match.RecordStore
+	coord   *faultCoord
+}
+
+func (a *faultAsync) LoadAsync(ctx context.Context, id string) (match.AsyncRecord, error) {
+	if err := a.coord.fault(); err != nil {
+		return match.AsyncRecord{}, err
+	}
+	return a.AsyncStore.LoadAsync(ctx, id)
+}
+
+func (a *faultAsync) AddResult(ctx context.Context, playerID string, g match.GameResult) (bool, error) {
+	return a.records.AddResult(ctx, playerID, g)
+}
+
+func (a *faultAsync) Records(ctx context.Context, playerID string) ([]match.VariantRecord, error) {
+	if err := a.coord.fault(); err != nil {
+		return nil, err
+	}
+	return a.records.Records(ctx, playerID)
+}
+
+// getAs is c.get, the body decoded as T.
+func getAs[T any](c *apiChecker, url string) T {
+	c.t.Helper()
+	var v T
+	if _, body := c.get(url); json.Unmarshal(body, &v) != nil {
+		c.t.Fatalf("GET %s: %s", url, body)
+	}
+	return v
 }
 
 // TestOpenAPI keeps api/openapi.json true: the server serves it, its routes
@@ -711,6 +799,75 @@ func TestOpenAPI(t *testing.T) {
 	c.get(base + "/api/v1/rounds/nope/leaderboard")
 	c.get(base + "/api/v1/rounds/nope/replay")
 
+	// A challenge alice and bob each play once: its board, pages of it and
+	// bad page parameters; an attempt's own round; the replays refused
+	// until the creator closes it, then published, a page at a time.
+	id := apitest.Request[protocol.AsyncRound](a, protocol.CreateChallenge{Type: protocol.TypeCreateChallenge, WindowS: 3600}).Round.RoundID
+	b := apitest.Dial(t, base)
+	b.Hello("bob")
+	var attempt string
+	for i, p := range []*apitest.Client{a, b} {
+		st := apitest.Request[protocol.RoundStarted](p, protocol.RoundRef{Type: protocol.TypeStartAttempt, RoundID: id})
+		for seq := 1; seq <= i+1; seq++ {
+			moveOK(t, p, st.RoundID, seq, "D")
+		}
+		if i == 0 {
+			attempt = st.RoundID
+			c.get(base + "/api/v1/rounds/" + attempt + "/leaderboard")
+			c.get(base + "/api/v1/rounds/" + attempt + "/replay")
+		}
+		resign(p, st.RoundID)
+		apitest.Expect[protocol.AttemptOver](p)
+	}
+	type board struct {
+		Entries []match.BoardEntry `json:"entries"`
+		Around  []match.BoardEntry `json:"around"`
+		Rank    int                `json:"rank"`
+	}
+	lb := base + "/api/v1/rounds/" + id + "/leaderboard"
+	if all := getAs[board](c, lb); len(all.Entries) != 2 {
+		t.Errorf("the challenge's board: %+v", all)
+	}
+	if page := getAs[board](c, lb+"?from=2&limit=1"); len(page.Entries) != 1 || page.Entries[0].Rank != 2 {
+		t.Errorf("the board from 2, 1 entry: %+v", page)
+	}
+	if mine := getAs[board](c, lb+"?player="+b.PlayerID); mine.Rank == 0 || len(mine.Around) != 2 {
+		t.Errorf("bob's place on the board: %+v", mine)
+	}
+	c.get(lb + "?from=0")
+	c.get(lb + "?limit=ten")
+	rp := base + "/api/v1/rounds/" + id + "/replay"
+	c.get(rp)
+	apitest.Request[protocol.AsyncRound](a, protocol.RoundRef{Type: protocol.TypeCloseChallenge, RoundID: id})
+	type replay struct {
+		Players  []match.PlayerReplay `json:"players"`
+		NextFrom int                  `json:"next_from"`
+	}
+	if all := getAs[replay](c, rp); len(all.Players) != 2 || all.NextFrom != 0 {
+		t.Errorf("the challenge's replay: %d games, next_from %d", len(all.Players), all.NextFrom)
+	}
+	if page := getAs[replay](c, rp+"?limit=1"); len(page.Players) != 1 || page.NextFrom != 2 {
+		t.Errorf("the replay, 1 game: %d games, next_from %d", len(page.Players), page.NextFrom)
+	}
+	c.get(rp + "?from=2&limit=1")
+	c.get(rp + "?from=first")
+	c.get(base + "/api/v1/rounds/" + attempt + "/leaderboard")
+	c.get(base + "/api/v1/rounds/" + attempt + "/replay")
+
+	// A challenge on a numbered deal, closed unplayed: no salt or
+	// commitment, an empty board.
+	id = apitest.Request[protocol.AsyncRound](a, protocol.CreateChallenge{Type: protocol.TypeCreateChallenge,
+		Settings: match.PartialSettings{Seed: new("1")}}).Round.RoundID
+	apitest.Request[protocol.AsyncRound](a, protocol.RoundRef{Type: protocol.TypeCloseChallenge, RoundID: id})
+	c.get(base + "/api/v1/rounds/" + id + "/leaderboard")
+	c.get(base + "/api/v1/rounds/" + id + "/replay")
+
+	// The daily rounds; records of players with games and of one without.
+	c.get(base + "/api/v1/daily")
+	for _, p := range []string{a.PlayerID, b.PlayerID, "0123456789abcdef"} {
+		c.get(base + "/api/v1/players/" + p + "/records")
+	}
+
 	// Paths under /api/v1 that no route takes, and wrong methods.
 	c.get(base + "/api/v1/")
 	c.do(http.MethodPost, base+"/api/v1/matches", nil)
@@ -723,10 +880,14 @@ func TestOpenAPI(t *testing.T) {
 
 	// A store that is down, then broken; a full address; a shutdown.
 	coord := &faultCoord{Coord: memstore.NewCoord()}
+	mem := memstore.NewBackends()
+	store := &faultAsync{AsyncStore: mem.Async, records: mem.Async, coord: coord}
 	down := api.NewServer(withMemory(api.Config{
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Coord:  coord,
-		Limits: api.Limits{MaxConnsPerIP: 1},
+		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Coord:   coord,
+		Async:   store,
+		Records: store,
+		Limits:  api.Limits{MaxConnsPerIP: 1},
 	}))
 	hs := httptest.NewServer(down)
 	t.Cleanup(func() {
@@ -738,6 +899,8 @@ func TestOpenAPI(t *testing.T) {
 		c.get(hs.URL + "/api/v1/matches")
 		c.get(hs.URL + "/api/v1/rounds/0123456789abcdef/leaderboard")
 		c.get(hs.URL + "/api/v1/rounds/0123456789abcdef/replay")
+		c.get(hs.URL + "/api/v1/daily")
+		c.get(hs.URL + "/api/v1/players/0123456789abcdef/records")
 	}
 	if conn, resp, _ := wsDial(t, hs.URL, nil); conn == nil {
 		t.Fatalf("the first connection to a server of 1 a address: %d", resp.StatusCode)
@@ -782,6 +945,14 @@ func TestOpenAPIMatchesGoTypes(t *testing.T) {
 		"Rules":        reflect.TypeFor[engine.Rules](),
 		"Deal":         reflect.TypeFor[engine.Deal](),
 		"Card":         reflect.TypeFor[engine.Card](),
+
+		"Daily":            reflect.TypeFor[api.DailyReply](),
+		"AsyncInfo":        reflect.TypeFor[match.AsyncInfo](),
+		"Records":          reflect.TypeFor[api.RecordsReply](),
+		"VariantRecord":    reflect.TypeFor[match.VariantRecord](),
+		"AsyncLeaderboard": reflect.TypeFor[api.AsyncLeaderboardReply](),
+		"BoardEntry":       reflect.TypeFor[match.BoardEntry](),
+		"AsyncReplay":      reflect.TypeFor[api.AsyncReplayReply](),
 	}
 	g := goSchemas{doc: doc, names: map[reflect.Type]string{}}
 	for name, typ := range types {

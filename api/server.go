@@ -30,6 +30,16 @@ type Config struct {
 	Store    match.Store
 	Sessions lobby.Sessions
 	Coord    lobby.Coord
+	// Async keeps the asynchronous rounds (challenges, the daily deal) and
+	// Records the players' records; both required, from the same backends.
+	Async   match.AsyncStore
+	Records match.RecordStore
+	// DailyVariants are the rules of the daily rounds (default draw 3 and
+	// draw 1; lobby.Config.DailyVariants).
+	DailyVariants []engine.Rules
+	// ChallengesPerHour bounds the challenges a player makes (default 20;
+	// lobby.Config.ChallengesPerHour).
+	ChallengesPerHour int
 	// Hint answers "hint" in solo rounds (engine/solver behind it); nil
 	// offers no hints.
 	Hint match.HintFunc
@@ -73,7 +83,8 @@ type Server struct {
 }
 
 // NewServer wires a server. Close releases what it started. It panics
-// when cfg lacks a Store, Sessions or a Coord, naming the first missing.
+// when cfg lacks a Store, Sessions, a Coord, Async or Records, naming the
+// first missing.
 func NewServer(cfg Config) *Server {
 	switch {
 	case cfg.Store == nil:
@@ -82,6 +93,10 @@ func NewServer(cfg Config) *Server {
 		panic("api: Config needs Sessions")
 	case cfg.Coord == nil:
 		panic("api: Config needs a Coord")
+	case cfg.Async == nil:
+		panic("api: Config needs Async")
+	case cfg.Records == nil:
+		panic("api: Config needs Records")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -100,6 +115,7 @@ func NewServer(cfg Config) *Server {
 		MatchRetention: cfg.MatchRetention, RoundRetention: cfg.RoundRetention, SessionIdle: cfg.SessionIdle,
 		DataEpochEvery: cfg.DataEpochEvery, AbandonedAfter: cfg.AbandonedAfter,
 		MaxOpen: cfg.MaxOpenMatches, MaxOpenPerIP: cfg.MaxOpenMatchesPerIP, NewSessionsPerMinute: cfg.NewSessionsPerMinute,
+		Async: cfg.Async, Records: cfg.Records, DailyVariants: cfg.DailyVariants, ChallengesPerHour: cfg.ChallengesPerHour,
 		OnRoundDealt: s.Metrics.RoundsStarted.Inc, OnRoundOver: s.Metrics.RoundsFinished.Inc,
 	})
 	s.Metrics.RegisterMatchGauges(
@@ -138,6 +154,8 @@ func (s *Server) routes() []route {
 		{"GET " + apiPrefix + "/matches", http.HandlerFunc(s.listMatches)},
 		{"GET " + apiPrefix + "/rounds/{id}/leaderboard", http.HandlerFunc(s.leaderboard)},
 		{"GET " + apiPrefix + "/rounds/{id}/replay", http.HandlerFunc(s.replay)},
+		{"GET " + apiPrefix + "/daily", http.HandlerFunc(s.daily)},
+		{"GET " + apiPrefix + "/players/{id}/records", http.HandlerFunc(s.records)},
 		// The web client: every other GET (/, /m/<code>, /deal/<seed>, assets).
 		{"GET /", web.Handler()},
 	}
@@ -228,12 +246,20 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
-	rd, err := s.Lobby.Round(r.Context(), r.PathValue("id"))
+	ctx, cancel := context.WithTimeout(r.Context(), commandTimeout)
+	defer cancel()
+	rd, err := s.Lobby.Round(ctx, r.PathValue("id"))
+	if errors.Is(err, lobby.ErrNoSuchRound) {
+		if rec, aerr := s.Lobby.AsyncRound(ctx, r.PathValue("id")); aerr == nil {
+			s.asyncLeaderboard(ctx, w, r, &rec)
+			return
+		}
+	}
 	if err != nil {
 		s.routeError(w, err)
 		return
 	}
-	entries, err := rd.Leaderboard(r.Context(), time.Now())
+	entries, err := rd.Leaderboard(ctx, time.Now())
 	if err != nil {
 		s.routeError(w, err)
 		return
@@ -253,12 +279,29 @@ type leaderboardReply struct {
 }
 
 func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
-	rd, err := s.Lobby.Round(r.Context(), r.PathValue("id"))
+	ctx, cancel := context.WithTimeout(r.Context(), commandTimeout)
+	defer cancel()
+	id := r.PathValue("id")
+	rd, err := s.Lobby.Round(ctx, id)
+	if errors.Is(err, lobby.ErrNoSuchRound) {
+		if rec, aerr := s.Lobby.AsyncRound(ctx, id); aerr == nil {
+			s.asyncReplay(ctx, w, r, &rec)
+			return
+		}
+	}
 	if err != nil {
 		s.routeError(w, err)
 		return
 	}
-	rep, err := rd.Replay(r.Context())
+	if asyncID, _, ok := match.SplitAttemptRoundID(id); ok {
+		// An attempt's game is published with its round's, at the close:
+		// its deal is the others' too.
+		if rec, err := s.Lobby.AsyncRound(ctx, asyncID); err != nil || !rec.Closed(time.Now()) {
+			writeJSON(w, http.StatusNotFound, errorBody(protocol.CodeNotFound, "the replays are published when the round's window closes"))
+			return
+		}
+	}
+	rep, err := rd.Replay(ctx)
 	if errors.Is(err, match.ErrRoundNotRunning) {
 		writeJSON(w, http.StatusNotFound, errorBody(protocol.CodeNotFound, "the replay is published when the round ends"))
 		return

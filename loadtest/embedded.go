@@ -16,6 +16,12 @@ import (
 	"klondike/match/memstore"
 )
 
+// asyncBackend keeps the asynchronous rounds and the players' records.
+type asyncBackend interface {
+	match.AsyncStore
+	match.RecordStore
+}
+
 // startEmbedded runs the real server in this process, as cmd/klondiked
 // wires it (api.NewServer), on a loopback port of its own: the memory
 // backends, or with --redis the Redis store, sessions and Coord on one
@@ -30,6 +36,7 @@ func startEmbedded(cfg *config) (wsURL string, rt *redisTarget, stop func(), err
 		store    match.Store    = mem.Store
 		sessions lobby.Sessions = mem.Sessions
 		coord    lobby.Coord    = mem.Coord
+		async    asyncBackend   = mem.Async
 	)
 	closeStore := func() {}
 	if cfg.Redis != "" {
@@ -39,7 +46,7 @@ func startEmbedded(cfg *config) (wsURL string, rt *redisTarget, stop func(), err
 		if rt, err = openRedis(cfg.Redis); err != nil {
 			return "", nil, nil, fmt.Errorf("--redis: %w", err)
 		}
-		store, sessions, closeStore = rt.backends.Store, rt.backends.Sessions, rt.close
+		store, sessions, async, closeStore = rt.backends.Store, rt.backends.Sessions, rt.backends.Async, rt.close
 		if !cfg.NoCoord {
 			coord = rt.backends.Coord
 		}
@@ -58,6 +65,8 @@ func startEmbedded(cfg *config) (wsURL string, rt *redisTarget, stop func(), err
 		Store:    store,
 		Sessions: sessions,
 		Coord:    coord,
+		Async:    async,
+		Records:  async,
 		Limits:   api.Limits{MaxConnsPerIP: -1, MsgRate: cfg.MsgRate, MsgBurst: burst},
 		// Every bot is one address: no per-address or total lobby caps.
 		NewSessionsPerMinute: -1, MaxOpenMatchesPerIP: -1, MaxOpenMatches: -1,

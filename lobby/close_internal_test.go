@@ -11,7 +11,7 @@ import (
 // did when a node shut down in the middle of a quick-match rush.
 func TestCloseWhileAMatchIsBeingMade(t *testing.T) {
 	mem := memstore.NewBackends()
-	l := New(Config{Store: mem.Store, Coord: mem.Coord, Sessions: mem.Sessions, Sink: nopSink{}})
+	l := New(Config{Store: mem.Store, Coord: mem.Coord, Sessions: mem.Sessions, Sink: nopSink{}, Async: mem.Async, Records: mem.Async})
 	l.mu.Lock()
 	l.matches["being-made"] = &entry{ready: make(chan struct{})}
 	l.mu.Unlock()

@@ -55,6 +55,8 @@ func (l *Lobby) sweep(now time.Time) {
 	}
 	l.mu.Unlock()
 	l.newSessions.sweep(now)
+	l.challenges.sweep(now)
+	l.forgetSettled(now)
 	for _, m := range closing {
 		m.Close()
 	}

@@ -29,11 +29,15 @@ type addrBuckets struct {
 	lastSweep time.Time
 }
 
-func newAddrBuckets(perMinute int) *addrBuckets {
+func newAddrBuckets(perMinute int) *addrBuckets { return newBuckets(perMinute, time.Minute) }
+
+// newBuckets returns buckets that hold n and refill at n a period; n ≤ 0:
+// no limit. The keys need not be addresses.
+func newBuckets(n int, period time.Duration) *addrBuckets {
 	b := &addrBuckets{full: map[string]time.Time{}}
-	if perMinute > 0 {
-		b.every = time.Minute / time.Duration(perMinute)
-		b.burst = b.every * time.Duration(perMinute-1)
+	if n > 0 {
+		b.every = period / time.Duration(n)
+		b.burst = b.every * time.Duration(n-1)
 	}
 	return b
 }

@@ -82,7 +82,8 @@ func (l *Lobby) matchConfig() match.Config {
 			l.cfg.OnRoundDealt()
 		}
 	}
-	cfg.OnRoundOver = func(*match.Round) {
+	cfg.OnRoundOver = func(r *match.Round, results []match.Entry) {
+		l.background(func() { l.countRound(r, results) })
 		if l.cfg.OnRoundOver != nil {
 			l.cfg.OnRoundOver()
 		}

@@ -30,6 +30,9 @@ func (l *Lobby) Round(ctx context.Context, id string) (*match.Round, error) {
 	if re != nil {
 		return re.r, nil
 	}
+	if asyncID, playerID, ok := match.SplitAttemptRoundID(id); ok {
+		return l.attemptRound(ctx, asyncID, playerID)
+	}
 	rec, err := l.cfg.Coord.LoadRound(ctx, id)
 	if errors.Is(err, match.ErrNotFound) {
 		return nil, ErrNoSuchRound

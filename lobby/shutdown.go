@@ -76,3 +76,19 @@ func (l *Lobby) stopAll(ms []*match.Match) {
 	}
 	wg.Wait()
 }
+
+// background runs f on a goroutine of its own that Close waits for,
+// unless the lobby is closing: then f does not run. The goroutine is
+// counted under l.mu, so never after Close began to wait.
+func (l *Lobby) background(f func()) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return
+	}
+	l.bg.Add(1)
+	go func() {
+		defer l.bg.Done()
+		f()
+	}()
+}

@@ -2,6 +2,7 @@ package match
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -154,4 +155,31 @@ func Variant(r engine.Rules) string {
 		v += "-" + r.Scoring.String()
 	}
 	return v
+}
+
+// ParseVariant returns the rules of a variant's name (Variant): its draw
+// and scoring, with the passes those default to, and the other options as
+// a match's default settings have them (undo but of a reveal, foundation
+// to tableau allowed).
+func ParseVariant(name string) (engine.Rules, error) {
+	r := engine.DefaultRules()
+	r.Undo = engine.UndoNoReveal
+	draw, scoring, _ := strings.Cut(name, "-")
+	switch draw {
+	case "draw1":
+		r.Draw = 1
+	case "draw3":
+		r.Draw = 3
+	default:
+		return r, fmt.Errorf("%w: variant %q: want draw1 or draw3, optionally with -vegas or -none", ErrBadSettings, name)
+	}
+	if scoring != "" {
+		sc, err := engine.ParseScoring(scoring)
+		if err != nil || sc == engine.ScoringStandard {
+			return r, fmt.Errorf("%w: variant %q: the scoring after the draw is vegas or none", ErrBadSettings, name)
+		}
+		r.Scoring = sc
+	}
+	r.Passes = engine.DefaultPasses(r.Draw, r.Scoring)
+	return r, nil
 }

@@ -37,7 +37,7 @@ type Config struct {
 	OnRound func(*Round)
 	// OnRoundOver is called (on the match's goroutine) when a round ends;
 	// may be nil.
-	OnRoundOver func(*Round)
+	OnRoundOver func(r *Round, results []Entry)
 	// OnChange is called (on the match's goroutine) after every change,
 	// with the new snapshot; may be nil.
 	OnChange func(*MatchInfo)

@@ -61,6 +61,10 @@ type RoundStarted struct {
 	View    []byte
 	LastSeq int // the seq of the player's last accepted move
 	Resumed bool
+	// Kind is set for an attempt at an asynchronous round: its kind
+	// (KindChallenge or KindDaily); MatchID is then the asynchronous
+	// round's id.
+	Kind string
 }
 
 // DealAnnouncement is what a round tells of its deal before play: the
@@ -105,6 +109,26 @@ type MatchOver struct {
 	Void    string // why the match ended early, void
 }
 
+// GhostUpdate tells a player of an asynchronous round how the players
+// ahead of them stood at the same time of their own clocks.
+type GhostUpdate struct {
+	RoundID   string // the attempt's round
+	ElapsedMs int64
+	Ghosts    []Ghost
+}
+
+// AttemptOver ends a player's attempt at an asynchronous round: their
+// entry on the board, with its rank, and the board's counts.
+type AttemptOver struct {
+	RoundID      string // the attempt's round
+	AsyncRoundID string
+	Result       BoardEntry
+	Players      int
+	Finished     int
+}
+
+func (GhostUpdate) event()   {}
+func (AttemptOver) event()   {}
 func (MatchUpdate) event()   {}
 func (RoundStarting) event() {}
 func (RoundStarted) event()  {}

@@ -22,8 +22,10 @@ type HintFunc func(g *engine.Game) (line []string, verdict string)
 // move from their position, and marks their game as played with help (the
 // standing's Helped, shown in leaderboards and results). A round with more
 // than one player gets ErrNoHints: the solver sees cards the players cannot.
+// So does an attempt at an asynchronous round, whose rivals play the same
+// deal at other times.
 func (r *Round) Hint(ctx context.Context, playerID string, now time.Time, hint HintFunc) (move, verdict string, err error) {
-	if len(r.Players) != 1 {
+	if _, _, attempt := SplitAttemptRoundID(r.ID); len(r.Players) != 1 || attempt {
 		return "", "", ErrNoHints
 	}
 	s, err := r.seat(ctx, playerID)

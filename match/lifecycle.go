@@ -151,7 +151,7 @@ func (m *Match) endRound(ctx context.Context) error {
 	m.after = append(m.after, func() {
 		m.cfg.Logger.Info("round over", "round", r.ID, "number", r.Number)
 		if m.cfg.OnRoundOver != nil {
-			m.cfg.OnRoundOver(r)
+			m.cfg.OnRoundOver(r, results)
 		}
 	})
 	if m.st.RoundN >= m.Settings.Rounds || len(m.active()) == 0 {

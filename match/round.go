@@ -159,6 +159,10 @@ func (r *Round) Over() bool { return roundState(r.state.Load()) == roundOver }
 // node ends.
 func (r *Round) Finished() <-chan struct{} { return r.finished }
 
+// ClockMs returns the round's clock at now: the time since it started, in
+// milliseconds, stopped at its end.
+func (r *Round) ClockMs(now time.Time) int64 { return r.elapsedMs(now) }
+
 // elapsedMs is the round's clock.
 func (r *Round) elapsedMs(now time.Time) int64 {
 	if now.Before(r.StartsAt) {

@@ -324,6 +324,18 @@ func typeOf[T any](tb testing.TB) string {
 		return protocol.TypeRoundOver
 	case protocol.MatchOver:
 		return protocol.TypeMatchOver
+	case protocol.AsyncRound:
+		return protocol.TypeAsyncRound
+	case protocol.Daily:
+		return protocol.TypeDaily
+	case protocol.Board:
+		return protocol.TypeBoard
+	case protocol.Records:
+		return protocol.TypeRecords
+	case protocol.Ghost:
+		return protocol.TypeGhost
+	case protocol.AttemptOver:
+		return protocol.TypeAttemptOver
 	}
 	tb.Fatalf("%T is not a server message of the protocol", v)
 	return ""

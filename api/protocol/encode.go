@@ -11,8 +11,9 @@ import (
 var _ match.Encoder = Encode
 
 // Encode writes a match's event as the message its recipients are sent:
-// match, round_starting, round_started, leaderboard, round_over or
-// match_over. It is every match's encoder (match.Config.Encode).
+// match, round_starting, round_started, leaderboard, round_over,
+// match_over, and for asynchronous rounds ghost and attempt_over. It is
+// every match's encoder (match.Config.Encode), and the lobby's.
 func Encode(e match.Event) []byte {
 	switch e := e.(type) {
 	case match.MatchUpdate:
@@ -28,16 +29,7 @@ func Encode(e match.Event) []byte {
 		}
 		return marshal(msg)
 	case match.RoundStarted:
-		msg := RoundStarted{
-			Type: TypeRoundStarted, MatchID: e.MatchID, RoundID: e.RoundID, Round: e.Round,
-			StartsAt: e.StartsAt, EndsAt: e.EndsAt, Rules: e.Rules,
-			Commitment: e.Deal.Commitment, KnownDeal: e.Deal.Known,
-			View: e.View, LastSeq: e.LastSeq, Resumed: e.Resumed, Winnable: e.Deal.Winnable,
-		}
-		if e.Deal.Known {
-			msg.Seed = seedText(e.Deal.Seed)
-		}
-		return marshal(msg)
+		return marshal(Started(e, ""))
 	case match.Leaderboard:
 		return marshal(Leaderboard{Type: TypeLeaderboard, MatchID: e.MatchID, RoundID: e.RoundID, Entries: e.Entries})
 	case match.RoundOver:
@@ -51,8 +43,34 @@ func Encode(e match.Event) []byte {
 		})
 	case match.MatchOver:
 		return marshal(MatchOver{Type: TypeMatchOver, MatchID: e.MatchID, Totals: e.Totals, Void: e.Void})
+	case match.GhostUpdate:
+		ghosts := e.Ghosts
+		if ghosts == nil {
+			ghosts = []match.Ghost{}
+		}
+		return marshal(Ghost{Type: TypeGhost, RoundID: e.RoundID, ElapsedMs: e.ElapsedMs, Ghosts: ghosts})
+	case match.AttemptOver:
+		return marshal(AttemptOver{
+			Type: TypeAttemptOver, RoundID: e.RoundID, AsyncRoundID: e.AsyncRoundID, Result: e.Result,
+			Players: e.Players, Finished: e.Finished,
+		})
 	}
 	panic(fmt.Sprintf("protocol: no message for the event %T", e))
+}
+
+// Started is the round_started of e, the reply to the client message re
+// ("" for a push).
+func Started(e match.RoundStarted, re string) RoundStarted {
+	msg := RoundStarted{
+		Type: TypeRoundStarted, Re: re, MatchID: e.MatchID, RoundID: e.RoundID, Round: e.Round,
+		StartsAt: e.StartsAt, EndsAt: e.EndsAt, Rules: e.Rules,
+		Commitment: e.Deal.Commitment, KnownDeal: e.Deal.Known,
+		View: e.View, LastSeq: e.LastSeq, Resumed: e.Resumed, Winnable: e.Deal.Winnable, Kind: e.Kind,
+	}
+	if e.Deal.Known {
+		msg.Seed = seedText(e.Deal.Seed)
+	}
+	return msg
 }
 
 // ReplayPath is the path, on the server that sent round_over, of the

@@ -111,9 +111,11 @@ type RoundStarting struct {
 }
 
 // RoundStarted gives a player their own view when the round opens, and
-// again (Resumed) when they resume during it.
+// again (Resumed) when they resume during it. It also answers
+// start_attempt (with Re and Kind).
 type RoundStarted struct {
 	Type     string       `json:"type"`
+	Re       string       `json:"re,omitempty"`
 	MatchID  string       `json:"match_id"`
 	RoundID  string       `json:"round_id"`
 	Round    int          `json:"round"`

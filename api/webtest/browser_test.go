@@ -66,7 +66,7 @@ func startServerWith(t *testing.T, limits api.Limits) string {
 func startServerConfig(t *testing.T, cfg api.Config) string {
 	t.Helper()
 	mem := memstore.NewBackends()
-	cfg.Store, cfg.Sessions, cfg.Coord = mem.Store, mem.Sessions, mem.Coord
+	cfg.Store, cfg.Sessions, cfg.Coord, cfg.Async, cfg.Records = mem.Store, mem.Sessions, mem.Coord, mem.Async, mem.Async
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	cfg.Hint = api.SolverHints()
 	cfg.Match = match.Config{

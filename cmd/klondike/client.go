@@ -16,13 +16,21 @@ import (
 // playConfig is what runPlay gives a playClient; zero durations and counts
 // take the defaults below.
 type playConfig struct {
-	URL    string // ws://HOST:PORT/ws
-	Name   string
-	Token  string // resume this session
-	Action string // "create", "join", "quick", "spectate" or "" (the lobby)
-	Code   string // the invite code or match id to join, or the match to spectate
+	URL   string // ws://HOST:PORT/ws
+	Name  string
+	Token string // resume this session
+	// Action is "create", "join", "quick", "spectate", "" (the lobby), or
+	// for asynchronous rounds "daily" (the daily round of Draw),
+	// "challenge" (Code) or "create-challenge".
+	Action string
+	// Code is the invite code or match id to join, the match to
+	// spectate, or the asynchronous round to play.
+	Code   string
 	Draw   int
 	Public bool // the match that Action "create" makes is listed in the lobby
+	// Window is how long the challenge that Action "create-challenge"
+	// makes stays open; 0 leaves it to the server (a day).
+	Window time.Duration
 	Color  bool // paint the board (red suits, dim card backs)
 	// Program is the command that ran this client, such as "klondike" or
 	// "go run ./cmd/klondike": the lines it prints for others to paste
@@ -95,18 +103,20 @@ type playClient struct {
 	listCursor string // where the next page of the match list starts; "" after the last
 	spectating string // the match id being watched
 	round      *roundState
-	queue      []string // moves waiting for the round or for the pending move
+	async      *asyncState // the asynchronous round in view
+	queue      []string    // moves waiting for the round or for the pending move
 
 	timer    *time.Timer // paces queued moves and retries
 	timerC   <-chan time.Time
 	lastMove time.Time
 
-	confirm  string // "resign" while waiting for y/N
-	eof      bool
-	eofNoted bool
-	quit     bool
-	failed   bool // a request the flags made was refused
-	fatal    error
+	confirm    string // "resign" or "close" while waiting for y/N
+	confirmArg string // what to close
+	eof        bool
+	eofNoted   bool
+	quit       bool
+	failed     bool // a request the flags made was refused
+	fatal      error
 }
 
 // newPlayClient returns a client of cfg, with its defaults filled in, that
@@ -248,6 +258,13 @@ func (c *playClient) finished() bool {
 		if !c.eofNoted {
 			c.eofNoted = true
 			c.printf("(end of input: waiting for the match to end; Ctrl-C leaves)\n")
+		}
+		return false
+	}
+	if c.attemptUnderWay() {
+		if !c.eofNoted {
+			c.eofNoted = true
+			c.printf("(end of input: waiting for your game to end; Ctrl-C leaves)\n")
 		}
 		return false
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"strings"
+	"time"
 
 	"klondike/api/protocol"
 	"klondike/engine"
@@ -12,10 +13,13 @@ import (
 func (c *playClient) endOfInput() {
 	c.eof = true
 	if c.confirm != "" {
+		c.printf("not %s\n", confirmed(c.confirm))
 		c.confirm = ""
-		c.printf("not resigned\n")
 	}
 }
+
+// confirmed is what a y/N question's yes does: "resigned", "closed".
+func confirmed(what string) string { return strings.TrimSuffix(what, "e") + "ed" }
 
 // command runs one line of input.
 func (c *playClient) command(line string) {
@@ -24,12 +28,16 @@ func (c *playClient) command(line string) {
 		what := c.confirm
 		c.confirm = ""
 		if a := strings.ToLower(line); a == "y" || a == "yes" {
-			if what == "resign" && c.round != nil && !c.round.over {
+			switch {
+			case what == "resign" && c.round != nil && !c.round.over:
 				c.request(&protocol.Resign{Type: protocol.TypeResign, RoundID: c.round.id})
+				return
+			case what == "close":
+				c.request(&protocol.RoundRef{Type: protocol.TypeCloseChallenge, RoundID: c.confirmArg})
 				return
 			}
 		}
-		c.printf("not resigned\n")
+		c.printf("not %s\n", confirmed(what))
 		return
 	}
 	if line == "" || strings.HasPrefix(line, "#") {
@@ -49,12 +57,31 @@ func (c *playClient) command(line string) {
 		c.printf("%s", playHelp)
 	case "quit", "exit":
 		c.quit = true
-		if c.isPlayer() && c.match.State != match.StateOver {
+		if c.attemptUnderWay() {
+			c.printf("Your game goes on until its time runs out; resume with: %s play --server %s --token %s %s\n",
+				c.program(), c.cfg.URL, clean(c.token), c.resumeFlag())
+		} else if c.isPlayer() && c.match.State != match.StateOver {
 			c.printf("You keep your seat; resume with: %s play --server %s --token %s\n", c.program(), c.cfg.URL, clean(c.token))
 		}
 	case "board":
-		c.printBoard()
+		r := c.round
+		switch {
+		case len(args) > 0:
+			if id, err := challengeID(strings.Join(args, " ")); err != nil {
+				c.printf("Usage: board [ROUND_ID]: %v\n", err)
+			} else {
+				c.getBoard(id)
+			}
+		case c.async != nil && (r == nil || r.kind != "" && r.over):
+			c.getBoard(c.async.info.RoundID)
+		default:
+			c.printBoard()
+		}
 	case "lb", "leaderboard":
+		if c.async != nil && (c.round == nil || c.round.kind != "") {
+			c.getBoard(c.async.info.RoundID)
+			return
+		}
 		c.printLeaderboard()
 	case "moves":
 		r := c.round
@@ -79,7 +106,7 @@ func (c *playClient) command(line string) {
 			return
 		}
 		c.confirm = "resign"
-		c.printf("Resign round %d? Your game ends now. [y/N]\n", r.number)
+		c.printf("Resign %s? Your game ends now. [y/N]\n", r.name())
 	case "join":
 		if len(args) != 1 {
 			c.printf("Usage: join CODE\n")
@@ -125,6 +152,54 @@ func (c *playClient) command(line string) {
 		if needMatch() {
 			c.request(&protocol.MatchRef{Type: protocol.TypeRematch, MatchID: c.match.ID})
 		}
+	case "daily":
+		switch strings.Join(args, " ") {
+		case "":
+			c.playDaily(0)
+		case "1", "3":
+			c.playDaily(int(args[0][0] - '0'))
+		default:
+			c.printf("Usage: daily lists today's daily deals; daily 3 or daily 1 plays one.\n")
+		}
+	case "challenge":
+		switch {
+		case len(args) >= 1 && strings.ToLower(args[0]) == "create" && len(args) <= 2:
+			var window time.Duration
+			if len(args) == 2 {
+				w, err := parseWindow(args[1])
+				if err != nil {
+					c.printf("%v\n", err)
+					return
+				}
+				window = w
+			}
+			c.createChallenge(window)
+		case len(args) == 1:
+			c.playChallenge(args[0])
+		default:
+			c.printf("Usage: challenge ID (or its link) plays a challenge; challenge create [WINDOW] makes one.\n")
+		}
+	case "records":
+		if len(args) > 1 {
+			c.printf("Usage: records [PLAYER_ID]\n")
+			return
+		}
+		m := &protocol.GetRecords{Type: protocol.TypeGetRecords}
+		if len(args) == 1 {
+			m.PlayerID = args[0]
+		}
+		c.request(m)
+	case "close":
+		if len(args) > 1 {
+			c.printf("Usage: close [CHALLENGE_ID]\n")
+			return
+		}
+		id := c.closeTarget(strings.Join(args, ""))
+		if id == "" {
+			return
+		}
+		c.confirm, c.confirmArg = "close", id
+		c.printf("Close challenge %s now? Nobody can start it after, and its deal and replays go public. [y/N]\n", clean(id))
 	default:
 		if !looksLikeMove(fields[0]) {
 			c.unknownCommand(fields[0])
@@ -138,6 +213,7 @@ func (c *playClient) command(line string) {
 var playCommands = []string{
 	"help", "quit", "exit", "board", "leaderboard", "moves", "ready", "unready", "start",
 	"resign", "join", "create", "quick", "spectate", "list", "leave", "rematch",
+	"daily", "challenge", "records", "close",
 }
 
 // unknownCommand answers a word that is neither a command nor a move,
@@ -217,6 +293,14 @@ Commands:
   list       list open public matches    list more  the next page of them
   spectate MATCH_ID  watch a match       rematch  play again, same players
   help       this text                   quit     leave (your seat is kept)
+Daily deals and challenges: a deal everyone plays once, on their own clock.
+  daily      list today's daily deals    daily 3 | daily 1  play one
+  challenge ID   play a challenge (its id or its link, .../c/ID)
+  challenge create [WINDOW]  make a challenge of your rules, open for WINDOW
+             (such as 2h; default 24h, at most 168h), share its link, play it
+  board      after your game: the round's board, top 10 and you (board ID: any)
+  lb         that board again, fresh    records [PLAYER_ID]  records by variant
+  close [ID] close your challenge now (y/N): its deal and replays go public
 Scores: Game score = your move points, on your board.
   ` + timedScoreNote + `  Leaderboards show the timed score with standard scoring; vegas and none have
   no time penalty, so they show the game score.

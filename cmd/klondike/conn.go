@@ -23,9 +23,11 @@ type frame struct {
 	err  error
 }
 
-// A request is a message sent and not yet answered (moves aside).
+// A request is a message sent and not yet answered (moves aside). arg is
+// what its reply needs to know of why it was sent (see ask).
 type request struct {
 	typ string
+	arg string
 	at  time.Time
 }
 
@@ -84,29 +86,20 @@ func (c *playClient) readLoop(conn *websocket.Conn, gen int) {
 // request sends msg, a pointer to one of the protocol's client messages,
 // with a fresh id, and remembers it until its reply. It returns the id.
 func (c *playClient) request(msg any) string {
-	c.nextID++
-	id := strconv.Itoa(c.nextID)
-	var typ string
-	switch m := msg.(type) {
-	case *protocol.Hello:
-		m.ID, typ = id, m.Type
-	case *protocol.CreateMatch:
-		m.ID, typ = id, m.Type
-	case *protocol.ListMatches:
-		m.ID, typ = id, m.Type
-	case *protocol.MatchRef:
-		m.ID, typ = id, m.Type
-	case *protocol.Move:
-		m.ID, typ = id, m.Type
-	case *protocol.Resign:
-		m.ID, typ = id, m.Type
-	case *protocol.Hint:
-		m.ID, typ = id, m.Type
-	default:
+	return c.ask(msg, "")
+}
+
+// ask is request with arg kept for the reply's handler.
+func (c *playClient) ask(msg any, arg string) string {
+	idp, typ, ok := protocol.ClientFields(msg)
+	if !ok {
 		panic(fmt.Sprintf("klondike: %T is not a client message", msg))
 	}
+	c.nextID++
+	id := strconv.Itoa(c.nextID)
+	*idp = id
 	if typ != protocol.TypeMove { // a move's answer is tracked by the round
-		c.pending[id] = request{typ: typ, at: time.Now()}
+		c.pending[id] = request{typ: typ, arg: arg, at: time.Now()}
 	}
 	c.send(msg)
 	return id
@@ -167,12 +160,12 @@ func (c *playClient) connectionLost(ctx context.Context, cause error) error {
 }
 
 // shouldReconnect reports whether a drop is worth resuming: we have a
-// session and a match (or a watched match) under way.
+// session and a match (or a watched match, or an attempt) under way.
 func (c *playClient) shouldReconnect() bool {
 	if c.token == "" {
 		return false
 	}
-	if c.spectating != "" {
+	if c.spectating != "" || c.attemptUnderWay() {
 		return true
 	}
 	return c.match != nil && c.match.State != match.StateOver

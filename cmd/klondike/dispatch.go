@@ -26,7 +26,8 @@ func (c *playClient) handle(data []byte) {
 		c.printf("the server sent something that is not JSON: %q\n", truncate(string(data), 200))
 		return
 	}
-	reqType := c.pending[env.Re].typ
+	req := c.pending[env.Re]
+	reqType := req.typ
 	delete(c.pending, env.Re)
 	switch env.Type {
 	case protocol.TypeWelcome:
@@ -58,6 +59,18 @@ func (c *playClient) handle(data []byte) {
 		handleAs(c, env.Type, data, c.onRoundOver)
 	case protocol.TypeMatchOver:
 		handleAs(c, env.Type, data, c.onMatchOver)
+	case protocol.TypeDaily:
+		handleAs(c, env.Type, data, func(m *protocol.Daily) { c.onDaily(m, req.arg) })
+	case protocol.TypeAsyncRound:
+		handleAs(c, env.Type, data, func(m *protocol.AsyncRound) { c.onAsyncRound(m, reqType, req.arg) })
+	case protocol.TypeGhost:
+		handleAs(c, env.Type, data, c.onGhost)
+	case protocol.TypeAttemptOver:
+		handleAs(c, env.Type, data, c.onAttemptOver)
+	case protocol.TypeBoard:
+		handleAs(c, env.Type, data, c.onBoard)
+	case protocol.TypeRecords:
+		handleAs(c, env.Type, data, c.onRecords)
 	case protocol.TypeError:
 		handleAs(c, env.Type, data, func(m *protocol.Error) { c.onError(env.Re, reqType, m) })
 	default:
@@ -94,6 +107,9 @@ func (c *playClient) onError(re, reqType string, m *protocol.Error) {
 		r.pending = nil
 		return
 	}
+	if c.asyncRoundError(reqType, m) {
+		return
+	}
 	what := "error"
 	if reqType != "" {
 		what = reqType + " failed"
@@ -112,5 +128,7 @@ func (c *playClient) onError(re, reqType string, m *protocol.Error) {
 				c.printf("%s", lobbyPrompt)
 			}
 		}
+	case protocol.TypeGetDaily, protocol.TypeGetAsyncRound, protocol.TypeCreateChallenge, protocol.TypeStartAttempt:
+		c.failed = true
 	}
 }

@@ -27,6 +27,40 @@ type roundState struct {
 	over             bool
 	leaderboard      []match.Entry
 	lbKey            string // what the last printed leaderboard showed, scores aside
+	// kind is an attempt's: "challenge" or "daily" (matchID is then the
+	// asynchronous round's id); "" for a match's round.
+	kind     string
+	ghost    *protocol.Ghost // the last ghosts pushed
+	ghostKey string          // what the last printed ghost line showed, scores aside
+}
+
+// title names the round at the start of a sentence: "Round 2", or for an
+// attempt "Daily deal" or "Challenge".
+func (r *roundState) title() string {
+	switch r.kind {
+	case match.KindDaily:
+		return "Daily deal"
+	case match.KindChallenge:
+		return "Challenge"
+	}
+	return fmt.Sprintf("Round %d", r.number)
+}
+
+// name names the round inside a sentence: "round 2", "the daily deal".
+func (r *roundState) name() string {
+	if r.kind == "" {
+		return fmt.Sprintf("round %d", r.number)
+	}
+	return "the " + strings.ToLower(r.title())
+}
+
+// untilEnd is what ends the wait after a game ends early: the round's end,
+// or for an attempt the server's verdict (attempt_over), which comes at once.
+func (r *roundState) untilEnd() string {
+	if r.kind != "" {
+		return ""
+	}
+	return " Waiting for the round to end."
 }
 
 // onRoundStarting announces a round: when it starts, its rules, and the
@@ -59,6 +93,10 @@ func (c *playClient) onRoundStarted(m *roundStartedMsg) {
 	}
 	r.rules, r.startsAt, r.endsAt = m.Rules, m.StartsAt, m.EndsAt
 	r.seated = true
+	if m.Kind != "" {
+		// An attempt has no round_starting: its deal comes with it.
+		r.kind, r.commitment, r.knownDeal, r.seed = m.Kind, m.Commitment, m.KnownDeal, m.Seed
+	}
 	view := m.View
 	r.view = &view
 	r.lastSeq = m.LastSeq
@@ -70,9 +108,12 @@ func (c *playClient) onRoundStarted(m *roundStartedMsg) {
 		c.match.State = match.StateRunning
 	}
 	if m.Resumed {
-		c.printf("Round %d resumed after your move %d.\n", m.Round, m.LastSeq)
+		c.printf("%s resumed after your move %d.\n", r.title(), m.LastSeq)
 	} else {
-		c.printf("Round %d started. Type moves (moves lists them; help for commands).\n", m.Round)
+		c.printf("%s started. Type moves (moves lists them; help for commands).\n", r.title())
+	}
+	if r.kind != "" && !m.Resumed {
+		c.printAttemptStart(r)
 	}
 	c.printBoard()
 	if p := r.pending; p != nil {
@@ -110,7 +151,10 @@ func (c *playClient) printBoard() {
 	c.printf("\n%s", renderBoard(r.view, c.scoring(), c.cfg.Color))
 	if !r.over && !r.endsAt.IsZero() {
 		left := time.Until(r.endsAt.Add(-c.skew))
-		c.printf("Round %d: %s left\n", r.number, formatMs(left.Milliseconds(), false))
+		c.printf("%s: %s left\n", r.title(), formatMs(left.Milliseconds(), false))
+	}
+	if r.kind != "" && !r.over && r.ghost != nil && len(r.ghost.Ghosts) > 0 {
+		c.printf("%s", renderGhosts(r.ghost))
 	}
 }
 
@@ -145,9 +189,9 @@ func (c *playClient) onMoveOK(m *moveOKMsg) {
 	c.printBoard()
 	switch view.Status {
 	case engine.Won:
-		c.printf("You won! Waiting for the round to end.\n")
+		c.printf("You won!%s\n", r.untilEnd())
 	case engine.Stuck:
-		c.printf("No useful move is left: your game is over (stuck). Waiting for the round to end.\n")
+		c.printf("No useful move is left: your game is over (stuck).%s\n", r.untilEnd())
 	}
 }
 
@@ -178,10 +222,14 @@ func (c *playClient) onMoveRejected(m *protocol.MoveRejected) {
 // onResigned marks our game resigned and drops the queued moves.
 func (c *playClient) onResigned(m *protocol.Resigned) {
 	r := c.round
-	if r != nil && r.id == m.RoundID && r.view != nil {
-		r.view.Status = engine.Resigned
+	wait := " Waiting for the round to end."
+	if r != nil && r.id == m.RoundID {
+		if r.view != nil {
+			r.view.Status = engine.Resigned
+		}
+		wait = r.untilEnd()
 	}
-	c.printf("You resigned. Waiting for the round to end.\n")
+	c.printf("You resigned.%s\n", wait)
 	c.dropQueue("you resigned")
 }
 
@@ -197,6 +245,9 @@ func (c *playClient) onLeaderboard(m *protocol.Leaderboard) {
 		c.round = r
 	}
 	r.leaderboard = m.Entries
+	if r.kind != "" {
+		return // an attempt is a round of one: its board is what counts
+	}
 	// Standard scores fall with time: reprint only when more than that changed.
 	var key strings.Builder
 	for _, e := range m.Entries {

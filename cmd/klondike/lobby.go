@@ -26,13 +26,17 @@ func (c *playClient) onWelcome(m *protocol.Welcome) {
 		if c.spectating != "" {
 			c.request(&protocol.MatchRef{Type: protocol.TypeSpectate, MatchID: c.spectating})
 		}
+		if c.attemptUnderWay() {
+			// start_attempt resumes an attempt where the server left it.
+			c.request(&protocol.RoundRef{Type: protocol.TypeStartAttempt, RoundID: c.round.matchID})
+		}
 		return
 	case m.Resumed:
 		c.printf("resumed the session of %s\n", clean(m.Name))
 	default:
 		c.printf("connected to %s as %s\n", c.cfg.URL, clean(m.Name))
 	}
-	if m.Resumed && m.MatchID != "" {
+	if m.Resumed && m.MatchID != "" && !c.asyncAction() {
 		c.printf("you are in match %s; the server resends where it stands\n", m.MatchID)
 		return
 	}
@@ -54,15 +58,30 @@ func (c *playClient) startAction() {
 		c.request(&protocol.CreateMatch{Type: protocol.TypeQuickMatch, Settings: c.settings()})
 	case "spectate":
 		c.spectate(c.cfg.Code)
+	case "daily":
+		c.playDaily(c.cfg.Draw)
+	case "challenge":
+		c.playChallenge(c.cfg.Code)
+	case "create-challenge":
+		c.createChallenge(c.cfg.Window)
 	default:
 		c.request(&protocol.ListMatches{Type: protocol.TypeListMatches})
 		c.printf("%s", lobbyPrompt)
 	}
 }
 
+// asyncAction reports whether the flags ask for an asynchronous round.
+func (c *playClient) asyncAction() bool {
+	switch c.cfg.Action {
+	case "daily", "challenge", "create-challenge":
+		return true
+	}
+	return false
+}
+
 // lobbyPrompt says what a player outside a match can type.
 const lobbyPrompt = "Type: join CODE, create (private, shared by its code), create public (listed),\n" +
-	"quick, spectate MATCH_ID, list, help or quit.\n"
+	"quick, spectate MATCH_ID, list, daily, challenge ID, records, help or quit.\n"
 
 // create asks for a new match of our settings, listed in the lobby when
 // public.

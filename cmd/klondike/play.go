@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net/url"
@@ -10,12 +11,15 @@ import (
 	"os/exec"
 	"os/signal"
 	"slices"
+	"strconv"
 )
 
 // playUsage prints play's help: its flags, commands and exit statuses.
 func playUsage(w io.Writer) {
 	fmt.Fprint(w, `Usage: klondike play --server ws://HOST:PORT/ws [--name NAME] [--token TOKEN]
-                     [--create [--public] | --code CODE | --quick | --spectate MATCH_ID]
+                     [--create [--public] | --code CODE | --quick | --spectate MATCH_ID |
+                      --daily 1|3 | --challenge ID |
+                      --create-challenge [--window D] [--seed N]]
                      [--draw 1|3] [--color[=auto|always|never]]
 
 Play connects to a klondiked server and plays matches from the terminal: it
@@ -28,7 +32,7 @@ Flags:
                   wss://…); a URL without a path gets /ws
   --name NAME     your name, 1 to 24 printable characters (default $USER,
                   or "player")
-  --token TOKEN   resume an earlier session (printed when you quit a match)
+  --token TOKEN   resume an earlier session (printed when you quit a game)
   --create        create a match and print its invite code and the command
                   to share; the match is private: players join it by its
                   code, and it is not listed in the lobby
@@ -37,24 +41,39 @@ Flags:
   --code CODE     join the match with this invite code (or match id)
   --quick         join (or open) a public quick match
   --spectate ID   watch a match's leaderboards by its match id
-  --draw 1|3      cards turned by each D in the match you create or the
-                  quick match you look for (default 3)
+  --daily 1|3     play today's daily deal of draw 1 or draw 3: the same deal
+                  for everyone, one attempt each on your own clock; if you
+                  have played it, print your result and its board
+  --challenge ID  play a challenge: its id, or its link (…/c/ID); prints who
+                  made it, its rules, time limit, window and players first
+  --create-challenge
+                  create a challenge (a deal others play once each, within
+                  its window), print its link and the command to share, and
+                  play it
+  --window D      with --create-challenge: how long it stays open, such as
+                  90m, 24h or 2d, from 1m to 168h (default 24h)
+  --seed N        with --create-challenge: an open deal, deal number N,
+                  that anyone can look up (default: a fresh hidden deal)
+  --draw 1|3      cards turned by each D in the match or challenge you
+                  create or the quick match you look for (default 3)
   --color[=WHEN]  paint the board, red suits red and card backs dim: auto
                   (the default) when stdout is a terminal, NO_COLOR is unset
                   or empty and TERM is not dumb; always (--color alone), even
                   into a pipe or with NO_COLOR; never
 
-With none of --create, --code, --quick and --spectate, play lists the open
-public matches and waits for one of: join CODE, create, create public, quick,
-spectate ID.
+With none of --create, --code, --quick, --spectate, --daily, --challenge and
+--create-challenge, play lists the open public matches and waits for one of:
+join CODE, create, create public, quick, spectate ID, daily, challenge ID.
 
 Commands (one a line):
   D, R, U, W-Tn, W-F, Tn-F, Tn-Tm, Tn:k-Tm, Fs-Tn
                   a move (several may share a line); moves typed before the
                   round starts, or while a move awaits the server, are queued
   moves           list the legal moves of your board
-  board           print your board again
-  lb              print the round's leaderboard again
+  board           print your board again; after your game of a daily deal
+                  or challenge, its board (board ID: any such round's)
+  lb              print the round's leaderboard again (of a daily deal or
+                  challenge: its board, read afresh)
   ready, unready  say whether you are ready (a full match whose players are
                   all ready starts by itself)
   start           start the match (host only)
@@ -63,6 +82,16 @@ Commands (one a line):
   create public   create a public match, listed in the lobby
   join CODE | quick | spectate ID | leave | rematch
   list            list the open public matches; list more: the next page
+  daily           list today's daily deals; daily 3, daily 1: play one
+  challenge ID    play a challenge (its id or link)
+  challenge create [WINDOW]
+                  create a challenge of --draw, open for WINDOW (default
+                  24h), print its link and play it
+  records [PLAYER_ID]
+                  your records (or a player's) by variant: games played and
+                  won, best score, fastest win, daily streak
+  close [ID]      close your challenge now (asks y/N): nobody can start it
+                  after, and its deal and every replay go public
   help            this list of commands
   quit            leave; in a match you keep your seat, and your game goes on
                   until its time limit: --token TOKEN resumes it
@@ -77,11 +106,22 @@ vegas and none scoring, the game score itself (no time penalty).
 The share, watch and resume lines that play prints start with the command
 you ran (go run ./cmd/klondike when you ran it with go run).
 
+Daily deals and challenges: everyone plays the same committed deal once,
+each on their own clock with the same time limit, and is ranked on a board
+(wins by time, then cards home, then score). While you play, a line shows
+where the board's leader and the challenge's creator stood at the same time
+of their own games (their ghosts). When your game ends, play prints your
+result and the board: the top 10 and your neighbours. The deal's seed and
+salt and every replay are published when the window closes; opening a closed
+round (--challenge ID, challenge ID, close) checks its deal against the
+commitment.
+
 Ending: quit, Ctrl-C, or the end of stdin. At the end of stdin, play waits
-for whatever is under way: replies to what it sent, queued moves, and a match
-that has started, until the match is over; outside a started match it ends at
-once. When the connection drops during a match, play reconnects with its
-token (5 tries, backing off up to 5 s) and resumes where the server left off.
+for whatever is under way: replies to what it sent, queued moves, a match
+that has started, until the match is over, and your game of a daily deal or
+challenge, until it ends; otherwise it ends at once. When the connection
+drops during a match or your game, play reconnects with its token (5 tries,
+backing off up to 5 s) and resumes where the server left off.
 
 Every round's deal is checked when the round ends: the SHA-256 of
 "<salt>:<seed>" must be the commitment announced before the round, and the
@@ -95,6 +135,9 @@ Examples:
   klondike play --server ws://127.0.0.1:8080/ws --name alice --create --public
   klondike play --server ws://127.0.0.1:8080/ws --name bob --code K7QX2M
   klondike play --server ws://127.0.0.1:8080/ws --quick --draw 1
+  klondike play --server ws://127.0.0.1:8080/ws --daily 3
+  klondike play --server ws://127.0.0.1:8080/ws --create-challenge --draw 1 --window 2h
+  klondike play --server ws://127.0.0.1:8080/ws --challenge http://127.0.0.1:8080/c/9f3a2b1c
   klondike play --server ws://127.0.0.1:8080/ws --create --color=never
   printf 'start\nD\nT6-F\n' | klondike play --server ws://127.0.0.1:8080/ws --create
 `)
@@ -170,6 +213,14 @@ func playSetup(args []string, env playEnv, stdout, stderr io.Writer) (cfg playCo
 	fs.StringVar(&spectate, "spectate", "", "`MATCH_ID` to watch")
 	fs.IntVar(&cfg.Draw, "draw", 3, "cards turned by D: 1 or 3")
 	fs.Var(&color, "color", "paint the board: auto, always or never")
+	var daily int
+	var challenge, window, seed string
+	var createChallenge bool
+	fs.IntVar(&daily, "daily", 0, "play today's daily deal of draw `N`: 1 or 3")
+	fs.StringVar(&challenge, "challenge", "", "play the challenge `ID` (or its link)")
+	fs.BoolVar(&createChallenge, "create-challenge", false, "create a challenge and play it")
+	fs.StringVar(&window, "window", "", "how long the challenge stays open: `DURATION`")
+	fs.StringVar(&seed, "seed", "", "the challenge's open deal: deal number `N`")
 	if ok, status := parseFlags(fs, args, playUsage, stdout, stderr); !ok {
 		return cfg, false, status
 	}
@@ -181,13 +232,18 @@ func playSetup(args []string, env playEnv, stdout, stderr io.Writer) (cfg playCo
 		return cfg, false, usageError(stderr, fs.Name(), err)
 	}
 	n := 0
-	for _, set := range []bool{create, code != "", quick, spectate != ""} {
+	dailySet := isSet(fs, "daily")
+	for _, set := range []bool{create, code != "", quick, spectate != "", dailySet, challenge != "", createChallenge} {
 		if set {
 			n++
 		}
 	}
 	if n > 1 {
-		return cfg, false, usageError(stderr, fs.Name(), errors.New("give at most one of --create, --code, --quick and --spectate"))
+		return cfg, false, usageError(stderr, fs.Name(), errors.New(
+			"give at most one of --create, --code, --quick, --spectate, --daily, --challenge and --create-challenge"))
+	}
+	if err := asyncFlags(fs, &cfg, daily, challenge, window, seed, createChallenge); err != nil {
+		return cfg, false, usageError(stderr, fs.Name(), err)
 	}
 	if cfg.Public && !create {
 		return cfg, false, usageError(stderr, fs.Name(), errors.New("--public goes with --create (a quick match is always public; in the lobby, type create public)"))
@@ -201,6 +257,12 @@ func playSetup(args []string, env playEnv, stdout, stderr io.Writer) (cfg playCo
 		cfg.Action = "quick"
 	case spectate != "":
 		cfg.Action, cfg.Code = "spectate", spectate
+	case dailySet:
+		cfg.Action, cfg.Draw = "daily", daily
+	case challenge != "":
+		cfg.Action = "challenge"
+	case createChallenge:
+		cfg.Action = "create-challenge"
 	}
 	if cfg.Draw != 1 && cfg.Draw != 3 {
 		return cfg, false, usageError(stderr, fs.Name(), fmt.Errorf("--draw %d: want 1 or 3", cfg.Draw))
@@ -219,6 +281,49 @@ func playSetup(args []string, env playEnv, stdout, stderr io.Writer) (cfg playCo
 	cfg.Color = useColor(color, isTerminal(stdout), env.getenv)
 	cfg.Program = invokedAs(env.arg0, env.lookPath, env.isDir)
 	return cfg, true, exitOK
+}
+
+// asyncFlags checks the flags of asynchronous rounds and puts them in cfg:
+// --daily's draw, --challenge's id, and --window and --seed, which go with
+// --create-challenge only.
+func asyncFlags(fs *flag.FlagSet, cfg *playConfig, daily int, challenge, window, seed string, createChallenge bool) error {
+	if isSet(fs, "daily") {
+		if daily != 1 && daily != 3 {
+			return fmt.Errorf("--daily %d: want the draw, 1 or 3", daily)
+		}
+		if isSet(fs, "draw") {
+			return errors.New("--daily takes the draw: give --daily 1 or --daily 3, without --draw")
+		}
+	}
+	if challenge != "" {
+		id, err := challengeID(challenge)
+		if err != nil {
+			return fmt.Errorf("--%v", err)
+		}
+		cfg.Code = id
+	}
+	if window != "" {
+		if !createChallenge {
+			return errors.New("--window goes with --create-challenge")
+		}
+		d, err := parseWindow(window)
+		if err != nil {
+			return fmt.Errorf("--%v", err)
+		}
+		cfg.Window = d
+	}
+	if isSet(fs, "seed") {
+		if !createChallenge {
+			return errors.New("--seed goes with --create-challenge (an open deal that anyone can look up)")
+		}
+		n, err := parseSeed(seed)
+		if err != nil {
+			return err
+		}
+		canon := strconv.FormatUint(n, 10)
+		cfg.Settings.Seed = &canon
+	}
+	return nil
 }
 
 // serverURL checks --server and completes it: a ws or wss URL (http and

@@ -168,3 +168,67 @@ func readMoves(t *testing.T) []string {
 	}
 	return moves
 }
+
+// TestKillNodeMidAttempt kills -9 the node a player's attempt at a
+// challenge is played on: the player resumes it on the other node from
+// their last acknowledged move, wins it, and the board and the replay hold
+// every move exactly once.
+func TestKillNodeMidAttempt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs klondiked processes")
+	}
+	bin := filepath.Join(t.TempDir(), "klondiked")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	rs := redistest.Start(t, redistest.WithAOF())
+	prefix := redistest.Prefix(t)
+	n1, n2 := startNode(t, bin, rs.URL(), prefix), startNode(t, bin, rs.URL(), prefix)
+
+	a := dial(t, n1)
+	a.Hello("alice")
+	ch := apitest.Request[protocol.AsyncRound](a, protocol.CreateChallenge{Type: protocol.TypeCreateChallenge, WindowS: 600,
+		Settings: match.PartialSettings{Seed: new("1"), Undo: new("on")}}).Round
+	st := apitest.Request[protocol.RoundStarted](a, protocol.RoundRef{Type: protocol.TypeStartAttempt, RoundID: ch.RoundID})
+	moves := readMoves(t)
+	for i := range 30 {
+		moveOK(t, a, st.RoundID, i+1, moves[i])
+	}
+
+	if err := n1.cmd.Process.Kill(); err != nil { // SIGKILL
+		t.Fatal(err)
+	}
+	_ = n1.cmd.Wait()
+
+	a2 := dial(t, n2)
+	a2.Resume(a.Token)
+	re := apitest.Request[protocol.RoundStarted](a2, protocol.RoundRef{Type: protocol.TypeStartAttempt, RoundID: ch.RoundID})
+	if !re.Resumed || re.RoundID != st.RoundID || re.LastSeq != 30 {
+		t.Fatalf("resumed on node 2 = %+v, want %s at seq 30", re, st.RoundID)
+	}
+	for i := 30; i < len(moves); i++ {
+		moveOK(t, a2, st.RoundID, i+1, moves[i])
+	}
+	over := apitest.Expect[protocol.AttemptOver](a2)
+	if over.Result.Status.String() != "won" || over.Result.Moves != len(moves) || over.Result.Rank != 1 {
+		t.Fatalf("attempt_over = %+v, want won in %d moves", over, len(moves))
+	}
+	apitest.Request[protocol.AsyncRound](a2, protocol.RoundRef{Type: protocol.TypeCloseChallenge, RoundID: ch.RoundID})
+	resp, err := http.Get("http://" + n2.addr + protocol.ReplayPath(ch.RoundID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var rep struct{ Players []match.PlayerReplay }
+	if err := json.NewDecoder(resp.Body).Decode(&rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Players) != 1 || len(rep.Players[0].Moves) != len(moves) {
+		t.Fatalf("replay: %+v", rep.Players)
+	}
+	for i, e := range rep.Players[0].Moves {
+		if e.Seq != i+1 || !strings.EqualFold(e.Move, moves[i]) {
+			t.Fatalf("move %d = %+v, want %s", i+1, e, moves[i])
+		}
+	}
+}

@@ -73,6 +73,11 @@ type Options struct {
 	// The lobby's limits (see api.Config).
 	AbandonedAfter                                            time.Duration
 	MaxOpenMatches, MaxOpenMatchesPerIP, NewSessionsPerMinute int
+	ChallengesPerHour                                         int
+	// DailyVariants names the daily rounds' variants ("draw3,draw1"); daily
+	// holds their rules, once parsed.
+	DailyVariants string
+	daily         []engine.Rules
 }
 
 // parseOptions reads flags over environment variables over defaults.
@@ -142,6 +147,8 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 	fs.IntVar(&o.MaxOpenMatchesPerIP, "max-open-matches-per-ip", envInt("KLONDIKE_MAX_OPEN_MATCHES_PER_IP", lobby.DefaultMaxOpenPerIP), "open matches made on this node by the players of one address; more are refused as rate_limited; negative: no cap (env KLONDIKE_MAX_OPEN_MATCHES_PER_IP)")
 	fs.IntVar(&o.NewSessionsPerMinute, "new-sessions-per-minute", envInt("KLONDIKE_NEW_SESSIONS_PER_MINUTE", lobby.DefaultNewSessionsPerMinute), "new players (hello without a token) one address may start a minute; more are refused as rate_limited; negative: no limit (env KLONDIKE_NEW_SESSIONS_PER_MINUTE)")
 	fs.IntVar(&o.WinnableWorkers, "winnable-workers", envInt("KLONDIKE_WINNABLE_WORKERS", dealpool.DefaultWorkers), "background solvers that keep deals proved winnable ready for matches with deals \"winnable\"; 0: none, such matches get unchecked deals, said so (env KLONDIKE_WINNABLE_WORKERS)")
+	fs.StringVar(&o.DailyVariants, "daily-variants", env("KLONDIKE_DAILY_VARIANTS", "draw3,draw1"), "comma-separated variants of the daily rounds, one round each a UTC day: draw3 or draw1, optionally with -vegas or -none (env KLONDIKE_DAILY_VARIANTS)")
+	fs.IntVar(&o.ChallengesPerHour, "challenges-per-hour", envInt("KLONDIKE_CHALLENGES_PER_HOUR", lobby.DefaultChallengesPerHour), "challenges one player may make an hour; more are refused as rate_limited; negative: no limit (env KLONDIKE_CHALLENGES_PER_HOUR)")
 	fs.Usage = func() {
 		fmt.Fprintf(out, "Usage: klondiked [flags]\n\nThe competitive Klondike server. Flags win over KLONDIKE_* environment variables.\n\nExamples:\n  klondiked --addr 127.0.0.1:8080\n  KLONDIKE_LOG_FORMAT=json klondiked\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -163,6 +170,19 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 	}
 	if o.WinnableWorkers < 0 || o.WinnableWorkers > 64 {
 		return o, fmt.Errorf("--winnable-workers %d: want 0..64", o.WinnableWorkers)
+	}
+	for _, v := range strings.Split(o.DailyVariants, ",") {
+		if v = strings.TrimSpace(v); v == "" {
+			continue
+		}
+		r, err := match.ParseVariant(v)
+		if err != nil {
+			return o, fmt.Errorf("--daily-variants: %w", err)
+		}
+		o.daily = append(o.daily, r)
+	}
+	if len(o.daily) == 0 {
+		return o, errors.New("--daily-variants: name at least one variant")
 	}
 	for _, p := range strings.Split(o.Proxies, ",") {
 		if p = strings.TrimSpace(p); p == "" {
@@ -225,6 +245,14 @@ type backends struct {
 	store    match.Store
 	sessions lobby.Sessions
 	coord    lobby.Coord
+	async    asyncBackend
+}
+
+// asyncBackend keeps the asynchronous rounds and the players' records:
+// memstore.Async or redisstore.Async.
+type asyncBackend interface {
+	match.AsyncStore
+	match.RecordStore
 }
 
 // The backends implement what the lobby asks of them. The check is here,
@@ -245,7 +273,7 @@ var (
 func openBackends(ctx context.Context, o Options, log *slog.Logger) (backends, func(), error) {
 	if o.RedisURL == "" {
 		m := memstore.NewBackends()
-		return backends{store: m.Store, sessions: m.Sessions, coord: m.Coord}, func() {}, nil
+		return backends{store: m.Store, sessions: m.Sessions, coord: m.Coord, async: m.Async}, func() {}, nil
 	}
 	cfg := redisstore.Config{Prefix: o.RedisPrefix, TTL: o.RoundTTL, Linger: o.RedisLinger}
 	if o.RedisLinger == 0 {
@@ -263,7 +291,7 @@ func openBackends(ctx context.Context, o Options, log *slog.Logger) (backends, f
 	if err := r.Client.Ping(pctx).Err(); err != nil {
 		log.Warn("Redis does not answer yet; /readyz says 503 until it does", "err", err)
 	}
-	return backends{store: r.Store, sessions: r.Sessions, coord: r.Coord}, func() { _ = r.Close() }, nil
+	return backends{store: r.Store, sessions: r.Sessions, coord: r.Coord, async: r.Async}, func() { _ = r.Close() }, nil
 }
 
 func newLogger(o Options, w io.Writer) (*slog.Logger, error) {
@@ -305,14 +333,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	// as the rounds' logs.
 	mcfg := match.Config{RecordTTL: o.RoundTTL}
 	if o.WinnableWorkers > 0 {
-		// The default rules are warmed up first; a rule set a match asks
-		// for is added when first asked for.
-		pool := dealpool.New(ctx, dealpool.Config{Rules: []engine.Rules{engine.DefaultRules()}, Workers: o.WinnableWorkers})
+		// The default rules and the daily rounds' are warmed up first; a
+		// rule set a match asks for is added when first asked for.
+		pool := dealpool.New(ctx, dealpool.Config{Rules: append([]engine.Rules{engine.DefaultRules()}, o.daily...), Workers: o.WinnableWorkers})
 		defer pool.Close()
 		mcfg.Winnable = pool
 	}
 	srv := api.NewServer(api.Config{
-		Store: st.store, Sessions: st.sessions, Coord: st.coord, Limits: o.Limits, Version: version, Logger: log, Match: mcfg, Hint: api.SolverHints(),
+		Store: st.store, Sessions: st.sessions, Coord: st.coord, Async: st.async, Records: st.async, Limits: o.Limits, Version: version, Logger: log, Match: mcfg, Hint: api.SolverHints(),
+		DailyVariants: o.daily, ChallengesPerHour: o.ChallengesPerHour,
 		AbandonedAfter: o.AbandonedAfter, MaxOpenMatches: o.MaxOpenMatches, MaxOpenMatchesPerIP: o.MaxOpenMatchesPerIP, NewSessionsPerMinute: o.NewSessionsPerMinute,
 	})
 	ln, err := net.Listen("tcp", o.Addr)

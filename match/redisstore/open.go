@@ -32,7 +32,7 @@ type Options struct {
 	// Cluster says that URL names a Redis Cluster.
 	Cluster bool
 	// Config is the Store's and the Coord's (key prefix, TTL, batching);
-	// its Prefix is the Sessions' too.
+	// its Prefix is the Sessions' and the Async's too.
 	Config Config
 	// DialTimeout bounds making a connection (default DefaultDialTimeout),
 	// IOTimeout each read and each write (default DefaultIOTimeout).
@@ -46,12 +46,14 @@ type Options struct {
 // Backends are the Redis implementations of everything the server keeps,
 // on one client, shared by every node of a deployment: the rounds' move
 // logs and standings (Store), the matches' records and the lobby's indexes
-// (Coord), and the players' sessions (Sessions).
+// (Coord), the players' sessions (Sessions), and the asynchronous rounds
+// with the players' records (Async).
 type Backends struct {
 	Client   redis.UniversalClient
 	Store    *Store
 	Coord    *Coord
 	Sessions *Sessions
+	Async    *Async
 }
 
 // dialerRetries is how many times a connection is dialled for one command:
@@ -113,6 +115,7 @@ func Open(o Options) (*Backends, error) {
 		Store:    New(c, o.Config),
 		Coord:    NewCoord(c, o.Config),
 		Sessions: NewSessions(c, o.Config.Prefix),
+		Async:    NewAsync(c, o.Config.Prefix),
 	}, nil
 }
 

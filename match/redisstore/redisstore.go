@@ -29,6 +29,19 @@
 //	<prefix>data-epoch                 string: the data epoch (no TTL)
 //	<prefix>events                     pub/sub channel between nodes
 //
+// The Async (async.go) adds, under the same prefix, an asynchronous
+// round's keys, which all expire when its record does (the ttl given to
+// CreateAsync), and each player's records:
+//
+//	<prefix>{async:<id>}:rec           string: the round's record (JSON)
+//	<prefix>{async:<id>}:attempts      hash: player -> attempt (JSON; its Finished is whether the player is in members)
+//	<prefix>{async:<id>}:started       list: players in the order their attempts started (Attempts' pages)
+//	<prefix>{async:<id>}:board         sorted set, all scores 0: entries' keys (match.BoardEntry.Key, which ends in ":<player>"), best first
+//	<prefix>{async:<id>}:entries       hash: player -> board entry (JSON)
+//	<prefix>{async:<id>}:members       hash: player -> the player's member in board
+//	<prefix>{player:<id>}:records      hash: variant -> the player's record (JSON), for 400 days past the last game counted
+//	<prefix>{player:<id>}:games        sorted set: games counted in the last 30 days -> when (ms), as long
+//
 // A player's rank member is match.RankKey in race mode with the default
 // rules at time 0, the same for every member, so the set's lexical order is
 // always match.Rank(match.ModeRace, engine.DefaultRules(), standings, 0):

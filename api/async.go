@@ -1,0 +1,309 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"klondike/api/protocol"
+	"klondike/engine"
+	"klondike/lobby"
+	"klondike/match"
+)
+
+// Asynchronous rounds over the WebSocket (challenges, the daily deal,
+// boards, records) and over HTTP (GET /api/v1/daily, the leaderboard and
+// replay routes for asynchronous rounds, GET /api/v1/players/{id}/records).
+
+// asyncMessage handles the messages of asynchronous rounds; handled is
+// false for any other type.
+func (s *Service) asyncMessage(ctx context.Context, c *Conn, env *Envelope, pid string) (handled bool, err error) {
+	switch env.Type {
+	case protocol.TypeCreateChallenge:
+		var m protocol.CreateChallenge
+		if err := decode(env, &m); err != nil {
+			return true, err
+		}
+		if m.WindowS < 0 {
+			return true, lobby.ErrBadWindow
+		}
+		rec, err := s.Lobby.CreateChallenge(ctx, pid, m.Settings, time.Duration(m.WindowS)*time.Second)
+		if err != nil {
+			return true, err
+		}
+		return true, s.replyAsync(ctx, c, env, pid, &rec)
+	case protocol.TypeGetAsyncRound, protocol.TypeCloseChallenge, protocol.TypeStartAttempt:
+		var m protocol.RoundRef
+		if err := decode(env, &m); err != nil {
+			return true, err
+		}
+		return true, s.roundRef(ctx, c, env, pid, m.RoundID)
+	case protocol.TypeGetDaily:
+		day, recs, err := s.Lobby.Daily(ctx)
+		if err != nil {
+			return true, err
+		}
+		rounds := make([]match.AsyncInfo, 0, len(recs))
+		for i := range recs {
+			in, err := s.Lobby.AsyncInfo(ctx, &recs[i])
+			if err != nil {
+				return true, err
+			}
+			rounds = append(rounds, in)
+		}
+		c.SendJSON(protocol.Daily{Type: protocol.TypeDaily, Re: env.ID, Day: day, Rounds: rounds})
+		return true, nil
+	case protocol.TypeGetBoard:
+		var m protocol.GetBoard
+		if err := decode(env, &m); err != nil {
+			return true, err
+		}
+		rec, err := s.Lobby.AsyncRound(ctx, m.RoundID)
+		if err != nil {
+			return true, err
+		}
+		top := clamp(m.Top, protocol.DefaultBoardTop, protocol.MaxBoardTop)
+		around := clamp(m.Around, protocol.DefaultBoardAround, protocol.MaxBoardAround)
+		page, err := s.Lobby.Board(ctx, &rec, top, pid, around)
+		if err != nil {
+			return true, err
+		}
+		c.SendJSON(protocol.Board{Type: protocol.TypeBoard, Re: env.ID, RoundID: rec.ID, Closed: rec.Closed(time.Now()), BoardPage: page})
+		return true, nil
+	case protocol.TypeGetRecords:
+		var m protocol.GetRecords
+		if err := decode(env, &m); err != nil {
+			return true, err
+		}
+		if m.PlayerID == "" {
+			m.PlayerID = pid
+		}
+		rs, err := s.Lobby.Records(ctx, m.PlayerID)
+		if err != nil {
+			return true, err
+		}
+		c.SendJSON(protocol.Records{Type: protocol.TypeRecords, Re: env.ID, PlayerID: m.PlayerID, Records: nonNil(rs)})
+		return true, nil
+	}
+	return false, nil
+}
+
+// roundRef handles get_async_round, close_challenge and start_attempt.
+func (s *Service) roundRef(ctx context.Context, c *Conn, env *Envelope, pid, id string) error {
+	if id == "" {
+		return errBadRequest(env.Type + " needs round_id")
+	}
+	switch env.Type {
+	case protocol.TypeStartAttempt:
+		ev, err := s.Lobby.StartAttempt(ctx, pid, id)
+		if err != nil {
+			return err
+		}
+		c.SendJSON(protocol.Started(ev, env.ID))
+		return nil
+	case protocol.TypeCloseChallenge:
+		rec, err := s.Lobby.CloseChallenge(ctx, pid, id)
+		if err != nil {
+			return err
+		}
+		return s.replyAsync(ctx, c, env, pid, &rec)
+	}
+	rec, err := s.Lobby.AsyncRound(ctx, id)
+	if err != nil {
+		return err
+	}
+	return s.replyAsync(ctx, c, env, pid, &rec)
+}
+
+// replyAsync answers with an asynchronous round's async_round, the
+// player's attempt in it included.
+func (s *Service) replyAsync(ctx context.Context, c *Conn, env *Envelope, pid string, rec *match.AsyncRecord) error {
+	info, err := s.Lobby.AsyncInfo(ctx, rec)
+	if err != nil {
+		return err
+	}
+	msg := protocol.AsyncRound{Type: protocol.TypeAsyncRound, Re: env.ID, Round: info, URL: AsyncURL(rec)}
+	msg.Attempt.State = protocol.AttemptNone
+	roundID, result, err := s.Lobby.AttemptState(ctx, rec, pid)
+	switch {
+	case errors.Is(err, match.ErrNotFound):
+	case err != nil:
+		return err
+	case result != nil:
+		msg.Attempt = protocol.AttemptState{State: protocol.AttemptFinished, RoundID: roundID, Result: result}
+	default:
+		msg.Attempt = protocol.AttemptState{State: protocol.AttemptPlaying, RoundID: roundID}
+	}
+	c.SendJSON(msg)
+	return nil
+}
+
+// AsyncURL is an asynchronous round's page on the web client: /c/{id} for a
+// challenge, /daily for a daily round.
+func AsyncURL(rec *match.AsyncRecord) string {
+	if rec.Kind == match.KindDaily {
+		return "/daily"
+	}
+	return "/c/" + rec.ID
+}
+
+// clamp returns v, or def when it is not positive, never more than most.
+func clamp(v, def, most int) int {
+	if v <= 0 {
+		return def
+	}
+	return min(v, most)
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// daily answers GET /api/v1/daily: today's daily rounds.
+func (s *Server) daily(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), commandTimeout)
+	defer cancel()
+	day, recs, err := s.Lobby.Daily(ctx)
+	if err != nil {
+		s.routeError(w, err)
+		return
+	}
+	rounds := make([]match.AsyncInfo, 0, len(recs))
+	for i := range recs {
+		in, err := s.Lobby.AsyncInfo(ctx, &recs[i])
+		if err != nil {
+			s.routeError(w, err)
+			return
+		}
+		rounds = append(rounds, in)
+	}
+	writeJSON(w, http.StatusOK, dailyReply{Day: day, Rounds: rounds})
+}
+
+// dailyReply is the answer of GET /api/v1/daily.
+type dailyReply struct {
+	Day    string            `json:"day"`
+	Rounds []match.AsyncInfo `json:"rounds"`
+}
+
+// records answers GET /api/v1/players/{id}/records.
+func (s *Server) records(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), commandTimeout)
+	defer cancel()
+	id := r.PathValue("id")
+	rs, err := s.Lobby.Records(ctx, id)
+	if err != nil {
+		s.routeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, recordsReply{PlayerID: id, Records: nonNil(rs)})
+}
+
+// recordsReply is the answer of GET /api/v1/players/{id}/records.
+type recordsReply struct {
+	PlayerID string                `json:"player_id"`
+	Records  []match.VariantRecord `json:"records"`
+}
+
+// asyncLeaderboardReply is the answer of GET /api/v1/rounds/{id}/leaderboard
+// for an asynchronous round: a page of its board from rank ?from= (default
+// 1), ?limit= entries (default and at most 100), and with ?player= that
+// player's rank and neighbours.
+type asyncLeaderboardReply struct {
+	RoundID  string             `json:"round_id"`
+	Kind     string             `json:"kind"`
+	Over     bool               `json:"over"`
+	Players  int                `json:"players"`
+	Finished int                `json:"finished"`
+	Entries  []match.BoardEntry `json:"entries"`
+	Around   []match.BoardEntry `json:"around,omitempty"`
+	Rank     int                `json:"rank,omitempty"`
+}
+
+// asyncReplayReply is the answer of GET /api/v1/rounds/{id}/replay for a
+// closed asynchronous round: its deal revealed and a page of its players'
+// games by rank, from ?from= (default 1), ?limit= (default and at most 100).
+type asyncReplayReply struct {
+	RoundID    string               `json:"round_id"`
+	Kind       string               `json:"kind"`
+	Seed       string               `json:"seed"`
+	Salt       string               `json:"salt,omitempty"`
+	Commitment string               `json:"commitment,omitempty"`
+	KnownDeal  bool                 `json:"known_deal,omitempty"`
+	Rules      engine.Rules         `json:"rules"`
+	Layout     engine.Deal          `json:"layout"`
+	OpensAt    time.Time            `json:"opens_at"`
+	ClosesAt   time.Time            `json:"closes_at"`
+	Players    []match.PlayerReplay `json:"players"`
+	NextFrom   int                  `json:"next_from,omitempty"`
+}
+
+// pageQuery reads ?from= and ?limit= (defaults 1 and 100, at most 100).
+func pageQuery(r *http.Request) (from, limit int, err error) {
+	from, limit = 1, protocol.MaxBoardTop
+	q := r.URL.Query()
+	if v := q.Get("from"); v != "" {
+		if from, err = strconv.Atoi(v); err != nil || from < 1 {
+			return 0, 0, errBadRequest("from is a rank, 1 or more, not " + quote(v))
+		}
+	}
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return 0, 0, errBadRequest("limit is a whole number of entries, not " + quote(v))
+		}
+		limit = min(n, protocol.MaxBoardTop)
+	}
+	return from, limit, nil
+}
+
+// asyncLeaderboard serves the leaderboard route for an asynchronous round.
+func (s *Server) asyncLeaderboard(ctx context.Context, w http.ResponseWriter, r *http.Request, rec *match.AsyncRecord) {
+	from, limit, err := pageQuery(r)
+	if err != nil {
+		s.routeError(w, err)
+		return
+	}
+	entries, err := s.Lobby.BoardRange(ctx, rec, from, limit)
+	if err != nil {
+		s.routeError(w, err)
+		return
+	}
+	page, err := s.Lobby.Board(ctx, rec, 0, r.URL.Query().Get("player"), protocol.DefaultBoardAround)
+	if err != nil {
+		s.routeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, asyncLeaderboardReply{
+		RoundID: rec.ID, Kind: rec.Kind, Over: rec.Closed(time.Now()), Players: page.Players, Finished: page.Finished,
+		Entries: nonNil(entries), Around: page.Around, Rank: page.Rank,
+	})
+}
+
+// asyncReplay serves the replay route for an asynchronous round.
+func (s *Server) asyncReplay(ctx context.Context, w http.ResponseWriter, r *http.Request, rec *match.AsyncRecord) {
+	from, limit, err := pageQuery(r)
+	if err != nil {
+		s.routeError(w, err)
+		return
+	}
+	rep, err := s.Lobby.Replay(ctx, rec, from, limit)
+	if errors.Is(err, match.ErrRoundNotRunning) {
+		writeJSON(w, http.StatusNotFound, errorBody(protocol.CodeNotFound, "the replays are published when the round's window closes"))
+		return
+	}
+	if err != nil {
+		s.routeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, asyncReplayReply{
+		RoundID: rec.ID, Kind: rec.Kind, Seed: strconv.FormatUint(rec.Fair.Seed, 10), Salt: rec.Fair.Salt,
+		Commitment: rec.Fair.Commitment, KnownDeal: rec.Fair.Known, Rules: rec.Rules, Layout: rep.Layout,
+		OpensAt: rec.OpensAt, ClosesAt: rec.ClosesAt, Players: nonNil(rep.Players), NextFrom: rep.NextFrom,
+	})
+}

@@ -1,0 +1,352 @@
+package main
+
+// Asynchronous rounds in the terminal: the daily deals and challenges,
+// which every player plays once on their own clock (docs/protocol.md,
+// "Asynchronous rounds"). An attempt is played as a round of one player,
+// by game.go; this file finds the round, starts the attempt and shows what
+// the server says of it: ghosts while it runs, then the result and the
+// board.
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"klondike/api/protocol"
+	"klondike/engine"
+	"klondike/match"
+)
+
+// asyncState is what the client knows of the asynchronous round in view:
+// the last one asked about, made or played.
+type asyncState struct {
+	info    match.AsyncInfo
+	url     string // its page on the web client, a path
+	attempt protocol.AttemptState
+}
+
+// Board sizes the client asks for: the top of a board and the neighbours
+// on each side of the player's own entry.
+const (
+	boardTop    = 10
+	boardAround = 3
+)
+
+// The args of get_async_round requests (request.arg): whether to start
+// the attempt once the round is described.
+const argPlay = "play"
+
+// attemptUnderWay reports whether we play an attempt that has not ended.
+func (c *playClient) attemptUnderWay() bool {
+	r := c.round
+	return r != nil && r.kind != "" && r.seated && !r.over
+}
+
+// busy says, and reports, that a new attempt must wait for the game under
+// way.
+func (c *playClient) busy() bool {
+	r := c.round
+	if r != nil && r.seated && !r.over && (r.view == nil || !r.view.Status.Over()) {
+		c.printf("Finish %s first (or resign it).\n", r.name())
+		return true
+	}
+	return false
+}
+
+// playDaily asks for today's daily rounds: with draw 1 or 3 to play that
+// one, with 0 to list them.
+func (c *playClient) playDaily(draw int) {
+	if draw != 0 && c.busy() {
+		return
+	}
+	c.ask(&protocol.GetDaily{Type: protocol.TypeGetDaily}, strconv.Itoa(draw))
+}
+
+// playChallenge asks for an asynchronous round by its id or link, to play it.
+func (c *playClient) playChallenge(ref string) {
+	id, err := challengeID(ref)
+	if err != nil {
+		c.printf("%v\n", err)
+		return
+	}
+	if c.busy() {
+		return
+	}
+	c.ask(&protocol.RoundRef{Type: protocol.TypeGetAsyncRound, RoundID: id}, argPlay)
+}
+
+// createChallenge makes a challenge of our settings, open for window (0:
+// the server's default), to play it and share its link.
+func (c *playClient) createChallenge(window time.Duration) {
+	if c.busy() {
+		return
+	}
+	c.request(&protocol.CreateChallenge{Type: protocol.TypeCreateChallenge, Settings: c.settings(),
+		WindowS: int(window / time.Second)})
+}
+
+// getBoard asks for an asynchronous round's board.
+func (c *playClient) getBoard(id string) {
+	c.request(&protocol.GetBoard{Type: protocol.TypeGetBoard, RoundID: id, Top: boardTop, Around: boardAround})
+}
+
+// challengeID takes an asynchronous round's id from what the user gave:
+// the id itself, or a link that ends in /c/ID (a query or a fragment aside).
+func challengeID(ref string) (string, error) {
+	s := strings.TrimSpace(ref)
+	if i := strings.LastIndex(s, "/c/"); i >= 0 {
+		s = s[i+len("/c/"):]
+		if j := strings.IndexAny(s, "?#"); j >= 0 {
+			s = s[:j]
+		}
+		s = strings.TrimSuffix(s, "/")
+	}
+	if s == "" || strings.ContainsAny(s, "/?# \t") {
+		return "", fmt.Errorf("challenge %q: want its id, or its link ending in /c/ID", clean(ref))
+	}
+	return s, nil
+}
+
+// onDaily takes today's daily rounds: it lists them, or describes the one
+// of the draw asked for (arg) before playing it.
+func (c *playClient) onDaily(m *protocol.Daily, arg string) {
+	draw, _ := strconv.Atoi(arg)
+	if draw == 0 {
+		c.printf("%s", renderDaily(m, time.Now().Add(c.skew)))
+		return
+	}
+	variant := "draw" + arg
+	for _, r := range m.Rounds {
+		if r.Variant == variant {
+			c.ask(&protocol.RoundRef{Type: protocol.TypeGetAsyncRound, RoundID: r.RoundID}, argPlay)
+			return
+		}
+	}
+	c.printf("No daily deal of draw %d today (%s).\n", draw, clean(m.Day))
+	c.failed = true
+}
+
+// onAsyncRound takes a description of an asynchronous round: the reply to
+// get_async_round, create_challenge or close_challenge (reqType), arg
+// being the request's. It plays the round when asked to and still can,
+// otherwise shows its board.
+func (c *playClient) onAsyncRound(m *protocol.AsyncRound, reqType, arg string) {
+	a := &asyncState{info: m.Round, url: m.URL, attempt: m.Attempt}
+	c.async = a
+	now := time.Now().Add(c.skew)
+	in := &m.Round
+	if reqType == protocol.TypeCreateChallenge {
+		c.printf("Challenge created.\n")
+	}
+	c.printf("%s", renderAsyncInfo(in, now))
+	if in.Kind == match.KindChallenge && !in.Closed {
+		link := m.URL
+		if link == "" {
+			link = "/c/" + url.PathEscape(in.RoundID)
+		}
+		c.printf("Link: %s\nshare: %s play --server %s --challenge %s\n",
+			clean(c.httpURL(link)), c.program(), c.cfg.URL, clean(in.RoundID))
+	}
+	if reqType == protocol.TypeCloseChallenge {
+		c.printf("Challenge closed: nobody can start it now.\n")
+	}
+	if in.Closed {
+		c.printDealCheck(in)
+	}
+	switch {
+	case m.Attempt.State == protocol.AttemptFinished && m.Attempt.Result != nil:
+		c.printf("You have played it: %s", renderResult(m.Attempt.Result, in.Finished, in.Players))
+		c.getBoard(in.RoundID)
+	case in.Closed:
+		c.getBoard(in.RoundID)
+	case reqType == protocol.TypeCreateChallenge || arg == argPlay:
+		c.request(&protocol.RoundRef{Type: protocol.TypeStartAttempt, RoundID: in.RoundID})
+	}
+}
+
+// printAttemptStart says what an attempt that starts is played on: its
+// deal's commitment (or number, for an open deal) and its time limit.
+func (c *playClient) printAttemptStart(r *roundState) {
+	if r.knownDeal {
+		c.printf("  Open deal #%s: anyone can look it up.\n", clean(r.seed))
+	} else if r.commitment != "" {
+		c.printf("  Deal commitment: %s (the seed and salt are published when the window closes)\n", clean(r.commitment))
+	}
+	if !r.endsAt.IsZero() {
+		left := r.endsAt.Sub(r.startsAt)
+		c.printf("  One attempt, on your own clock: %s.\n", formatMs(left.Milliseconds(), false))
+	}
+}
+
+// printDealCheck checks a closed round's revealed deal: the SHA-256 of
+// "<salt>:<seed>" against its commitment and, when we played it in this
+// session, the board we were dealt against the deal.
+func (c *playClient) printDealCheck(in *match.AsyncInfo) {
+	if in.Seed == "" {
+		return
+	}
+	seed, err := strconv.ParseUint(in.Seed, 10, 64)
+	if err != nil {
+		c.printf("WARNING: the deal number %q is not a number: the deal cannot be checked\n", clean(in.Seed))
+		return
+	}
+	committed := in.Commitment
+	r := c.round
+	played := r != nil && r.kind != "" && r.matchID == in.RoundID
+	if played && r.commitment != "" {
+		committed = r.commitment // the one we were given before playing
+	}
+	switch {
+	case in.KnownDeal:
+		c.printf("Deal: #%d (an open deal: no commitment to check)\n", seed)
+	default:
+		sum := sha256.Sum256([]byte(in.Salt + ":" + in.Seed))
+		if got := hex.EncodeToString(sum[:]); committed != "" && strings.EqualFold(got, committed) {
+			c.printf("Deal: #%d  salt %s: verified, the commitment matches\n", seed, clean(in.Salt))
+		} else {
+			c.printf("WARNING: DEAL NOT VERIFIED: sha256(salt:seed) is %s, the commitment %s\n", got, clean(committed))
+		}
+	}
+	if played && r.opening != nil {
+		deal := engine.NumberedDeal(seed)
+		if err := openingMatches(r.opening, &deal); err != nil {
+			c.printf("WARNING: the board you were dealt is not deal #%d's: %v\n", seed, err)
+		} else {
+			c.printf("layout checked: deal #%d, as dealt to you\n", seed)
+		}
+	}
+	c.printf("Replay: %s\n", clean(c.httpURL("/api/v1/rounds/"+url.PathEscape(in.RoundID)+"/replay")))
+}
+
+// onGhost keeps the ghosts of our attempt and prints them when more than
+// their scores changed (scores fall with time under standard scoring).
+func (c *playClient) onGhost(m *protocol.Ghost) {
+	r := c.round
+	if r == nil || r.id != m.RoundID || r.over {
+		return
+	}
+	r.ghost = m
+	key := ghostKey(m.Ghosts)
+	if key == r.ghostKey {
+		return
+	}
+	r.ghostKey = key
+	if len(m.Ghosts) > 0 {
+		c.printf("%s", renderGhosts(m))
+	}
+}
+
+// onAttemptOver ends our attempt: its result, then its board.
+func (c *playClient) onAttemptOver(m *protocol.AttemptOver) {
+	r := c.round
+	title := "Your game"
+	if r != nil && r.id == m.RoundID {
+		r.over = true
+		r.pending = nil
+		title = r.title()
+	}
+	c.dropQueue("your game is over")
+	c.printf("\n%s over: %s", title, renderResult(&m.Result, m.Finished, m.Players))
+	if a := c.async; a != nil && a.info.RoundID == m.AsyncRoundID && !a.info.Closed {
+		c.printf("The deal and every replay are published when the window closes (%s).\n",
+			formatWhen(a.info.ClosesAt, time.Now().Add(c.skew)))
+	}
+	c.getBoard(m.AsyncRoundID)
+}
+
+// onBoard prints an asynchronous round's board.
+func (c *playClient) onBoard(m *protocol.Board) {
+	var in *match.AsyncInfo
+	scoring := ""
+	if a := c.async; a != nil && a.info.RoundID == m.RoundID {
+		in = &a.info
+		scoring = a.info.Rules.Scoring.String()
+	}
+	c.printf("%s", renderBoardPage(m, in, c.playerID, scoring))
+}
+
+// onRecords prints a player's records.
+func (c *playClient) onRecords(m *protocol.Records) {
+	who := "Records of " + clean(m.PlayerID)
+	if m.PlayerID == c.playerID || m.PlayerID == "" {
+		who = "Your records"
+	}
+	c.printf("%s:\n%s", who, renderRecords(m.Records))
+}
+
+// asyncRoundError takes the refusal of an asynchronous round's request. A
+// second attempt, or one after the window closed, shows the board instead;
+// it reports whether it took the error.
+func (c *playClient) asyncRoundError(reqType string, m *protocol.Error) bool {
+	if reqType != protocol.TypeStartAttempt {
+		return false
+	}
+	a := c.async
+	switch {
+	case a == nil:
+		return false
+	case m.Code == protocol.CodeAlreadyPlayed:
+		c.printf("You have played this round already: one attempt a player.\n")
+	case m.Code == protocol.CodeRoundNotRunning:
+		c.printf("This round's window is closed: %s\n", clean(m.Message))
+	default:
+		return false
+	}
+	c.getBoard(a.info.RoundID)
+	return true
+}
+
+// closeTarget returns the challenge that close names: ref, or the one in
+// view; "" after saying why there is none.
+func (c *playClient) closeTarget(ref string) string {
+	if ref != "" {
+		id, err := challengeID(ref)
+		if err != nil {
+			c.printf("%v\n", err)
+			return ""
+		}
+		return id
+	}
+	a := c.async
+	if a == nil || a.info.Kind != match.KindChallenge {
+		c.printf("No challenge in view: close ID closes one of yours.\n")
+		return ""
+	}
+	if a.info.CreatorID != "" && a.info.CreatorID != c.playerID {
+		c.printf("Only its creator, %s, can close this challenge.\n", clean(a.info.CreatorName))
+		return ""
+	}
+	return a.info.RoundID
+}
+
+// resumeFlag is the flag that comes back to the attempt under way.
+func (c *playClient) resumeFlag() string {
+	r := c.round
+	if r.kind == match.KindDaily {
+		return "--daily " + strconv.Itoa(r.rules.Draw)
+	}
+	return "--challenge " + clean(r.matchID)
+}
+
+// parseWindow reads how long a challenge stays open: a Go duration (90m,
+// 24h) or whole days (2d), from a minute to a week, in whole seconds.
+func parseWindow(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		var n int
+		n, err = strconv.Atoi(days)
+		d = time.Duration(n) * 24 * time.Hour
+	}
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("window %q: want a duration such as 90m, 24h or 2d", s)
+	case d < match.MinChallengeWindow || d > match.MaxChallengeWindow || d%time.Second != 0:
+		return 0, fmt.Errorf("window %q: want whole seconds from %s to %s", s,
+			roughDuration(match.MinChallengeWindow), roughDuration(match.MaxChallengeWindow))
+	}
+	return d, nil
+}

@@ -1,0 +1,285 @@
+package lobby
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"klondike/engine"
+	"klondike/match"
+)
+
+// An attempt being played on this node: its round, and the goroutine that
+// sends the player ghosts and ends the attempt when the game ends or the
+// time runs out (watch).
+type attempt struct {
+	rec      match.AsyncRecord
+	round    *match.Round
+	playerID string
+	stop     chan struct{} // closed to end the attempt now (the window closed early)
+	stopOnce sync.Once
+	ticks    int // ghost ticks so far, on the attempt's goroutine only
+}
+
+// StartAttempt starts the player's one attempt at an asynchronous round, or
+// resumes it (on any node) while their time lasts, and returns what the
+// player is sent: round_started for the attempt's round. A player whose
+// attempt has ended gets match.ErrAlreadyPlayed; a closed window
+// match.ErrWindowClosed.
+func (l *Lobby) StartAttempt(ctx context.Context, playerID, id string) (match.RoundStarted, error) {
+	rec, err := l.AsyncRound(ctx, id)
+	if err != nil {
+		return match.RoundStarted{}, err
+	}
+	pl, err := l.player(playerID)
+	if err != nil {
+		return match.RoundStarted{}, err
+	}
+	now := time.Now()
+	fresh := false
+	a, err := l.cfg.Async.Attempt(ctx, id, playerID)
+	switch {
+	case err == nil && a.Finished:
+		return match.RoundStarted{}, match.ErrAlreadyPlayed
+	case errors.Is(err, match.ErrNotFound):
+		if !rec.Open(now) {
+			return match.RoundStarted{}, match.ErrWindowClosed
+		}
+		a, fresh, err = l.cfg.Async.StartAttempt(ctx, id, match.Attempt{PlayerID: pl.ID, Name: pl.Name, StartedAt: now})
+	}
+	if err != nil {
+		return match.RoundStarted{}, err
+	}
+	at := l.attemptOf(&rec, a)
+	if !at.round.Running(now) {
+		// The time ran out while the player was away, or the window
+		// closed: the attempt ends as it stands.
+		if _, err := l.finishAttempt(ctx, at, now); err != nil {
+			return match.RoundStarted{}, err
+		}
+		return match.RoundStarted{}, match.ErrAlreadyPlayed
+	}
+	if err := at.round.Start(ctx); err != nil {
+		return match.RoundStarted{}, err
+	}
+	// The player may have played on another node since this one last
+	// served them: their seat replays the log from the store.
+	at.round.Reseat(playerID)
+	view, last, err := at.round.View(ctx, playerID, now)
+	if err != nil {
+		return match.RoundStarted{}, err
+	}
+	l.watch(at)
+	return match.RoundStarted{
+		MatchID: rec.ID, RoundID: at.round.ID, StartsAt: at.round.StartsAt, EndsAt: at.round.EndsAt,
+		Rules: rec.Rules, Deal: announce(rec.Fair), View: view, LastSeq: last,
+		Resumed: !fresh, Kind: rec.Kind,
+	}, nil
+}
+
+// announce is what a round tells of its deal before the close.
+func announce(f match.FairDeal) match.DealAnnouncement {
+	d := match.DealAnnouncement{Commitment: f.Commitment, Known: f.Known}
+	if f.Known {
+		d.Seed = f.Seed
+	}
+	return d
+}
+
+// AttemptState returns the player's attempt at the round: not started
+// (ErrNotFound), being played (the attempt's round id), or finished (their
+// entry on the board).
+func (l *Lobby) AttemptState(ctx context.Context, rec *match.AsyncRecord, playerID string) (roundID string, result *match.BoardEntry, err error) {
+	a, err := l.cfg.Async.Attempt(ctx, rec.ID, playerID)
+	if err != nil {
+		return "", nil, err
+	}
+	roundID = match.AttemptRoundID(rec.ID, playerID)
+	if !a.Finished && !l.attemptOf(rec, a).round.Running(time.Now()) {
+		if _, err := l.finishAttempt(ctx, l.attemptOf(rec, a), time.Now()); err != nil {
+			return "", nil, err
+		}
+		a.Finished = true
+	}
+	if !a.Finished {
+		return roundID, nil, nil
+	}
+	e, err := l.cfg.Async.PlayerEntry(ctx, rec.ID, playerID)
+	if err != nil {
+		return "", nil, err
+	}
+	return roundID, &e, nil
+}
+
+// attemptOf returns this node's attempt object for a player's attempt,
+// with its round: the one being watched here, or a new one.
+func (l *Lobby) attemptOf(rec *match.AsyncRecord, a match.Attempt) *attempt {
+	id := match.AttemptRoundID(rec.ID, a.PlayerID)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if at := l.attempts[id]; at != nil {
+		return at
+	}
+	rr := rec.AttemptRecord(a)
+	r, err := match.RoundFromRecord(rr, l.cfg.Store)
+	if err != nil {
+		panic(fmt.Sprintf("lobby: attempt %s: %v", id, err)) // the record's rules were validated when it was made
+	}
+	return &attempt{rec: *rec, round: r, playerID: a.PlayerID, stop: make(chan struct{})}
+}
+
+// attemptRound returns the round of an attempt by its round id, for moves,
+// resignations, leaderboards and replays: the one this node watches, or
+// one made from the store.
+func (l *Lobby) attemptRound(ctx context.Context, asyncID, playerID string) (*match.Round, error) {
+	rec, err := l.AsyncRound(ctx, asyncID)
+	if errors.Is(err, ErrNoSuchAsyncRound) {
+		return nil, ErrNoSuchRound
+	}
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now()
+	if err := l.settleAsync(ctx, &rec, now); err != nil {
+		return nil, err
+	}
+	a, err := l.cfg.Async.Attempt(ctx, asyncID, playerID)
+	if errors.Is(err, match.ErrNotFound) {
+		return nil, ErrNoSuchRound
+	}
+	if err != nil {
+		return nil, err
+	}
+	if a.Finished {
+		// Over: its round ended where the player's entry says.
+		e, err := l.cfg.Async.PlayerEntry(ctx, asyncID, playerID)
+		if err != nil {
+			return nil, err
+		}
+		rr := rec.AttemptRecord(a)
+		rr.Phase, rr.EndMs = "over", e.ElapsedMs
+		return match.RoundFromRecord(rr, l.cfg.Store)
+	}
+	at := l.attemptOf(&rec, a)
+	if at.round.Running(now) {
+		// Played here, though started or resumed elsewhere: this node
+		// keeps the round, sends the ghosts and ends it in time too.
+		l.watch(at)
+	}
+	return at.round, nil
+}
+
+// watch starts the goroutine of an attempt on this node, unless it runs.
+func (l *Lobby) watch(at *attempt) {
+	l.mu.Lock()
+	if l.closed || l.attempts[at.round.ID] != nil {
+		l.mu.Unlock()
+		return
+	}
+	l.attempts[at.round.ID] = at
+	l.bg.Add(1) // under l.mu, as in background
+	l.mu.Unlock()
+	go func() {
+		defer l.bg.Done()
+		defer func() {
+			l.mu.Lock()
+			delete(l.attempts, at.round.ID)
+			l.mu.Unlock()
+		}()
+		l.play(at)
+	}()
+}
+
+// play is an attempt's goroutine: a ghost every GhostEvery, and the end of
+// the attempt when the player's game ends, their time runs out or the
+// window closes early.
+func (l *Lobby) play(at *attempt) {
+	end := time.NewTimer(time.Until(at.round.EndsAt))
+	defer end.Stop()
+	tick := time.NewTicker(l.cfg.GhostEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-tick.C:
+			if !l.closedElsewhere(at) {
+				l.sendGhosts(at, time.Now())
+				continue
+			}
+		case <-at.round.Finished():
+		case <-end.C:
+		case <-at.stop:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		e, err := l.finishAttempt(ctx, at, time.Now())
+		if err == nil {
+			l.tellOver(ctx, at, e)
+			cancel()
+			return
+		}
+		cancel()
+		l.cfg.Logger.Warn("ending an attempt failed; trying again", "round", at.round.ID, "err", err)
+		end.Reset(time.Second)
+	}
+}
+
+// finishAttempt ends an attempt: the round is closed in the store, so no
+// move lands after it on any node, the game still being played times out,
+// and the result goes on the board and into the player's records, once.
+// The player is told (attempt_over).
+func (l *Lobby) finishAttempt(ctx context.Context, at *attempt, now time.Time) (match.BoardEntry, error) {
+	sts, err := at.round.End(ctx, now)
+	if err != nil {
+		return match.BoardEntry{}, err
+	}
+	if len(sts) != 1 {
+		return match.BoardEntry{}, fmt.Errorf("lobby: attempt %s has %d standings", at.round.ID, len(sts))
+	}
+	st := sts[0]
+	e := match.BoardEntryOf(&at.rec, st, st.FinishedMs)
+	fresh, err := l.cfg.Async.Finish(ctx, at.rec.ID, e)
+	if err != nil {
+		return match.BoardEntry{}, err
+	}
+	if fresh && !st.Helped {
+		g := match.GameResult{
+			GameID: at.round.ID, Variant: at.rec.Variant, Won: st.Status == engine.Won, Score: e.Score,
+			ElapsedMs: e.ElapsedMs, Day: at.rec.Day,
+		}
+		if _, err := l.cfg.Records.AddResult(ctx, at.playerID, g); err != nil {
+			l.cfg.Logger.Warn("counting a game in the player's records failed", "round", at.round.ID, "err", err)
+		}
+	}
+	if e, err = l.cfg.Async.PlayerEntry(ctx, at.rec.ID, at.playerID); err != nil {
+		return match.BoardEntry{}, err
+	}
+	return e, nil
+}
+
+// tellOver sends the player of an attempt watched here its attempt_over.
+func (l *Lobby) tellOver(ctx context.Context, at *attempt, e match.BoardEntry) {
+	page, err := l.cfg.Async.Board(ctx, at.rec.ID, 0, "", 0)
+	if err != nil {
+		l.cfg.Logger.Warn("reading a board's counts failed", "round", at.rec.ID, "err", err)
+	}
+	l.cfg.Sink.Send(at.playerID, l.cfg.Match.Encode(match.AttemptOver{
+		RoundID: at.round.ID, AsyncRoundID: at.rec.ID, Result: e, Players: page.Players, Finished: page.Finished,
+	}))
+}
+
+// endLocalAttempts ends the attempts this node watches in a round whose
+// window closed early. Those of other nodes end when the board is settled
+// (settleAsync), their moves refused meanwhile: the store's round of each
+// is closed there.
+func (l *Lobby) endLocalAttempts(id string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, at := range l.attempts {
+		if at.rec.ID == id {
+			at.stopOnce.Do(func() { close(at.stop) })
+		}
+	}
+}

@@ -1,0 +1,163 @@
+package lobby
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"time"
+
+	"klondike/engine"
+	"klondike/match"
+)
+
+// The daily deal: each UTC day, one asynchronous round a daily variant
+// (Config.DailyVariants), open from midnight to midnight, its deal drawn
+// from the deals proved winnable. Every node tries to make the day's
+// rounds at midnight and whenever they are asked for; the store keeps the
+// first one made (match.AsyncStore.CreateAsync), so a day has one round a
+// variant however many nodes race.
+
+// dailyWinnableWait is how long a node waits for the pool to hand out a
+// deal proved winnable before it deals any deal, said so in the round
+// (AsyncInfo.Winnable false).
+const dailyWinnableWait = 30 * time.Second
+
+// DailyID returns the id of the daily round of rules on the UTC day.
+func DailyID(day string, rules engine.Rules) string {
+	return "daily-" + day + "-" + match.Variant(rules)
+}
+
+// Daily returns today's daily rounds (UTC), one a daily variant, making
+// those not made yet.
+func (l *Lobby) Daily(ctx context.Context) (day string, recs []match.AsyncRecord, err error) {
+	if err := l.checkReady(); err != nil {
+		return "", nil, err
+	}
+	now := time.Now()
+	day = match.DayOf(now)
+	for _, r := range l.cfg.DailyVariants {
+		rec, err := l.daily(ctx, day, r, now)
+		if err != nil {
+			return "", nil, err
+		}
+		recs = append(recs, rec)
+	}
+	return day, recs, nil
+}
+
+// daily returns the day's round of rules, making it if need be.
+func (l *Lobby) daily(ctx context.Context, day string, rules engine.Rules, now time.Time) (match.AsyncRecord, error) {
+	id := DailyID(day, rules)
+	rec, err := l.cfg.Async.LoadAsync(ctx, id)
+	if err == nil || !errors.Is(err, match.ErrNotFound) {
+		return rec, err
+	}
+	// One making a round on this node at a time, on a context of its own:
+	// a request with a short deadline must not settle for a deal not
+	// proved winnable, and the others wait for the same round.
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return rec, ErrShuttingDown
+	}
+	mk := l.dailyMaking[id]
+	if mk == nil {
+		mk = &making{done: make(chan struct{})}
+		l.dailyMaking[id] = mk
+		l.bg.Add(1) // under l.mu, as in background
+		go func() {
+			defer l.bg.Done()
+			mctx, cancel := context.WithTimeout(context.Background(), dailyWinnableWait+5*time.Second)
+			defer cancel()
+			mk.rec, mk.err = l.makeDaily(mctx, id, day, rules, now)
+			l.mu.Lock()
+			delete(l.dailyMaking, id)
+			l.mu.Unlock()
+			close(mk.done)
+		}()
+	}
+	l.mu.Unlock()
+	select {
+	case <-mk.done:
+		return mk.rec, mk.err
+	case <-ctx.Done():
+		return rec, fmt.Errorf("%w: the daily rounds are being dealt; try again", match.ErrUnavailable)
+	}
+}
+
+// making is a daily round being made on this node.
+type making struct {
+	done chan struct{}
+	rec  match.AsyncRecord
+	err  error
+}
+
+// makeDaily deals the day's round of rules and stores it, unless another
+// node did first: the stored one stands.
+func (l *Lobby) makeDaily(ctx context.Context, id, day string, rules engine.Rules, now time.Time) (match.AsyncRecord, error) {
+	opens, _ := time.Parse(time.DateOnly, day)
+	fair, err := l.dailyDeal(ctx, rules)
+	if err != nil {
+		return match.AsyncRecord{}, err
+	}
+	rec := match.AsyncRecord{
+		ID: id, Kind: match.KindDaily, Variant: match.Variant(rules), Rules: rules, Mode: match.ModeRace,
+		Fair: fair, LimitMs: l.cfg.DailyLimit.Milliseconds(), OpensAt: opens, ClosesAt: opens.AddDate(0, 0, 1), Day: day,
+	}
+	rec, _, err = l.cfg.Async.CreateAsync(ctx, rec, l.asyncTTL(&rec, now))
+	return rec, err
+}
+
+// dailyDeal draws the deal of a daily round: one proved winnable, when the
+// pool hands one out within dailyWinnableWait (or ctx's end), else any.
+func (l *Lobby) dailyDeal(ctx context.Context, rules engine.Rules) (match.FairDeal, error) {
+	if w := l.cfg.Match.Winnable; w != nil {
+		wait := time.NewTimer(dailyWinnableWait)
+		defer wait.Stop()
+		for {
+			if seed, ok := w.Take(rules); ok {
+				d, err := match.NewFairDealFor(seed, rand.Reader)
+				d.Winnable = true
+				return d, err
+			}
+			select {
+			case <-time.After(100 * time.Millisecond):
+				continue
+			case <-wait.C:
+			case <-ctx.Done():
+			case <-l.stop:
+			}
+			break
+		}
+	}
+	return match.NewFairDeal(rand.Reader)
+}
+
+// dailyRollover makes each day's rounds at its start, on every node (the
+// store keeps one), so that the first player of the day finds them ready.
+func (l *Lobby) dailyRollover() {
+	defer l.bg.Done()
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), dailyWinnableWait+5*time.Second)
+		if _, _, err := l.Daily(ctx); err != nil && l.Ready() {
+			l.cfg.Logger.Warn("making the daily rounds failed; they are made when first asked for", "err", err)
+		}
+		cancel()
+		now := time.Now().UTC()
+		midnight := time.Date(now.Year(), now.Month(), now.Day()+1, 0, 0, 0, 0, time.UTC)
+		select {
+		case <-l.stop:
+			return
+		case <-time.After(midnight.Sub(now)):
+		}
+	}
+}
+
+// DefaultDailyVariants are the daily rounds' rules when the Config names
+// none: draw 3 and draw 1 (match.ParseVariant).
+func DefaultDailyVariants() []engine.Rules {
+	d3, _ := match.ParseVariant("draw3")
+	d1, _ := match.ParseVariant("draw1")
+	return []engine.Rules{d3, d1}
+}

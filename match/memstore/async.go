@@ -1,0 +1,401 @@
+package memstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"klondike/match"
+)
+
+// countedFor is how long Async remembers that it counted a game in a
+// player's records, to count it once: far longer than any game's round
+// lives (its last chance to be counted), and short enough that a player's
+// list of games stays small.
+const countedFor = 30 * 24 * time.Hour
+
+// Async is the memory implementation of match.AsyncStore and
+// match.RecordStore, for one process. A round and everything in it expire
+// together, at the ttl CreateAsync was given; players' records last as
+// long as the process. Records, attempts and entries are stored as their
+// JSON reads back, so they come out as the Redis store's do (times without
+// a monotonic reading, in UTC or a fixed zone). Its zero value is not
+// usable: call NewAsync.
+type Async struct {
+	mu        sync.Mutex
+	rounds    map[string]*asyncRound
+	players   map[string]*playerRecords
+	lastSweep time.Time
+}
+
+var (
+	_ match.AsyncStore  = (*Async)(nil)
+	_ match.RecordStore = (*Async)(nil)
+)
+
+type asyncRound struct {
+	rec      match.AsyncRecord
+	expires  time.Time
+	attempts map[string]match.Attempt // by player, Finished always false
+	started  []string                 // players by the start of their attempts: Attempts' pages
+	entries  map[string]match.BoardEntry
+	board    rankTree // the entries' keys
+}
+
+type playerRecords struct {
+	variants map[string]match.VariantRecord
+	counted  map[string]bool // game ids counted in the last countedFor
+	order    []countedGame   // the same, oldest first
+}
+
+type countedGame struct {
+	id string
+	at time.Time
+}
+
+// Errors of arguments no caller should pass.
+var (
+	errNoID     = errors.New("memstore: an asynchronous round needs an id")
+	errNoPlayer = errors.New("memstore: a player id must not be empty")
+	errBadKey   = errors.New("memstore: a board entry's key must end in \":\" and its player id")
+	errBadGame  = errors.New("memstore: a game result needs a game id and a variant")
+	errBadLimit = errors.New("memstore: a page's limit must be positive")
+)
+
+// NewAsync returns an empty Async.
+func NewAsync() *Async {
+	return &Async{rounds: map[string]*asyncRound{}, players: map[string]*playerRecords{}, lastSweep: time.Now()}
+}
+
+// viaJSON returns v as its JSON reads back.
+func viaJSON[T any](v T) (T, error) {
+	var out T
+	b, err := json.Marshal(v)
+	if err == nil {
+		err = json.Unmarshal(b, &out)
+	}
+	return out, err
+}
+
+// sweep forgets expired rounds, at most once a sweepEvery; a.mu is held.
+func (a *Async) sweep(now time.Time) {
+	if now.Sub(a.lastSweep) < sweepEvery {
+		return
+	}
+	a.lastSweep = now
+	maps.DeleteFunc(a.rounds, func(_ string, r *asyncRound) bool { return !now.Before(r.expires) })
+}
+
+// live returns the round unless it is missing or expired; a.mu is held.
+func (a *Async) live(id string, now time.Time) (*asyncRound, error) {
+	r := a.rounds[id]
+	if r == nil {
+		return nil, match.ErrNotFound
+	}
+	if !now.Before(r.expires) {
+		delete(a.rounds, id)
+		return nil, match.ErrNotFound
+	}
+	return r, nil
+}
+
+// CreateAsync implements match.AsyncStore. A ttl below a millisecond
+// counts as one, as on Redis.
+func (a *Async) CreateAsync(_ context.Context, rec match.AsyncRecord, ttl time.Duration) (match.AsyncRecord, bool, error) {
+	if rec.ID == "" {
+		return match.AsyncRecord{}, false, errNoID
+	}
+	rec, err := viaJSON(rec)
+	if err != nil {
+		return match.AsyncRecord{}, false, fmt.Errorf("memstore: round %s: %w", rec.ID, err)
+	}
+	now := time.Now()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.sweep(now)
+	if r, err := a.live(rec.ID, now); err == nil {
+		return r.rec, false, nil
+	}
+	a.rounds[rec.ID] = &asyncRound{
+		rec: rec, expires: now.Add(max(ttl, time.Millisecond)),
+		attempts: map[string]match.Attempt{}, entries: map[string]match.BoardEntry{},
+	}
+	return rec, true, nil
+}
+
+// LoadAsync implements match.AsyncStore.
+func (a *Async) LoadAsync(_ context.Context, id string) (match.AsyncRecord, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	r, err := a.live(id, time.Now())
+	if err != nil {
+		return match.AsyncRecord{}, err
+	}
+	return r.rec, nil
+}
+
+// CloseAsync implements match.AsyncStore: a close at or after the round's
+// changes nothing.
+func (a *Async) CloseAsync(_ context.Context, id string, at time.Time) (match.AsyncRecord, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	r, err := a.live(id, time.Now())
+	if err != nil {
+		return match.AsyncRecord{}, err
+	}
+	if false {
+		return r.rec, nil
+	}
+	rec := r.rec
+	rec.ClosesAt, rec.ClosedEarly = at, true
+	if rec, err = viaJSON(rec); err != nil {
+		return match.AsyncRecord{}, fmt.Errorf("memstore: round %s: %w", id, err)
+	}
+	r.rec = rec
+	return rec, nil
+}
+
+// StartAttempt implements match.AsyncStore; ErrNotFound if the round is
+// missing.
+func (a *Async) StartAttempt(_ context.Context, id string, at match.Attempt) (match.Attempt, bool, error) {
+	if at.PlayerID == "" {
+		return match.Attempt{}, false, errNoPlayer
+	}
+	at.Finished = false
+	at, err := viaJSON(at)
+	if err != nil {
+		return match.Attempt{}, false, fmt.Errorf("memstore: attempt of %s: %w", at.PlayerID, err)
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	r, err := a.live(id, time.Now())
+	if err != nil {
+		return match.Attempt{}, false, err
+	}
+	if old, ok := r.attempts[at.PlayerID]; ok {
+		return r.attempt(old), false, nil
+	}
+	r.attempts[at.PlayerID] = at
+	r.started = append(r.started, at.PlayerID)
+	return at, true, nil
+}
+
+// attempt returns a stored attempt with its Finished set.
+func (r *asyncRound) attempt(at match.Attempt) match.Attempt {
+	_, at.Finished = r.entries[at.PlayerID]
+	return at
+}
+
+// Attempt implements match.AsyncStore.
+func (a *Async) Attempt(_ context.Context, id, playerID string) (match.Attempt, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	r, err := a.live(id, time.Now())
+	if err != nil {
+		return match.Attempt{}, err
+	}
+	at, ok := r.attempts[playerID]
+	if !ok {
+		return match.Attempt{}, match.ErrNotFound
+	}
+	return r.attempt(at), nil
+}
+
+// Attempts implements match.AsyncStore: attempts come in the order they
+// started, and the cursor is the place of the next one (decimal). Attempts
+// are never taken away, so a page never repeats an attempt nor skips one;
+// an attempt started while a caller pages comes on a later page.
+func (a *Async) Attempts(_ context.Context, id, cursor string, limit int) ([]match.Attempt, string, error) {
+	if limit < 1 {
+		return nil, "", errBadLimit
+	}
+	from := 0
+	if cursor != "" {
+		n, err := strconv.Atoi(cursor)
+		if err != nil || n < 0 {
+			return nil, "", fmt.Errorf("memstore: bad cursor %q", cursor)
+		}
+		from = n
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	r, err := a.live(id, time.Now())
+	if err != nil {
+		return nil, "", err
+	}
+	from = min(from, len(r.started))
+	to := min(from+limit, len(r.started))
+	out := make([]match.Attempt, 0, to-from)
+	for _, p := range r.started[from:to] {
+		out = append(out, r.attempt(r.attempts[p]))
+	}
+	next := ""
+	if to < len(r.started) {
+		next = strconv.Itoa(to)
+	}
+	return out, next, nil
+}
+
+// entryPlayer returns the player whose entry has the board key k: what
+// follows its first ':'. match.RankKey puts only digits before it.
+func entryPlayer(k string) string {
+	_, p, _ := strings.Cut(k, ":")
+	return p
+}
+
+// Finish implements match.AsyncStore; ErrNotFound if the round or the
+// player's attempt is missing.
+func (a *Async) Finish(_ context.Context, id string, e match.BoardEntry) (bool, error) {
+	if e.PlayerID == "" {
+		return false, errNoPlayer
+	}
+	if entryPlayer(e.Key) != e.PlayerID {
+		return false, errBadKey
+	}
+	e.Rank = 0
+	key := e.Key
+	e, err := viaJSON(e)
+	if err != nil {
+		return false, fmt.Errorf("memstore: entry of %s: %w", e.PlayerID, err)
+	}
+	e.Key = key
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	r, err := a.live(id, time.Now())
+	if err != nil {
+		return false, err
+	}
+	if _, ok := r.attempts[e.PlayerID]; !ok {
+		return false, match.ErrNotFound
+	}
+	if _, ok := r.entries[e.PlayerID]; ok {
+		return false, nil
+	}
+	r.board.Insert(e.Key)
+	r.entries[e.PlayerID] = e
+	return true, nil
+}
+
+// entriesAt returns the entries at places from to from+n-1 (0 the first),
+// ranked.
+func (r *asyncRound) entriesAt(from, n int) []match.BoardEntry {
+	keys := r.board.Range(from, n)
+	out := make([]match.BoardEntry, len(keys))
+	for i, k := range keys {
+		out[i] = r.entries[entryPlayer(k)]
+		out[i].Rank = from + i + 1
+	}
+	return out
+}
+
+// Board implements match.AsyncStore; ErrNotFound if the round is missing.
+func (a *Async) Board(_ context.Context, id string, top int, playerID string, around int) (match.BoardPage, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	r, err := a.live(id, time.Now())
+	if err != nil {
+		return match.BoardPage{}, err
+	}
+	page := match.BoardPage{Players: len(r.attempts), Finished: r.board.Len(), Top: r.entriesAt(0, top)}
+	if e, ok := r.entries[playerID]; ok {
+		around = max(around, 0)
+		rank, _ := r.board.Rank(e.Key)
+		lo := max(rank-around, 0)
+		page.Around = r.entriesAt(lo, rank+around+1-lo)
+		page.Rank = rank + 1
+	}
+	return page, nil
+}
+
+// BoardRange implements match.AsyncStore; ErrNotFound if the round is
+// missing. A from below 1 counts as 1.
+func (a *Async) BoardRange(_ context.Context, id string, from, limit int) ([]match.BoardEntry, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	r, err := a.live(id, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	return r.entriesAt(max(from, 1)-1, limit), nil
+}
+
+// PlayerEntry implements match.AsyncStore.
+func (a *Async) PlayerEntry(_ context.Context, id, playerID string) (match.BoardEntry, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	r, err := a.live(id, time.Now())
+	if err != nil {
+		return match.BoardEntry{}, err
+	}
+	e, ok := r.entries[playerID]
+	if !ok {
+		return match.BoardEntry{}, match.ErrNotFound
+	}
+	rank, _ := r.board.Rank(e.Key)
+	e.Rank = rank + 1
+	return e, nil
+}
+
+// AddResult implements match.RecordStore. A game is counted once within
+// countedFor.
+func (a *Async) AddResult(_ context.Context, playerID string, g match.GameResult) (bool, error) {
+	if playerID == "" {
+		return false, errNoPlayer
+	}
+	if g.GameID == "" || g.Variant == "" {
+		return false, errBadGame
+	}
+	now := time.Now()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p := a.players[playerID]
+	if p == nil {
+		p = &playerRecords{variants: map[string]match.VariantRecord{}, counted: map[string]bool{}}
+		a.players[playerID] = p
+	}
+	for len(p.order) > 0 && now.Sub(p.order[0].at) >= countedFor {
+		delete(p.counted, p.order[0].id)
+		p.order = p.order[1:]
+	}
+	if p.counted[g.GameID] {
+		return false, nil
+	}
+	v := p.variants[g.Variant]
+	v.Add(g)
+	p.variants[g.Variant] = v
+	p.counted[g.GameID] = true
+	p.order = append(p.order, countedGame{g.GameID, now})
+	return true, nil
+}
+
+// Records implements match.RecordStore.
+func (a *Async) Records(_ context.Context, playerID string) ([]match.VariantRecord, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p := a.players[playerID]
+	if p == nil {
+		return nil, nil
+	}
+	out := make([]match.VariantRecord, 0, len(p.variants))
+	for _, name := range slices.Sorted(maps.Keys(p.variants)) {
+		v := p.variants[name]
+		// The caller's copy shares no pointer with the stored one.
+		if v.BestScore != nil {
+			s := *v.BestScore
+			v.BestScore = &s
+		}
+		if v.FastestMs != nil {
+			f := *v.FastestMs
+			v.FastestMs = &f
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}

@@ -1,0 +1,301 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"klondike/match"
+)
+
+// RunRecords runs the conformance suite of match.RecordStore; newStore
+// returns the store a subtest uses. Subtests run in parallel with player
+// and game ids of their own, so a factory may hand all of them one store.
+//
+//	func TestRecordsConformance(t *testing.T) {
+//		storetest.RunRecords(t, func(*testing.T) match.RecordStore { return memstore.NewAsync() })
+//	}
+func RunRecords(t *testing.T, newStore func(t *testing.T) match.RecordStore) {
+	t.Helper()
+	var runID atomic.Int64
+	stamp := time.Now().UnixNano()
+	tests := []struct {
+		name string
+		fn   func(t *testing.T, h *recordsHarness)
+	}{
+		{"PlayedWonBestFastest", testRecordCounts},
+		{"CountedOnce", testRecordCountedOnce},
+		{"DailyStreak", testDailyStreak},
+		{"BrokenStreak", testBrokenStreak},
+		{"Variants", testRecordVariants},
+		{"ConcurrentAdds", testRecordConcurrent},
+		{"PlayersAreIsolated", testRecordIsolation},
+		{"RecordsAreCopies", testRecordCopies},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			t.Cleanup(cancel)
+			tc.fn(t, &recordsHarness{
+				t: t, s: newStore(t), ctx: ctx,
+				prefix: fmt.Sprintf("rec%x-%d-%s", stamp, runID.Add(1), tc.name),
+			})
+		})
+	}
+}
+
+// recordsHarness carries a subtest's store and makes its ids.
+type recordsHarness struct {
+	t      *testing.T
+	s      match.RecordStore
+	ctx    context.Context
+	prefix string
+}
+
+func (h *recordsHarness) player(name string) string { return h.prefix + "-" + name }
+func (h *recordsHarness) game(n int) string         { return fmt.Sprintf("%s-g%d", h.prefix, n) }
+
+// add counts g for the player and wants it counted (or not: want).
+func (h *recordsHarness) add(player string, g match.GameResult, want bool) {
+	h.t.Helper()
+	if got, err := h.s.AddResult(h.ctx, player, g); err != nil || got != want {
+		h.t.Fatalf("AddResult(%s, %+v) = %v, %v; want %v", player, g, got, err, want)
+	}
+}
+
+// records returns the player's records.
+func (h *recordsHarness) records(player string) []match.VariantRecord {
+	h.t.Helper()
+	rs, err := h.s.Records(h.ctx, player)
+	if err != nil {
+		h.t.Fatalf("Records(%s): %v", player, err)
+	}
+	return rs
+}
+
+// want fails the test unless the player's records are want.
+func (h *recordsHarness) want(player string, want ...match.VariantRecord) {
+	h.t.Helper()
+	got := h.records(player)
+	if !slices.EqualFunc(got, want, sameVariantRecord) {
+		h.t.Fatalf("Records(%s):\n got %s\nwant %s", player, showRecords(got), showRecords(want))
+	}
+}
+
+func sameVariantRecord(a, b match.VariantRecord) bool {
+	eq := func(x, y *int) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
+	eq64 := func(x, y *int64) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
+	same := eq(a.BestScore, b.BestScore) && eq64(a.FastestMs, b.FastestMs)
+	a.BestScore, b.BestScore, a.FastestMs, b.FastestMs = nil, nil, nil, nil
+	return same && a == b
+}
+
+func showRecords(rs []match.VariantRecord) string {
+	s := "["
+	for _, r := range rs {
+		best, fast := "nil", "nil"
+		if r.BestScore != nil {
+			best = fmt.Sprint(*r.BestScore)
+		}
+		if r.FastestMs != nil {
+			fast = fmt.Sprint(*r.FastestMs)
+		}
+		s += fmt.Sprintf(" {%s played %d won %d best %s fastest %s streak %d best %d last %q}",
+			r.Variant, r.Played, r.Won, best, fast, r.DailyStreak, r.BestDailyStreak, r.LastDaily)
+	}
+	return s + " ]"
+}
+
+// record returns the record of the results, counted by VariantRecord.Add.
+func record(gs ...match.GameResult) match.VariantRecord {
+	var v match.VariantRecord
+	for _, g := range gs {
+		v.Add(g)
+	}
+	return v
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func testRecordCounts(t *testing.T, h *recordsHarness) {
+	p := h.player("p")
+	gs := []match.GameResult{
+		{GameID: h.game(1), Variant: "draw3", Score: 300},
+		{GameID: h.game(2), Variant: "draw3", Won: true, Score: 800, ElapsedMs: 200_000},
+		{GameID: h.game(3), Variant: "draw3", Won: true, Score: 700, ElapsedMs: 150_000},
+		{GameID: h.game(4), Variant: "draw3", Score: 900},
+		{GameID: h.game(5), Variant: "draw3", Won: true, Score: 600, ElapsedMs: 180_000},
+	}
+	h.want(p)
+	h.add(p, gs[0], true)
+	h.want(p, match.VariantRecord{Variant: "draw3", Played: 1, BestScore: ptr(300)})
+	for _, g := range gs[1:] {
+		h.add(p, g, true)
+	}
+	want := match.VariantRecord{Variant: "draw3", Played: 5, Won: 3, BestScore: ptr(900), FastestMs: ptr[int64](150_000)}
+	h.want(p, want)
+	h.want(p, record(gs...))
+}
+
+func testRecordCountedOnce(t *testing.T, h *recordsHarness) {
+	p := h.player("p")
+	g := match.GameResult{GameID: h.game(1), Variant: "draw1", Won: true, Score: 500, ElapsedMs: 90_000, Day: "2026-12-05"}
+	h.add(p, g, true)
+	h.add(p, g, false)
+	again := g
+	again.Score, again.ElapsedMs = 9000, 1
+	h.add(p, again, false)
+	again.Variant = "draw3"
+	h.add(p, again, false) // a game is counted once, in whichever variant
+	h.want(p, record(g))
+	// The same game id counts for another player.
+	h.add(h.player("q"), g, true)
+
+	// One new game counted from many nodes at once: once.
+	g2 := match.GameResult{GameID: h.game(2), Variant: "draw1", Score: 100}
+	var counted atomic.Int64
+	var wg sync.WaitGroup
+	for range 12 {
+		wg.Go(func() {
+			ok, err := h.s.AddResult(h.ctx, p, g2)
+			if err != nil {
+				t.Errorf("AddResult: %v", err)
+			}
+			if ok {
+				counted.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if counted.Load() != 1 {
+		t.Fatalf("a game counted by 12 nodes at once: %d counted it", counted.Load())
+	}
+	h.want(p, record(g, g2))
+}
+
+// testDailyStreak: consecutive days of daily games make a streak; other
+// games and a second daily game of a day leave it.
+func testDailyStreak(t *testing.T, h *recordsHarness) {
+	p := h.player("p")
+	days := []string{"2026-12-05", "2026-12-06", "", "2026-12-07", "2026-12-07", "2026-12-06", "2026-12-31", "2027-01-01"}
+	var gs []match.GameResult
+	for i, d := range days {
+		g := match.GameResult{GameID: h.game(i), Variant: "draw3", Score: 100 * i, Day: d}
+		h.add(p, g, true)
+		gs = append(gs, g)
+		if i == 4 {
+			h.want(p, match.VariantRecord{
+				Variant: "draw3", Played: 5, BestScore: ptr(400), DailyStreak: 3, BestDailyStreak: 3, LastDaily: "2026-12-07",
+			})
+		}
+	}
+	want := record(gs...)
+	if want.DailyStreak != 2 || want.BestDailyStreak != 3 || want.LastDaily != "2027-01-01" {
+		t.Fatalf("VariantRecord.Add disagrees with the suite: %s", showRecords([]match.VariantRecord{want}))
+	}
+	h.want(p, want)
+}
+
+// testBrokenStreak: a day without a daily game restarts the streak at 1,
+// and AsOf shows a streak broken by yesterday.
+func testBrokenStreak(t *testing.T, h *recordsHarness) {
+	p := h.player("p")
+	for i, d := range []string{"2026-12-05", "2026-12-06", "2026-12-09"} {
+		h.add(p, match.GameResult{GameID: h.game(i), Variant: "draw1", Won: i == 1, Score: 10, ElapsedMs: 60_000, Day: d}, true)
+	}
+	rs := h.records(p)
+	if len(rs) != 1 || rs[0].DailyStreak != 1 || rs[0].BestDailyStreak != 2 || rs[0].LastDaily != "2026-12-09" {
+		t.Fatalf("after a broken streak: %s; want streak 1, best 2", showRecords(rs))
+	}
+	h.add(p, match.GameResult{GameID: h.game(3), Variant: "draw1", Score: 10, Day: "2026-12-10"}, true)
+	rs = h.records(p)
+	for _, c := range []struct {
+		today  string
+		streak int
+	}{{"2026-12-10", 2}, {"2026-12-11", 2}, {"2026-12-12", 0}, {"2027-03-01", 0}} {
+		got := rs[0].AsOf(c.today)
+		if got.DailyStreak != c.streak || got.BestDailyStreak != 2 || got.Played != 4 {
+			t.Fatalf("AsOf(%s): %s; want streak %d, best 2", c.today, showRecords([]match.VariantRecord{got}), c.streak)
+		}
+	}
+	if rs[0].DailyStreak != 2 {
+		t.Fatal("AsOf changed the record it was called on")
+	}
+}
+
+func testRecordVariants(t *testing.T, h *recordsHarness) {
+	p := h.player("p")
+	gs := []match.GameResult{
+		{GameID: h.game(1), Variant: "draw3-vegas", Score: -52},
+		{GameID: h.game(2), Variant: "draw3", Won: true, Score: 900, ElapsedMs: 100_000},
+		{GameID: h.game(3), Variant: "draw1", Score: 50},
+		{GameID: h.game(4), Variant: "draw3-vegas", Score: 20},
+	}
+	for _, g := range gs {
+		h.add(p, g, true)
+	}
+	h.want(p, record(gs[2]), record(gs[1]), record(gs[0], gs[3]))
+	if rs := h.records(h.player("nobody")); len(rs) != 0 {
+		t.Fatalf("Records of a player with no game: %s", showRecords(rs))
+	}
+}
+
+// testRecordConcurrent: a player's games counted at once from many nodes
+// all count.
+func testRecordConcurrent(t *testing.T, h *recordsHarness) {
+	const nodes, each = 16, 3
+	p := h.player("p")
+	var wg sync.WaitGroup
+	for i := range nodes {
+		wg.Go(func() {
+			for j := range each {
+				n := i*each + j
+				g := match.GameResult{GameID: h.game(n), Variant: []string{"draw1", "draw3"}[n%2], Won: n%3 == 0, Score: n, ElapsedMs: int64(1000 + n)}
+				if ok, err := h.s.AddResult(h.ctx, p, g); err != nil || !ok {
+					t.Errorf("AddResult(%+v) = %v, %v", g, ok, err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	rs := h.records(p)
+	if len(rs) != 2 {
+		t.Fatalf("records: %s", showRecords(rs))
+	}
+	for v, r := range rs {
+		var won int
+		for n := v; n < nodes*each; n += 2 {
+			if n%3 == 0 {
+				won++
+			}
+		}
+		best := nodes*each - 2 + v
+		if r.Played != nodes*each/2 || r.Won != won || r.BestScore == nil || *r.BestScore != best {
+			t.Fatalf("record %d after concurrent adds: %s; want played %d, won %d, best %d", v, showRecords(rs), nodes*each/2, won, best)
+		}
+	}
+}
+
+func testRecordIsolation(t *testing.T, h *recordsHarness) {
+	a, b := h.player("a"), h.player("b")
+	ga := match.GameResult{GameID: h.game(1), Variant: "draw3", Won: true, Score: 700, ElapsedMs: 100_000, Day: "2026-12-05"}
+	gb := match.GameResult{GameID: h.game(2), Variant: "draw3", Score: 5}
+	h.add(a, ga, true)
+	h.add(b, gb, true)
+	h.want(a, record(ga))
+	h.want(b, record(gb))
+}
+
+func testRecordCopies(t *testing.T, h *recordsHarness) {
+	p := h.player("p")
+	g := match.GameResult{GameID: h.game(1), Variant: "draw3", Won: true, Score: 700, ElapsedMs: 100_000}
+	h.add(p, g, true)
+	rs := h.records(p)
+	*rs[0].BestScore, *rs[0].FastestMs = 1, 1
+	h.want(p, record(g))
+}
