@@ -134,6 +134,11 @@ func (l *Lobby) CloseChallenge(ctx context.Context, playerID, id string) (match.
 	if rec, err = l.cfg.Async.CloseAsync(ctx, id, now); err != nil {
 		return rec, err
 	}
+	// Every attempt ends now, on every node: its store round is closed, so
+	// no move lands after the deal is published.
+	if err := l.settleAsync(ctx, &rec, now); err != nil {
+		return rec, err
+	}
 	l.endLocalAttempts(id)
 	return rec, nil
 }

@@ -28,11 +28,12 @@ const (
 	closeCheckTicks = 5
 )
 
-// ghosts is a node's cache of ghost tracks and leaders.
+// ghosts is a node's cache of ghost tracks, leaders and closing times.
 type ghosts struct {
 	mu      sync.Mutex
 	tracks  map[string]*match.GhostTrack // by attempt round id
 	leaders map[string]leader            // by asynchronous round id
+	closes  map[string]closing           // by asynchronous round id
 }
 
 type leader struct {
@@ -118,14 +119,37 @@ func (l *Lobby) ghostTrack(ctx context.Context, rec *match.AsyncRecord, playerID
 }
 
 // closedElsewhere reports, every closeCheckTicks calls, whether the
-// attempt's round has closed (a creator closing it on another node).
+// attempt's round has closed (a creator closing it on another node). The
+// node reads a round's record for all its attempts at once, at most every
+// leaderEvery.
 func (l *Lobby) closedElsewhere(at *attempt) bool {
 	at.ticks++
 	if at.ticks%closeCheckTicks != 0 {
 		return false
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	rec, err := l.cfg.Async.LoadAsync(ctx, at.rec.ID)
-	return err == nil && rec.Closed(time.Now())
+	now := time.Now()
+	l.ghosts.mu.Lock()
+	c, ok := l.ghosts.closes[at.rec.ID]
+	l.ghosts.mu.Unlock()
+	if !ok || now.Sub(c.read) >= leaderEvery {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		rec, err := l.cfg.Async.LoadAsync(ctx, at.rec.ID)
+		if err != nil {
+			return false
+		}
+		c = closing{closesAt: rec.ClosesAt, read: now}
+		l.ghosts.mu.Lock()
+		if l.ghosts.closes == nil || len(l.ghosts.closes) >= maxGhostTracks {
+			l.ghosts.closes = map[string]closing{}
+		}
+		l.ghosts.closes[at.rec.ID] = c
+		l.ghosts.mu.Unlock()
+	}
+	return !now.Before(c.closesAt)
+}
+
+// closing is when a round closes, as read at read.
+type closing struct {
+	closesAt, read time.Time
 }

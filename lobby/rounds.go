@@ -25,10 +25,13 @@ func (l *Lobby) Round(ctx context.Context, id string) (*match.Round, error) {
 		return nil, err
 	}
 	l.mu.Lock()
-	re := l.rounds[id]
+	re, at := l.rounds[id], l.attempts[id]
 	l.mu.Unlock()
 	if re != nil {
 		return re.r, nil
+	}
+	if at != nil {
+		return at.round, nil
 	}
 	if asyncID, playerID, ok := match.SplitAttemptRoundID(id); ok {
 		return l.attemptRound(ctx, asyncID, playerID)
