@@ -230,3 +230,41 @@ func mustSeed(t *testing.T, s string) uint64 {
 	}
 	return n
 }
+
+// TestChallengeLimits: a window out of range is a bad request, a
+// non-creator cannot close a challenge, and a player making challenges
+// faster than ChallengesPerHour is refused.
+func TestChallengeLimits(t *testing.T) {
+	srv := api.NewServer(withMemory(api.Config{
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ChallengesPerHour: 2,
+	}))
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() { srv.Close(); hs.Close() })
+	c := apitest.Dial(t, hs.URL)
+	c.Hello("alice")
+	code := func(f apitest.Frame) string {
+		t.Helper()
+		if f.Type != protocol.TypeError {
+			t.Fatalf("got %s, want an error", f)
+		}
+		return apitest.Decode[protocol.Error](t, f).Code
+	}
+	for _, w := range []int{-1, 30, 8 * 24 * 3600} {
+		if got := code(c.Reply(protocol.CreateChallenge{Type: protocol.TypeCreateChallenge, WindowS: w})); got != protocol.CodeBadRequest {
+			t.Fatalf("window_s %d: %s, want bad_request", w, got)
+		}
+	}
+	made := apitest.Request[protocol.AsyncRound](c, protocol.CreateChallenge{Type: protocol.TypeCreateChallenge})
+	apitest.Request[protocol.AsyncRound](c, protocol.CreateChallenge{Type: protocol.TypeCreateChallenge, WindowS: 7 * 24 * 3600})
+	if got := code(c.Reply(protocol.CreateChallenge{Type: protocol.TypeCreateChallenge})); got != protocol.CodeRateLimited {
+		t.Fatalf("the third challenge in an hour: %s, want rate_limited", got)
+	}
+	bob := apitest.Dial(t, hs.URL)
+	bob.Hello("bob")
+	if got := code(bob.Reply(protocol.RoundRef{Type: protocol.TypeCloseChallenge, RoundID: made.Round.RoundID})); got != protocol.CodeUnauthorized {
+		t.Fatalf("bob closing alice's challenge: %s, want unauthorized", got)
+	}
+	if got := code(bob.Reply(protocol.RoundRef{Type: protocol.TypeStartAttempt, RoundID: "nope"})); got != protocol.CodeNotFound {
+		t.Fatalf("an unknown round: %s, want not_found", got)
+	}
+}

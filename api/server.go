@@ -259,6 +259,11 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
 		s.routeError(w, err)
 		return
 	}
+	if _, _, ok := match.SplitAttemptRoundID(rd.ID); ok && !rd.Over() {
+		// As in ghosts, a rival's game in play is nobody's business.
+		writeJSON(w, http.StatusNotFound, errorBody(protocol.CodeNotFound, "an attempt's standing is published when it ends, on its round's board"))
+		return
+	}
 	entries, err := rd.Leaderboard(ctx, time.Now())
 	if err != nil {
 		s.routeError(w, err)

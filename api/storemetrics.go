@@ -79,3 +79,10 @@ func (is instrumentedStore) CloseRound(ctx context.Context, roundID string) erro
 	is.observe("close_round", start, err)
 	return err
 }
+
+func (is instrumentedStore) Keep(ctx context.Context, roundID string, until time.Time) error {
+	start := time.Now()
+	err := is.s.Keep(ctx, roundID, until)
+	is.observe("keep", start, err)
+	return err
+}

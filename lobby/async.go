@@ -146,18 +146,39 @@ func (l *Lobby) CloseChallenge(ctx context.Context, playerID, id string) (match.
 // Board returns a page of the round's board: the first top entries, and
 // the player's own entry with around neighbours on each side.
 func (l *Lobby) Board(ctx context.Context, rec *match.AsyncRecord, top int, playerID string, around int) (match.BoardPage, error) {
-	if err := l.settleAsync(ctx, rec, time.Now()); err != nil {
+	now := time.Now()
+	if err := l.settleAsync(ctx, rec, now); err != nil {
 		return match.BoardPage{}, err
 	}
-	return l.cfg.Async.Board(ctx, rec.ID, top, playerID, around)
+	if cached, ok := l.tops.get(rec.ID, top, now); ok {
+		page, err := l.cfg.Async.Board(ctx, rec.ID, 0, playerID, around)
+		page.Top = cached
+		return page, err
+	}
+	page, err := l.cfg.Async.Board(ctx, rec.ID, top, playerID, around)
+	if err == nil && top > 0 {
+		l.tops.put(rec.ID, top, page.Top, now)
+	}
+	return page, err
 }
 
 // BoardRange returns the entries of the round's board from rank from on.
 func (l *Lobby) BoardRange(ctx context.Context, rec *match.AsyncRecord, from, limit int) ([]match.BoardEntry, error) {
-	if err := l.settleAsync(ctx, rec, time.Now()); err != nil {
+	now := time.Now()
+	if err := l.settleAsync(ctx, rec, now); err != nil {
 		return nil, err
 	}
-	return l.cfg.Async.BoardRange(ctx, rec.ID, from, limit)
+	if from > 1 {
+		return l.cfg.Async.BoardRange(ctx, rec.ID, from, limit)
+	}
+	if cached, ok := l.tops.get(rec.ID, limit, now); ok {
+		return cached, nil
+	}
+	entries, err := l.cfg.Async.BoardRange(ctx, rec.ID, 1, limit)
+	if err == nil && limit > 0 {
+		l.tops.put(rec.ID, limit, entries, now)
+	}
+	return entries, err
 }
 
 // An AsyncReplay is a closed asynchronous round's deal and a page of its

@@ -213,17 +213,28 @@ func (l *Lobby) play(at *attempt) {
 		case <-end.C:
 		case <-at.stop:
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		e, err := l.finishAttempt(ctx, at, time.Now())
-		if err == nil {
-			l.tellOver(ctx, at, e)
-			cancel()
-			return
+		for l.endAttempt(at) != nil {
+			select {
+			case <-l.stop:
+				return
+			case <-time.After(time.Second):
+			}
 		}
-		cancel()
-		l.cfg.Logger.Warn("ending an attempt failed; trying again", "round", at.round.ID, "err", err)
-		end.Reset(time.Second)
+		return
 	}
+}
+
+// endAttempt ends an attempt on its goroutine and tells its player.
+func (l *Lobby) endAttempt(at *attempt) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	e, err := l.finishAttempt(ctx, at, time.Now())
+	if err != nil {
+		l.cfg.Logger.Warn("ending an attempt failed; trying again in a second", "round", at.round.ID, "err", err)
+		return err
+	}
+	l.tellOver(ctx, at, e)
+	return nil
 }
 
 // finishAttempt ends an attempt: the round is closed in the store, so no
@@ -239,12 +250,23 @@ func (l *Lobby) finishAttempt(ctx context.Context, at *attempt, now time.Time) (
 		return match.BoardEntry{}, fmt.Errorf("lobby: attempt %s has %d standings", at.round.ID, len(sts))
 	}
 	st := sts[0]
+	// The attempt's log is published at the close, and kept as long as
+	// the round's board.
+	if err := l.cfg.Store.Keep(ctx, at.round.ID, at.rec.ClosesAt.Add(l.cfg.AsyncRetention)); err != nil {
+		return match.BoardEntry{}, err
+	}
 	e := match.BoardEntryOf(&at.rec, st, st.FinishedMs)
 	fresh, err := l.cfg.Async.Finish(ctx, at.rec.ID, e)
 	if err != nil {
 		return match.BoardEntry{}, err
 	}
-	if fresh && !st.Helped {
+	if fresh {
+		l.tops.forget(at.rec.ID)
+	}
+	// Counted whether or not this call put the entry on the board: a
+	// resent Finish whose first reply was lost reports false, and the
+	// records count a game once anyway.
+	if !st.Helped {
 		g := match.GameResult{
 			GameID: at.round.ID, Variant: at.rec.Variant, Won: st.Status == engine.Won, Score: e.Score,
 			ElapsedMs: e.ElapsedMs, Day: at.rec.Day,

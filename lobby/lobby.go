@@ -169,6 +169,7 @@ type Lobby struct {
 	// dailyMaking are the daily rounds being made on this node (daily.go).
 	dailyMaking map[string]*making
 	ghosts      ghosts // ghost tracks and leaders (ghost.go)
+	tops        tops   // the tops of boards lately read (tops.go)
 	// ready is set once the data epoch is read (epoch.go).
 	ready atomic.Bool
 

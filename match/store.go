@@ -3,6 +3,7 @@ package match
 import (
 	"context"
 	"errors"
+	"time"
 
 	"klondike/engine"
 )
@@ -76,4 +77,10 @@ type Store interface {
 	// which still answers as a retry. SetStanding still works. Closing a
 	// closed round is a no-op.
 	CloseRound(ctx context.Context, roundID string) error
+	// Keep makes the round's logs and standings live until at least
+	// until, however long ago they were last written; a store whose data
+	// does not expire has nothing to do. An attempt at an asynchronous
+	// round is published at the round's close, which may come long after
+	// the attempt's last move.
+	Keep(ctx context.Context, roundID string, until time.Time) error
 }

@@ -150,7 +150,7 @@ func (a *Async) CloseAsync(_ context.Context, id string, at time.Time) (match.As
 	if err != nil {
 		return match.AsyncRecord{}, err
 	}
-	if false {
+	if !at.Before(r.rec.ClosesAt) {
 		return r.rec, nil
 	}
 	rec := r.rec

@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"time"
 
 	"klondike/match"
 )
@@ -142,3 +143,7 @@ func (s *Store) CloseRound(_ context.Context, roundID string) error {
 	s.closed[roundID] = true
 	return nil
 }
+
+// Keep implements match.Store: the memory store keeps everything for the
+// process's life.
+func (s *Store) Keep(context.Context, string, time.Time) error { return nil }

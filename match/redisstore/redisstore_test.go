@@ -253,6 +253,33 @@ func TestRoundExpires(t *testing.T) {
 	}
 }
 
+// TestKeepOutlivesTheTTL: a kept round's keys, its logs among them, live
+// past the store's TTL until the time kept, and a later Keep never
+// shortens them.
+func TestKeepOutlivesTheTTL(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, redisstore.Config{TTL: time.Minute})
+	f.append(t, "r", "p", 1)
+	f.append(t, "r", "q", 1)
+	until := time.Now().Add(time.Hour)
+	if err := f.s.Keep(f.ctx, "r", until); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.s.Keep(f.ctx, "r", time.Now().Add(2*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	keys, err := f.c.Keys(f.ctx, f.prefix+"{round:r}:*").Result()
+	if err != nil || len(keys) < 4 {
+		t.Fatalf("keys %v, %v", keys, err)
+	}
+	for _, k := range keys {
+		d, err := f.c.PTTL(f.ctx, k).Result()
+		if err != nil || d < 59*time.Minute || d > time.Hour {
+			t.Errorf("%s: TTL %v, %v; want about an hour", k, d, err)
+		}
+	}
+}
+
 func TestScriptFlush(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, redisstore.Config{})

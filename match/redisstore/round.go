@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -22,6 +23,10 @@ var (
 	//go:embed closeround.lua
 	closeRoundSrc    string
 	closeRoundScript = redis.NewScript(closeRoundSrc)
+
+	//go:embed keep.lua
+	keepSrc    string
+	keepScript = redis.NewScript(keepSrc)
 )
 
 // errNoPlayer is the error of a write for a player whose id is empty: the
@@ -61,4 +66,19 @@ func (s *Store) ClaimSeat(ctx context.Context, roundID, playerID string) (uint64
 func (s *Store) CloseRound(ctx context.Context, roundID string) error {
 	s.kc.forget(roundID) // no more appends, but a late retry, which rebuilds its keys
 	return mapErr(s.script(ctx, closeRoundScript, []string{s.roundKey(roundID, "epochs")}, s.ttlMs).Err())
+}
+
+// Keep implements match.Store: the round's keys, its players' logs among
+// them (named by its standings), expire no sooner than until. A round
+// without standings has nothing to keep.
+func (s *Store) Keep(ctx context.Context, roundID string, until time.Time) error {
+	players := redis.NewStringSliceCmd(ctx, "hkeys", s.roundKey(roundID, "standings"))
+	if err := s.run(ctx, players); err != nil {
+		return mapErr(err)
+	}
+	keys := []string{s.roundKey(roundID, "epochs"), s.roundKey(roundID, "standings"), s.roundKey(roundID, "rank"), s.roundKey(roundID, "rankm")}
+	for _, p := range players.Val() {
+		keys = append(keys, s.logKey(roundID, p))
+	}
+	return mapErr(s.script(ctx, keepScript, keys, until.UnixMilli()).Err())
 }

@@ -283,3 +283,22 @@ func testCloseRoundRace(t *testing.T, h *harness) {
 		h.wantStandings(r, sts...)
 	}
 }
+
+// Keep changes nothing a reader sees, and a round without data is nothing
+// to keep.
+func testKeep(t *testing.T, h *harness) {
+	r := h.round()
+	if err := h.s.Keep(h.ctx, r, time.Now().Add(time.Hour)); err != nil {
+		t.Fatalf("Keep of an unknown round: %v", err)
+	}
+	log := h.appendN(r, "p1", 3)
+	if err := h.s.CloseRound(h.ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.s.Keep(h.ctx, r, time.Now().Add(time.Hour)); err != nil {
+		t.Fatalf("Keep: %v", err)
+	}
+	h.wantLog(r, "p1", log)
+	err := h.s.Append(h.ctx, r, 0, entry(4), standing("p1", 4))
+	h.wantErr("Append after Keep of a closed round", err, match.ErrRoundClosed)
+}

@@ -67,6 +67,7 @@ func Run(t *testing.T, newStore func(t *testing.T) match.Store) {
 		{"CloseRoundFencesNoOne", testCloseRoundNoTakeOver},
 		{"CloseUnknownRound", testCloseUnknownRound},
 		{"CloseRoundRacingAppends", testCloseRoundRace},
+		{"Keep", testKeep},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,125 @@
+package api_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"klondike/api"
+	"klondike/engine"
+	"klondike/match"
+	"klondike/match/memstore"
+	"klondike/match/redisstore"
+	"klondike/match/redisstore/redistest"
+)
+
+// boardPlayers is the size of the daily board the benchmark serves.
+const boardPlayers = 100_000
+
+// BenchmarkLeaderboardPage100k serves the page a player of a daily round
+// with 100,000 finished players asks for: GET
+// /api/v1/rounds/{id}/leaderboard?player=ID, the top 100 and the player's
+// own rank among their neighbours, from Redis, through the server's whole
+// HTTP handler (no network). It reports the served time's p50 and p99.
+//
+//	go test ./api -run '^$' -bench LeaderboardPage100k -benchtime 5000x
+func BenchmarkLeaderboardPage100k(b *testing.B) {
+	rs := redistest.Start(b)
+	c := redis.NewClient(&redis.Options{Addr: rs.Addr(), PoolSize: 64})
+	b.Cleanup(func() { c.Close() })
+	async := redisstore.NewAsync(c, redistest.Prefix(b))
+	mem := memstore.NewBackends()
+	srv := api.NewServer(api.Config{
+		Store: mem.Store, Sessions: mem.Sessions, Coord: mem.Coord, Async: async, Records: async,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	b.Cleanup(srv.Close)
+
+	ctx := context.Background()
+	rules := engine.DefaultRules()
+	now := time.Now()
+	rec := match.AsyncRecord{
+		ID: "daily-bench-draw3", Kind: match.KindDaily, Variant: match.Variant(rules), Rules: rules, Mode: match.ModeRace,
+		Fair: match.KnownDeal(1), LimitMs: 900_000, OpensAt: now.Add(-time.Hour), ClosesAt: now.Add(time.Hour),
+	}
+	if _, _, err := async.CreateAsync(ctx, rec, 2*time.Hour); err != nil {
+		b.Fatal(err)
+	}
+	players := fillBoard(b, async, &rec, boardPlayers)
+
+	rnd := rand.New(rand.NewPCG(1, 2))
+	lat := make([]time.Duration, 0, b.N)
+	for b.Loop() {
+		p := players[rnd.IntN(len(players))]
+		req := httptest.NewRequest(http.MethodGet, "/api/v1/rounds/"+rec.ID+"/leaderboard?player="+p, nil)
+		w := httptest.NewRecorder()
+		t0 := time.Now()
+		srv.ServeHTTP(w, req)
+		lat = append(lat, time.Since(t0))
+		if w.Code != http.StatusOK {
+			b.Fatalf("GET: %d %s", w.Code, w.Body)
+		}
+	}
+	slices.Sort(lat)
+	ms := func(q float64) float64 { return float64(lat[int(q*float64(len(lat)-1))].Microseconds()) / 1000 }
+	b.ReportMetric(ms(0.5), "p50-ms")
+	b.ReportMetric(ms(0.99), "p99-ms")
+}
+
+// fillBoard starts and finishes n attempts at rec, each a different
+// result, and returns their players.
+func fillBoard(b *testing.B, async *redisstore.Async, rec *match.AsyncRecord, n int) []string {
+	b.Helper()
+	ctx := context.Background()
+	players := make([]string, n)
+	var wg sync.WaitGroup
+	errs := make(chan error, 1)
+	const workers = 32
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < n; i += workers {
+				id := fmt.Sprintf("p%06d", i)
+				players[i] = id
+				name := fmt.Sprintf("player %d", i)
+				if _, _, err := async.StartAttempt(ctx, rec.ID, match.Attempt{PlayerID: id, Name: name, StartedAt: time.Now()}); err != nil {
+					select {
+					case errs <- err:
+					default:
+					}
+					return
+				}
+				st := match.Standing{
+					PlayerID: id, Name: name, Points: 5 * (i % 100), Foundation: i % 53, Moves: 100 + i%80,
+					Status: engine.Stuck, FinishedMs: int64(60_000 + i%800_000), ReachedMs: int64(i % 800_000),
+				}
+				if st.Foundation == engine.NumCards {
+					st.Status = engine.Won
+				}
+				if _, err := async.Finish(ctx, rec.ID, match.BoardEntryOf(rec, st, st.FinishedMs)); err != nil {
+					select {
+					case errs <- err:
+					default:
+					}
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	select {
+	case err := <-errs:
+		b.Fatal(err)
+	default:
+	}
+	return players
+}
