@@ -11,7 +11,8 @@
 //
 // RunCoord (coord.go) is the suite of match.Coord and lobby.Coord; its
 // factory must give each subtest a Coord of its own. RunSessions
-// (sessions.go) is the suite of lobby.Sessions.
+// (sessions.go) is the suite of lobby.Sessions, RunAsync (async.go) of
+// match.AsyncStore and RunRecords (records.go) of match.RecordStore.
 package storetest
 
 import (
