@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -266,5 +267,20 @@ func TestChallengeLimits(t *testing.T) {
 	}
 	if got := code(bob.Reply(protocol.RoundRef{Type: protocol.TypeStartAttempt, RoundID: "nope"})); got != protocol.CodeNotFound {
 		t.Fatalf("an unknown round: %s, want not_found", got)
+	}
+	apitest.Request[protocol.RoundStarted](bob, protocol.RoundRef{Type: protocol.TypeStartAttempt, RoundID: made.Round.RoundID})
+	res, err := http.Get(hs.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	for _, want := range []string{
+		`klondike_async_events_total{event="created",kind="challenge"} 2`,
+		`klondike_async_events_total{event="started",kind="challenge"} 1`,
+	} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
 	}
 }

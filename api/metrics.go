@@ -39,6 +39,11 @@ type Metrics struct {
 	RoundsStarted  prometheus.Counter // klondike_rounds_started_total
 	RoundsFinished prometheus.Counter // klondike_rounds_finished_total
 
+	// Async counts the events of asynchronous rounds by kind (challenge,
+	// daily) and event: created (a round made by this node), started (an
+	// attempt), finished (an attempt put on its board by this node).
+	Async *prometheus.CounterVec // klondike_async_events_total{kind,event}
+
 	StoreSeconds *prometheus.HistogramVec // klondike_store_operation_duration_seconds{op}
 	StoreErrors  *prometheus.CounterVec   // klondike_store_errors_total{op}
 }
@@ -94,6 +99,9 @@ func NewMetrics(version string) *Metrics {
 		RoundsFinished: f(prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "klondike_rounds_finished_total", Help: "Rounds finished.",
 		})).(prometheus.Counter),
+		Async: f(prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "klondike_async_events_total", Help: "Events of asynchronous rounds (challenges, the daily deal), by kind and event: created, started (an attempt), finished (an attempt on its board).",
+		}, []string{"kind", "event"})).(*prometheus.CounterVec),
 		StoreSeconds: f(prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "klondike_store_operation_duration_seconds",
 			Help:    "Duration of store operations, by operation.",
@@ -111,6 +119,11 @@ func NewMetrics(version string) *Metrics {
 	}
 	for _, op := range storeOps {
 		m.StoreErrors.WithLabelValues(op)
+	}
+	for _, kind := range []string{"challenge", "daily"} {
+		for _, ev := range []string{"created", "started", "finished"} {
+			m.Async.WithLabelValues(kind, ev)
+		}
 	}
 	build := prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "klondike_build_info", Help: "Always 1; the labels tell the build.",
@@ -146,4 +159,4 @@ func (m *Metrics) Handler() http.Handler {
 }
 
 // storeOps are the store operations the metrics name (api/storemetrics.go).
-var storeOps = []string{"append", "set_standing", "log", "standings", "ping", "claim_seat", "close_round"}
+var storeOps = []string{"append", "set_standing", "log", "standings", "ping", "claim_seat", "close_round", "keep"}

@@ -117,6 +117,7 @@ func NewServer(cfg Config) *Server {
 		MaxOpen: cfg.MaxOpenMatches, MaxOpenPerIP: cfg.MaxOpenMatchesPerIP, NewSessionsPerMinute: cfg.NewSessionsPerMinute,
 		Async: cfg.Async, Records: cfg.Records, DailyVariants: cfg.DailyVariants, ChallengesPerHour: cfg.ChallengesPerHour,
 		OnRoundDealt: s.Metrics.RoundsStarted.Inc, OnRoundOver: s.Metrics.RoundsFinished.Inc,
+		OnAsync: func(kind, event string) { s.Metrics.Async.WithLabelValues(kind, event).Inc() },
 	})
 	s.Metrics.RegisterMatchGauges(
 		func() float64 { o, _ := s.Lobby.Counts(); return float64(o) },

@@ -83,11 +83,21 @@ func (l *Lobby) CreateChallenge(ctx context.Context, playerID string, p match.Pa
 		Fair: fair, LimitMs: int64(s.TimeLimitS) * 1000, OpensAt: now, ClosesAt: now.Add(window),
 		CreatorID: pl.ID, CreatorName: pl.Name,
 	}
-	stored, _, err := l.cfg.Async.CreateAsync(ctx, rec, l.asyncTTL(&rec, now))
+	stored, made, err := l.cfg.Async.CreateAsync(ctx, rec, l.asyncTTL(&rec, now))
 	if err != nil {
 		return match.AsyncRecord{}, err
 	}
+	if made {
+		l.count(rec.Kind, "created")
+	}
 	return stored, nil
+}
+
+// count tells the metrics of an event of an asynchronous round.
+func (l *Lobby) count(kind, event string) {
+	if l.cfg.OnAsync != nil {
+		l.cfg.OnAsync(kind, event)
+	}
 }
 
 // AsyncRound returns an asynchronous round's record.

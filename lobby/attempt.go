@@ -52,6 +52,9 @@ func (l *Lobby) StartAttempt(ctx context.Context, playerID, id string) (match.Ro
 	if err != nil {
 		return match.RoundStarted{}, err
 	}
+	if fresh {
+		l.count(rec.Kind, "started")
+	}
 	at := l.attemptOf(&rec, a)
 	if !at.round.Running(now) {
 		// The time ran out while the player was away, or the window
@@ -262,6 +265,7 @@ func (l *Lobby) finishAttempt(ctx context.Context, at *attempt, now time.Time) (
 	}
 	if fresh {
 		l.tops.forget(at.rec.ID)
+		l.count(at.rec.Kind, "finished")
 	}
 	// Counted whether or not this call put the entry on the board: a
 	// resent Finish whose first reply was lost reports false, and the

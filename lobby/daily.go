@@ -105,7 +105,10 @@ func (l *Lobby) makeDaily(ctx context.Context, id, day string, rules engine.Rule
 		ID: id, Kind: match.KindDaily, Variant: match.Variant(rules), Rules: rules, Mode: match.ModeRace,
 		Fair: fair, LimitMs: l.cfg.DailyLimit.Milliseconds(), OpensAt: opens, ClosesAt: opens.AddDate(0, 0, 1), Day: day,
 	}
-	rec, _, err = l.cfg.Async.CreateAsync(ctx, rec, l.asyncTTL(&rec, now))
+	rec, made, err := l.cfg.Async.CreateAsync(ctx, rec, l.asyncTTL(&rec, now))
+	if made {
+		l.count(rec.Kind, "created")
+	}
 	return rec, err
 }
 

@@ -107,6 +107,11 @@ type Config struct {
 	// GhostEvery is how often a player of an asynchronous round is sent
 	// their ghosts (default 1 s).
 	GhostEvery time.Duration
+	// OnAsync counts the events of asynchronous rounds for metrics: kind
+	// is match.KindChallenge or KindDaily, event "created" (a round this
+	// node made), "started" (an attempt) or "finished" (an attempt this
+	// node put on its board). May be nil.
+	OnAsync func(kind, event string)
 	// OnRoundDealt and OnRoundOver count rounds for metrics; may be nil.
 	OnRoundDealt func()
 	OnRoundOver  func()
