@@ -7,6 +7,8 @@
 //	GET /                 the client (index.html)
 //	GET /m/<code>         the client; its router joins the match with that invite code
 //	GET /deal/<seed>      the client; its router offers to play that numbered deal
+//	GET /daily            the client; its router shows today's daily deals
+//	GET /c/<id>           the client; its router shows that challenge
 //	GET /static/<v>/…     the assets; <v> is a hash of their content, so they are immutable
 //
 // Everything else is 404, so that the handler can sit behind "GET /" on a mux
@@ -135,7 +137,23 @@ func Version() string { return load().version }
 var (
 	matchPath = regexp.MustCompile(`^/m/[A-Za-z0-9]{1,16}/?$`)
 	dealPath  = regexp.MustCompile(`^/deal/[0-9]{1,20}/?$`)
+	dailyPath = regexp.MustCompile(`^/daily/?$`)
+	// A challenge's id is the server's asynchronous round id.
+	challengePath = regexp.MustCompile(`^/c/[A-Za-z0-9_-]{1,64}/?$`)
 )
+
+// isPage reports whether p is a path of the client's pages.
+func isPage(p string) bool {
+	if p == "/" || p == "/index.html" {
+		return true
+	}
+	for _, re := range []*regexp.Regexp{matchPath, dealPath, dailyPath, challengePath} {
+		if re.MatchString(p) {
+			return true
+		}
+	}
+	return false
+}
 
 // Handler returns the handler of the web client.
 func Handler() http.Handler {
@@ -148,7 +166,7 @@ func Handler() http.Handler {
 		}
 		p := r.URL.Path
 		switch {
-		case p == "/" || p == "/index.html" || matchPath.MatchString(p) || dealPath.MatchString(p):
+		case isPage(p):
 			s.servePage(w, r)
 		case strings.HasPrefix(p, assetPrefix):
 			s.serveAsset(w, r, strings.TrimPrefix(p, assetPrefix))

@@ -31,7 +31,8 @@ func body(t *testing.T, r *http.Response) string {
 
 func TestPagesServeTheClient(t *testing.T) {
 	h := Handler()
-	for _, p := range []string{"/", "/index.html", "/m/K7QX2M", "/m/k7qx2m/", "/deal/1", "/deal/18446744073709551615?draw=1"} {
+	for _, p := range []string{"/", "/index.html", "/m/K7QX2M", "/m/k7qx2m/", "/deal/1", "/deal/18446744073709551615?draw=1",
+		"/daily", "/daily/", "/c/c0123456789ab", "/c/daily-2026-12-04-draw3/"} {
 		r := get(t, h, "GET", p, nil)
 		if r.StatusCode != http.StatusOK {
 			t.Fatalf("GET %s: %d", p, r.StatusCode)
@@ -104,7 +105,8 @@ func TestAssets(t *testing.T) {
 func TestNotFound(t *testing.T) {
 	h := Handler()
 	v := Version()
-	for _, p := range []string{"/nope", "/m/", "/m/a/b", "/deal/x", "/deal/", "/static/", "/static/" + v + "/", "/static/" + v + "/index.html",
+	for _, p := range []string{"/nope", "/m/", "/m/a/b", "/deal/x", "/deal/", "/daily/x", "/dailyx", "/c/", "/c/a/b", "/c/a.b",
+		"/c/" + strings.Repeat("a", 65), "/static/", "/static/" + v + "/", "/static/" + v + "/index.html",
 		"/static/" + v + "/nope.js", "/static/" + v + "/../web.go", "/static/" + v, "/api/v1/whatever"} {
 		if r := get(t, h, "GET", p, nil); r.StatusCode != http.StatusNotFound {
 			t.Errorf("GET %s: %d, want 404", p, r.StatusCode)

@@ -14,6 +14,9 @@ import (
 // write them ("1" for docs/screenshots):
 //
 //	KLONDIKE_SCREENSHOTS=1 go test ./api/webtest -run TestScreenshots -count=1
+//
+// TestAsyncScreenshots (async_screenshots_test.go) writes those of the daily
+// deals, a challenge and the records; -run Screenshots makes them all.
 func TestScreenshots(t *testing.T) {
 	if os.Getenv("KLONDIKE_SCREENSHOTS") == "" {
 		t.Skip("KLONDIKE_SCREENSHOTS is not set")

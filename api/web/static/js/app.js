@@ -1,5 +1,6 @@
 // The Klondike race client: name, lobby, waiting room, board, results and
-// replays, over the server's WebSocket protocol (docs/protocol.md).
+// replays, the daily deals, challenges and the player's records, over the
+// server's WebSocket protocol (docs/protocol.md).
 //
 // app.js is the entry point index.html loads. It wires the modules together
 // and starts the client: each server message goes to its handler, and each
@@ -17,28 +18,37 @@ import { connect, setMessageHandler } from './connection.js';
 import { onWelcome, onMatch, handleRoute } from './match.js';
 import { onRoundStarting, onRoundStarted, onLeaderboard, onRoundOver, onMatchOver } from './round.js';
 import { onMoveOK, onMoveRejected, onError } from './moves.js';
+import { onAsyncRound, onAttemptStarted, onGhost, onAttemptOver, onAsyncWelcome } from './async.js';
 import { nameScreen, connectingScreen, linkScreen } from './entry.js';
 import { lobbyScreen } from './lobby.js';
 import { roomScreen } from './room.js';
 import { gameScreen } from './game.js';
 import { resultsScreen } from './results.js';
+import { dailyScreen } from './daily.js';
+import { challengeScreen } from './challenge.js';
+import { recordsScreen } from './records.js';
 
 // onMessage hands each server message to its handler. Replies reach it
 // too, before their request's promise settles (net.js), so a match a
 // request returned is adopted here like a pushed one.
 function onMessage(m) {
   switch (m.type) {
-    case 'welcome': onWelcome(m); break;
+    case 'welcome': onAsyncWelcome(m); onWelcome(m); break;
     case 'match': if (m.match) onMatch(m.match, m.re); break;
     case 'matches': break; // read by the lobby where it asked for them
     case 'round_starting': onRoundStarting(m); break;
-    case 'round_started': onRoundStarted(m); break;
+    // An attempt at an asynchronous round is a round_started with a kind.
+    case 'round_started': if (m.kind) onAttemptStarted(m); else onRoundStarted(m); break;
     case 'move_ok': onMoveOK(m); break;
     case 'move_rejected': onMoveRejected(m); break;
     case 'leaderboard': onLeaderboard(m); break;
     case 'round_over': onRoundOver(m); break;
     case 'match_over': onMatchOver(m); break;
     case 'resigned': announce('You resigned this round.'); break;
+    case 'async_round': onAsyncRound(m); break;
+    case 'ghost': onGhost(m); break;
+    case 'attempt_over': onAttemptOver(m); break;
+    case 'daily': case 'board': case 'records': break; // read where they were asked for
     case 'error': onError(m); break;
     default: break; // the protocol only adds messages
   }
@@ -61,13 +71,15 @@ function start() {
   defineScreens({
     name: nameScreen, connecting: connectingScreen, lobby: lobbyScreen, room: roomScreen,
     game: gameScreen, watch: gameScreen, results: resultsScreen, link: linkScreen,
+    daily: dailyScreen, challenge: challengeScreen, records: recordsScreen,
   });
   setMessageHandler(onMessage);
   setupFourColour();
   // A Back or Forward within the page fires popstate: outside a match, the
-  // path it lands on is followed as a new link; in a match, the match stays.
+  // path it lands on is followed as a new link; in a match or an attempt,
+  // the game stays.
   window.addEventListener('popstate', () => {
-    if (S.match) return;
+    if (S.match || S.attempt) return;
     S.route = parseRoute(location);
     S.routeDone = false;
     if (S.welcomed) handleRoute();

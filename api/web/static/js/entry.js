@@ -47,7 +47,11 @@ function waitingLine() {
   const what = describeRoute(S.route);
   if (!what) return null;
   return h('p', { class: 'waiting', id: 'waiting-link' }, 'Waiting for you: ', h('strong', { text: what }),
-    S.route.kind === 'deal' ? ' (play it alone or race friends on it)' : ' (you join it once you have a name)');
+    {
+      deal: ' (play it alone or race friends on it)',
+      daily: ' (everyone plays the same deals today, once each)',
+      challenge: ' (it opens once you have a name)',
+    }[S.route.kind] || ' (you join it once you have a name)');
 }
 
 /** connectingScreen shows until the server's welcome (and a link's decision). */

@@ -2,6 +2,8 @@
 // clock, Hint, Undo and Resign), the countdown, and the leaderboard beside
 // it. A spectator, or a player before their board is dealt, gets the same
 // screen with the leaderboard and no board: spectators never see the boards.
+// An attempt at an asynchronous round (S.attempt) is played on the same
+// screen, with its ghosts beside it instead of a leaderboard.
 //
 // The clock is the server's (Connection.serverNow), so every player's
 // countdown and time left agree whatever their own clock says.
@@ -15,6 +17,8 @@ import { request } from './connection.js';
 import { leaveMatch } from './match.js';
 import { sendMove } from './moves.js';
 import { playersList, scoreNote, leaderboardTable, totalsTable } from './tables.js';
+import { variantLabel, ghostPanel } from './asyncboard.js';
+import { shareBox } from './share.js';
 
 // TICK_MS is how often the clock, the countdown and the timed score are
 // redrawn: often enough that a second never looks skipped.
@@ -51,6 +55,7 @@ function stat(id, label, title, cls = '', short = '') {
 // soloRound tells whether the round has one player: the server offers
 // hints only then, since its solver sees cards the players cannot.
 function soloRound() {
+  if (S.attempt) return false;
   const lb = S.leaderboard;
   if (lb && S.round && lb.round_id === S.round.id && lb.entries) return lb.entries.length === 1;
   return !!S.match && S.match.players.length === 1;
@@ -112,8 +117,9 @@ export function gameScreen() {
   // watching holds for the screen's life: once the player's board is
   // dealt, the screen's kind turns from watch to game and render() builds
   // a new one.
-  const watching = !isPlayer(S.match) || !(S.round && S.round.view);
-  const side = h('aside', { class: 'side', 'aria-label': 'Leaderboard' }, sideMain, watching ? null : help);
+  const att = S.attempt;
+  const watching = !att && (!isPlayer(S.match) || !(S.round && S.round.view));
+  const side = h('aside', { class: 'side', 'aria-label': att ? 'Your attempt' : 'Leaderboard' }, sideMain, watching ? null : help);
   const main = h('div', { class: 'game-main' }, hud, overlay, banner, boardHost);
   const el = h('div', { class: 'game' }, main, side);
   let board = null;
@@ -133,7 +139,12 @@ export function gameScreen() {
 
   // updateSide redraws the side column alone, for a leaderboard push,
   // which changes nothing else on the screen.
+  const sideOfAttempt = att ? attemptSide(att, sideMain) : null;
   const updateSide = () => {
+    if (sideOfAttempt) {
+      sideOfAttempt();
+      return;
+    }
     const r = S.round;
     const m = S.match;
     const parts = [];
@@ -178,7 +189,9 @@ export function gameScreen() {
       controls(false);
       return;
     }
-    const counting = now < r.startsAt;
+    // An attempt starts when the player asks: it has no countdown, however
+    // our estimate of the server's clock lags.
+    const counting = !att && now < r.startsAt;
     if (counting) {
       const secs = Math.ceil((r.startsAt - now) / 1000);
       overlay.textContent = secs > 0 ? `Round ${r.number} starts in ${secs}…` : 'Go!';
@@ -206,8 +219,8 @@ export function gameScreen() {
   const update = () => {
     const r = S.round;
     const m = S.match;
-    if (!m) return;
-    roundStat.set(m.settings.rounds > 1 ? `${r ? r.number : m.round || 1}/${m.settings.rounds}` : null);
+    if (!m && !att) return;
+    roundStat.set(m && m.settings.rounds > 1 ? `${r ? r.number : m.round || 1}/${m.settings.rounds}` : null);
     dealStat.set(r && r.known && r.seed ? `#${r.seed}` : null);
     if (board && r && r.view) {
       board.setView(r.view, r.rules);
@@ -217,10 +230,12 @@ export function gameScreen() {
       points.set(scoring === 'none' ? null : v.score, scoring === 'vegas' ? 'Vegas' : 'Points');
       moves.set(v.moves);
       passes.set(v.passes_left === null ? null : v.passes_left);
-      const msg = {
+      const msg = (att ? {
+        won: 'You won!', stuck: 'No useful move is left: your game is over.', resigned: 'You resigned.', timed_out: 'Time is up.',
+      } : {
         won: 'You won! Waiting for the round to end…', stuck: 'No useful move is left: your game is over. Waiting for the others…',
         resigned: 'You resigned. Waiting for the others…', timed_out: 'Time is up.',
-      }[v.status] || '';
+      })[v.status] || '';
       banner.textContent = msg;
       banner.hidden = !msg;
     } else {
@@ -237,5 +252,31 @@ export function gameScreen() {
       clearInterval(timer);
       if (board) board.destroy();
     },
+  };
+}
+
+// attemptSide is the side column of an attempt: the ghosts (hidden while
+// there are none), what is being played, and for a challenge's creator the
+// link to share while they play. Only the ghosts change every second; the
+// rest is drawn again only when the round's message does.
+function attemptSide(att, host) {
+  const ghosts = h('div', { class: 'ghost-host' });
+  const about = h('div');
+  let shown;
+  replace(host, ghosts, about);
+  return () => {
+    const a = S.asyncRounds[att.asyncId];
+    replace(ghosts, ghostPanel(S.ghost, a && a.round.kind === 'challenge' ? a.round.creator_id : ''));
+    if (a === shown) return;
+    shown = a;
+    const info = a && a.round;
+    const what = att.kind === 'daily'
+      ? `Daily deal${info ? ` · ${variantLabel(info)}` : ''}`
+      : info && info.creator_id !== S.me ? `${info.creator_name}\u2019s challenge` : 'Your challenge';
+    replace(about, h('section', { class: 'attempt-info', 'aria-labelledby': 'attempt-title' },
+      h('h2', { id: 'attempt-title', text: what }),
+      h('p', { class: 'muted', text: 'One attempt, on your own clock: the board ranks it once your game ends.' }),
+      att.kind === 'challenge' && info && info.creator_id === S.me
+        ? shareBox({ id: 'challenge-link', copyId: 'challenge-copy', label: 'Link to share', url: `${location.origin}/c/${att.asyncId}` }) : null));
   };
 }

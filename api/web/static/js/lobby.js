@@ -1,5 +1,6 @@
 // The lobby: a shared deal or a started match a link offered, quick match
-// and solo practice, joining or watching by code, the open public matches,
+// and solo practice, the ways to the daily deals, a challenge and the
+// player's records, joining or watching by code, the open public matches,
 // and the create form.
 
 import { h, replace, storageGet } from './util.js';
@@ -10,6 +11,8 @@ import { render, rebuild } from './screen.js';
 import { request } from './connection.js';
 import { joinByCode, watchByCode, createMatch, soloPractice } from './match.js';
 import { settingsForm, describeSettings } from './settings.js';
+import { goPage } from './async.js';
+import { challengeForm } from './challenge.js';
 
 // POLL_MS is how often the open matches are read again while the lobby is
 // shown: the server pushes no changes to the list.
@@ -44,6 +47,22 @@ export function lobbyScreen() {
   const watchOffer = S.watchOffer ? h('section', { class: 'panel deal-offer' },
     h('h2', { text: `Match ${S.watchOffer} is under way` }),
     h('button', { class: 'btn primary', type: 'button', id: 'watch-offer', text: 'Watch it', onclick: () => watchByCode(S.watchOffer) })) : null;
+  // The challenge form shows when asked for: most visits do not need it.
+  const challengePanel = h('section', { class: 'panel challenge-panel', id: 'challenge-panel', 'aria-labelledby': 'challenge-form-title', hidden: true },
+    h('h2', { id: 'challenge-form-title', text: 'Challenge a friend' }),
+    h('p', { class: 'hint', text: 'You play a deal now and send its link: each friend gets one try at the same deal on their own clock, and the board ranks you all. Give a deal number to make it an open deal.' }),
+    challengeForm());
+  const challengeBtn = h('button', {
+    class: 'btn', type: 'button', id: 'challenge-open', text: 'Challenge a friend', 'aria-expanded': 'false', 'aria-controls': 'challenge-panel',
+    onclick: () => {
+      challengePanel.hidden = !challengePanel.hidden;
+      challengeBtn.setAttribute('aria-expanded', String(!challengePanel.hidden));
+      if (!challengePanel.hidden) {
+        challengePanel.scrollIntoView({ block: 'nearest' });
+        challengePanel.querySelector('select, input').focus({ preventScroll: true });
+      }
+    },
+  });
   const el = h('div', { class: 'lobby' },
     offerEl, watchOffer,
     h('section', { class: 'panel', 'aria-labelledby': 'play-title' },
@@ -52,7 +71,12 @@ export function lobbyScreen() {
         drawSel,
         h('button', { class: 'btn primary', type: 'button', id: 'quick-match', text: 'Quick match', onclick: () => request('quick_match', { settings: { draw: +drawSel.value } }).catch(fail) }),
         h('button', { class: 'btn', type: 'button', id: 'solo', text: 'Solo practice', onclick: () => soloPractice(+drawSel.value) })),
-      h('p', { class: 'hint', text: 'Quick match seats you with others who want the same draw; it starts a few seconds after a second player arrives.' })),
+      h('p', { class: 'hint', text: 'Quick match seats you with others who want the same draw; it starts a few seconds after a second player arrives.' }),
+      h('div', { class: 'actions' },
+        h('button', { class: 'btn', type: 'button', id: 'lobby-daily', text: 'Daily deals', onclick: () => goPage({ kind: 'daily' }) }),
+        challengeBtn,
+        h('button', { class: 'btn subtle', type: 'button', id: 'lobby-records', text: 'My records', onclick: () => goPage({ kind: 'records' }) }))),
+    challengePanel,
     h('section', { class: 'panel', 'aria-labelledby': 'join-title' },
       h('h2', { id: 'join-title', text: 'Join with a code' }),
       h('form', {

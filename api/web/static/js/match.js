@@ -85,12 +85,14 @@ function linkDecides(info) {
 
 /**
  * handleRoute acts on the link that opened the page, once: an invite joins
- * its match, a deal is offered in the lobby.
+ * its match, a deal is offered in the lobby, /daily and a challenge's link
+ * show their pages.
  */
 export function handleRoute() {
   if (S.routeDone) return;
   S.routeDone = true;
   const r = S.route;
+  S.page = r.kind === 'daily' || r.kind === 'challenge' ? { ...r } : { kind: 'lobby' };
   if (r.kind === 'match') {
     joinByCode(r.code, true);
   } else if (r.kind === 'deal') {
@@ -202,6 +204,7 @@ export function leaveMatch(then) {
     if (typeof then === 'function') {
       then();
     } else {
+      S.page = { kind: 'lobby' };
       setPath('/');
     }
     render();

@@ -13,6 +13,7 @@ import { S, isPlayer } from './state.js';
 import { fail } from './feedback.js';
 import { request } from './connection.js';
 import { onMatch, leaveMatch } from './match.js';
+import { goPage, createChallenge } from './async.js';
 import { scoreNote, leaderboardTable, totalsTable } from './tables.js';
 
 /** resultsScreen is the results of the round S.roundOver, or of the match. */
@@ -94,7 +95,16 @@ export function resultsScreen() {
     if (mm.state === 'over') {
       const player = isPlayer(mm);
       next.textContent = mm.next_match && player ? 'A rematch is open: join it to play again with the same players.' : 'The match is over.';
+      // After practice alone, the natural next step is a friend on a deal
+      // of the same rules: a challenge, which the player plays first.
+      const practice = player && mm.settings.max_players === 1;
+      const rules = { draw: mm.settings.draw, scoring: mm.settings.scoring };
+      if (mm.settings.passes) rules.passes = mm.settings.passes;
       replace(actions,
+        practice ? h('button', {
+          class: 'btn', type: 'button', id: 'challenge-after', text: 'Challenge a friend', title: 'A new deal of these rules: you play it first, then share the link',
+          onclick: () => leaveMatch(() => { goPage({ kind: 'lobby' }); createChallenge(rules).catch(fail); }),
+        }) : null,
         player ? h('button', { class: 'btn primary', type: 'button', id: 'rematch', text: mm.next_match ? 'Join the rematch' : 'Rematch', onclick: () => request('rematch', { match_id: mm.id }).then((res) => onMatch(res.match, res.re)).catch(fail) }) : null,
         h('button', { class: 'btn', type: 'button', id: 'to-lobby', text: 'Back to the lobby', onclick: () => leaveMatch() }));
     } else if (mm.state === 'between' || mm.state === 'running') {

@@ -9,25 +9,11 @@ import { request } from './connection.js';
 import { leaveMatch } from './match.js';
 import { describeSettings } from './settings.js';
 import { playersList } from './tables.js';
+import { shareBox } from './share.js';
 
 /** roomScreen is the waiting room; update() follows the match's pushes. */
 export function roomScreen() {
   const m0 = S.match;
-  const link = `${location.origin}/m/${m0.code}`;
-  const linkInput = h('input', { id: 'invite-link', readonly: true, value: link, 'aria-label': 'Invite link' });
-  const copyStatus = h('span', { class: 'muted', role: 'status', 'aria-live': 'polite' });
-  const copy = () => {
-    const ok = () => { copyStatus.textContent = 'Copied!'; };
-    const fallback = () => {
-      linkInput.select();
-      try { if (document.execCommand('copy')) { ok(); return; } } catch { /* fall through */ }
-      copyStatus.textContent = 'Select the link and copy it.';
-    };
-    // The clipboard API needs a secure context (https or loopback); the
-    // selection and execCommand work on plain http too.
-    if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(link).then(ok, fallback);
-    else fallback();
-  };
   const readyBtn = h('button', { class: 'btn', type: 'button', id: 'ready-toggle', 'aria-pressed': 'false', text: 'Ready' });
   const startBtn = h('button', { class: 'btn primary', type: 'button', id: 'start-match', text: 'Start the match' });
   const playersHost = h('div');
@@ -41,9 +27,7 @@ export function roomScreen() {
   startBtn.addEventListener('click', () => request('start_match', { match_id: S.match.id }).catch(fail));
   const el = h('section', { class: 'panel room', 'aria-labelledby': 'room-title' },
     title, settingsP,
-    h('div', { class: 'invite' },
-      h('label', { for: 'invite-link', text: 'Invite link' }),
-      h('div', { class: 'inline-form' }, linkInput, h('button', { class: 'btn', type: 'button', id: 'copy-link', text: 'Copy', onclick: copy }), copyStatus)),
+    shareBox({ id: 'invite-link', copyId: 'copy-link', label: 'Invite link', url: `${location.origin}/m/${m0.code}` }),
     h('h2', { text: 'Players' }),
     playersHost,
     h('div', { class: 'actions' }, readyBtn, startBtn, h('button', { class: 'btn subtle', type: 'button', id: 'leave', text: 'Leave', onclick: () => leaveMatch() })),

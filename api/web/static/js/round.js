@@ -42,6 +42,18 @@ export function onRoundStarting(m) {
  */
 export function onRoundStarted(m) {
   if (S.match && m.match_id !== S.match.id) return;
+  takeDeal(m);
+  if (!m.resumed) announce(`Round ${m.round} started. Good luck!`);
+  S.roundOver = null;
+  render();
+}
+
+/**
+ * takeDeal makes S.round the round of a round_started message (a match's
+ * round or an attempt's), with its view and last_seq: on a resume they are
+ * the server's truth, and replace ours.
+ */
+export function takeDeal(m) {
   if (!S.round || S.round.id !== m.round_id) S.round = newRound(m);
   const r = S.round;
   r.rules = m.rules;
@@ -60,12 +72,8 @@ export function onRoundStarted(m) {
     // cannot tell whether it turned a card, and the server decides.
     r.lastEvents = null;
     announce('Back in the game.');
-  } else {
-    announce(`Round ${m.round} started. Good luck!`);
   }
   if (screen.board) screen.board.moveAnswered(false);
-  S.roundOver = null;
-  render();
 }
 
 /** onLeaderboard takes a leaderboard push; only the side column changes. */

@@ -1,17 +1,22 @@
-// The client's links: the server serves index.html for /, /m/<code> and
-// /deal/<seed> (api/web/web.go), and this module reads which one opened the
-// page. The path is kept in step with what the tab shows (replaceState, never
+// The client's links: the server serves index.html for /, /m/<code>,
+// /deal/<seed>, /daily and /c/<id> (api/web/web.go), and this module reads
+// which one opened the page. The path is kept in step with what the tab shows (replaceState, never
 // pushState), so that a reload or a copied address comes back to it.
 
 /**
  * parseRoute reads a location: {kind: 'match', code} for an invite link,
- * {kind: 'deal', seed, draw, passes?, scoring?} for a shared deal, or
- * {kind: 'lobby'}. The seed stays a string: deal numbers are 64-bit.
+ * {kind: 'deal', seed, draw, passes?, scoring?} for a shared deal,
+ * {kind: 'daily'} for the daily deals, {kind: 'challenge', id} for a
+ * challenge's link, or {kind: 'lobby'}. The seed stays a string: deal
+ * numbers are 64-bit.
  */
 export function parseRoute(loc) {
   const p = loc.pathname;
   let m = /^\/m\/([A-Za-z0-9]{1,16})\/?$/.exec(p);
   if (m) return { kind: 'match', code: m[1].toUpperCase() };
+  if (/^\/daily\/?$/.test(p)) return { kind: 'daily' };
+  m = /^\/c\/([A-Za-z0-9_-]{1,64})\/?$/.exec(p);
+  if (m) return { kind: 'challenge', id: m[1] };
   m = /^\/deal\/(\d{1,20})\/?$/.exec(p);
   if (m) {
     const q = new URLSearchParams(loc.search);
@@ -27,12 +32,16 @@ export function parseRoute(loc) {
 export function describeRoute(r) {
   if (r.kind === 'deal') return `Deal #${r.seed}, draw ${r.draw}`;
   if (r.kind === 'match') return `An invite to match ${r.code}`;
+  if (r.kind === 'daily') return 'Today\u2019s daily deals';
+  if (r.kind === 'challenge') return 'A challenge from a friend';
   return '';
 }
 
 /** routePath is the path of a route: parseRoute's inverse. */
 export function routePath(r) {
   if (r.kind === 'match') return `/m/${r.code}`;
+  if (r.kind === 'daily') return '/daily';
+  if (r.kind === 'challenge') return `/c/${r.id}`;
   if (r.kind !== 'deal') return '/';
   const q = new URLSearchParams({ draw: String(r.draw) });
   if (r.passes !== undefined) q.set('passes', String(r.passes));

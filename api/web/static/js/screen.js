@@ -3,9 +3,10 @@
 // A screen is made by a function of no arguments that returns
 // {el, update?, updateSide?, board?, destroy?}. render() builds a new one
 // only when the screen's key changes, and otherwise calls its update(): the
-// key holds the kind, the match and the round shown, so a new match or a new
-// round's results get a fresh screen, while a push within them (a player
-// joins, a move is accepted) only updates the one shown.
+// key holds the kind, the match and the round shown (an attempt's round, a
+// challenge's id), so a new match or a new round's results get a fresh
+// screen, while a push within them (a player joins, a move is accepted) only
+// updates the one shown.
 //
 // The screens are registered by app.js (defineScreens) rather than imported
 // here: they call render(), and this way no module imports one above it.
@@ -33,8 +34,11 @@ function currentScreen() {
   // While a resumed session's match is weighed against a link (see
   // linkDecides in match.js), neither is shown.
   if (!S.welcomed || S.resumedId) return 'connecting';
+  // An attempt at an asynchronous round is a round of one player without
+  // a match.
+  if (S.attempt && S.round && S.round.view) return 'game';
   const m = S.match;
-  if (!m) return 'lobby';
+  if (!m) return S.page.kind;
   if (S.linkConflict) return 'link';
   if (S.roundOver && (m.state === 'between' || m.state === 'over' || m.state === 'running')) return 'results';
   if (m.state === 'over') return 'results';
@@ -46,11 +50,13 @@ function currentScreen() {
 
 /** render shows the screen the state calls for, and updates it. */
 export function render() {
-  const key = currentScreen() + (S.match ? `:${S.match.id}` : '') + (S.roundOver ? `:${S.roundOver.round_id}` : '');
+  const kind = currentScreen();
+  let key = kind + (S.match ? `:${S.match.id}` : '') + (S.roundOver ? `:${S.roundOver.round_id}` : '');
+  if (kind === 'game' && S.attempt) key = `game:${S.attempt.roundId}`;
+  if (kind === 'challenge') key = `challenge:${S.page.id}`;
   if (key !== screenKey) {
     if (screen.destroy) screen.destroy();
     screenKey = key;
-    const kind = key.split(':')[0];
     screen = makers[kind]();
     const focus = document.activeElement;
     replace(app, screen.el);

@@ -24,12 +24,14 @@ const SETTING_FIELDS = [
 /**
  * settingsForm is the form of a match's settings, filled from prefill (the
  * last settings used) or the defaults; onSubmit gets the settings as the
- * protocol spells them.
+ * protocol spells them. Options: only, the keys of the fields shown (all by
+ * default); prefix, of the fields' ids; submitId, the button's id; extra,
+ * more fields placed after them (their values are the caller's to read).
  */
-export function settingsForm(prefill, submitText, onSubmit) {
+export function settingsForm(prefill, submitText, onSubmit, { only = null, prefix = 'set-', submitId = 'create-submit', extra = null } = {}) {
   const fields = {};
-  const rows = SETTING_FIELDS.map((f) => {
-    const id = `set-${f.key}`;
+  const rows = SETTING_FIELDS.filter((f) => !only || only.includes(f.key)).map((f) => {
+    const id = `${prefix}${f.key}`;
     const v = prefill[f.key] !== undefined ? prefill[f.key] : f.def;
     let input;
     if (f.type === 'select') {
@@ -61,7 +63,7 @@ export function settingsForm(prefill, submitText, onSubmit) {
       }
       onSubmit(s);
     },
-  }, h('div', { class: 'fields' }, rows), h('button', { class: 'btn primary', type: 'submit', id: 'create-submit', text: submitText }));
+  }, h('div', { class: 'fields' }, rows, extra), h('button', { class: 'btn primary', type: 'submit', id: submitId, text: submitText }));
   return form;
 }
 

@@ -17,6 +17,7 @@ import { parseRoute } from './route.js';
 export const NAME_KEY = 'klondike.name';
 export const FOUR_KEY = 'klondike.fourColour';
 export const LAST_SETTINGS_KEY = 'klondike.settings';
+export const COMMITMENTS_KEY = 'klondike.commitments';
 
 export const S = {
   name: storageGet(NAME_KEY),
@@ -49,6 +50,18 @@ export const S = {
   linkConflict: null,
   // dismissed holds matches a link replaced: their pushes are not adopted.
   dismissed: new Set(),
+  // page is what the tab shows outside a match: {kind: 'lobby'}, the daily
+  // deals {kind: 'daily'}, a challenge {kind: 'challenge', id}, or the
+  // player's records {kind: 'records', back} (back: the page to return to).
+  page: { kind: 'lobby' },
+  // asyncRounds holds the last async_round message of each asynchronous
+  // round asked about, by round id: {round (AsyncInfo), url, attempt}.
+  asyncRounds: {},
+  // attempt is the player's attempt being played: {asyncId, roundId, kind};
+  // S.round is its round (the board, the clock, the moves).
+  attempt: null,
+  ghost: null, // the last ghost message of the attempt
+  attemptOver: null, // the last attempt_over message
 };
 
 /** isPlayer reports whether the player has a seat in the match info. */

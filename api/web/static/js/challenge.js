@@ -1,0 +1,146 @@
+// Challenges: the form that makes one (in the lobby), and the page of a
+// challenge's link, /c/<id>: who made it, its rules, time limit and window,
+// the players so far, the player's Play, Resume or result, its live board,
+// the creator's link to share and "Close now", and once it has closed the
+// deal revealed, the check of its commitment and the replays.
+
+import { h, replace, storageGet } from './util.js';
+import { S, LAST_SETTINGS_KEY } from './state.js';
+import { fail, confirmDialog } from './feedback.js';
+import { goPage, startAttempt, fetchRound, createChallenge, closeChallenge, DAY_WINDOW_S } from './async.js';
+import { settingsForm } from './settings.js';
+import { shareBox } from './share.js';
+import {
+  describeRules, leftText, serverNow, playersText, commitmentLine,
+  liveBoard, revealPanel, closeReplay, attemptAction,
+} from './asyncboard.js';
+
+// The settings a challenge takes: the rules, the ranking, the time limit
+// and, for an open deal, its number.
+const CHALLENGE_FIELDS = ['draw', 'passes', 'scoring', 'undo', 'foundation_to_tableau', 'mode', 'time_limit_s', 'seed'];
+
+// The windows a challenge can stay open for.
+const WINDOWS = [[3600, '1 hour'], [DAY_WINDOW_S, '24 hours'], [7 * DAY_WINDOW_S, '7 days']];
+
+// TICK_MS is how often the time left is redrawn.
+const TICK_MS = 1000;
+
+/**
+ * challengeForm is the form that makes a challenge: the rules (the create
+ * form's fields that apply, filled from the last settings used) and how
+ * long the link stays open. Submitting it starts the creator's attempt.
+ */
+export function challengeForm() {
+  let last = {};
+  try { last = JSON.parse(storageGet(LAST_SETTINGS_KEY, '{}')) || {}; } catch { last = {}; }
+  const windowSel = h('select', { id: 'ch-window', name: 'window' },
+    WINDOWS.map(([s, text]) => h('option', { value: String(s), text, selected: s === DAY_WINDOW_S })));
+  const windowField = h('div', { class: 'field' }, h('label', { for: 'ch-window', text: 'Open for' }), windowSel);
+  return settingsForm(last, 'Challenge and play first', (s) => {
+    createChallenge(s, +windowSel.value).catch(fail);
+  }, { only: CHALLENGE_FIELDS, prefix: 'ch-', submitId: 'challenge-submit', extra: windowField });
+}
+
+/** challengeScreen is the page of the challenge S.page.id. */
+export function challengeScreen() {
+  const id = S.page.id;
+  const body = h('div', { class: 'challenge-body' }, h('p', { class: 'muted', text: 'Reading the challenge…' }));
+  const el = h('section', { class: 'panel challenge', 'aria-labelledby': 'challenge-title' },
+    h('h1', { id: 'challenge-title', text: 'Challenge' }),
+    body,
+    h('div', { class: 'actions page-links' },
+      h('button', { class: 'btn', type: 'button', id: 'challenge-records', text: 'My records', onclick: () => goPage({ kind: 'records' }) }),
+      h('button', { class: 'btn subtle', type: 'button', id: 'challenge-daily', text: 'Daily deals', onclick: () => goPage({ kind: 'daily' }) }),
+      h('button', { class: 'btn subtle', type: 'button', id: 'challenge-lobby', text: 'Back to the lobby', onclick: () => goPage({ kind: 'lobby' }) })));
+  const title = el.querySelector('h1');
+
+  let gone = false;
+  let asked = false;
+  let shown = null; // the async_round message the page was built from
+  let board = null;
+  let tickers = [];
+  const ask = () => {
+    if (asked || !S.conn || !S.conn.isOpen()) return;
+    asked = true;
+    fetchRound(id).catch((err) => {
+      if (gone) return;
+      if (err.code === 'disconnected') { asked = false; return; }
+      title.textContent = 'No such challenge';
+      replace(body, h('p', { id: 'challenge-missing', text: err.code === 'not_found' ? 'This challenge does not exist, or it has expired.' : `The challenge could not be read: ${err.message || err.code}` }));
+    });
+  };
+
+  // build lays the page out from the round's message; the board goes on
+  // being read by itself.
+  const build = (a) => {
+    const info = a.round;
+    const attempt = a.attempt || { state: 'none' };
+    const mine = info.creator_id === S.me;
+    const left = h('dd', { id: 'challenge-left' });
+    const players = h('dd', { id: 'challenge-players', text: playersText(info.players, info.finished) });
+    if (board) board.destroy();
+    board = liveBoard(info, { id: 'challenge-board', showRank: false, onPage: (b) => { players.textContent = playersText(b.players, b.finished); } });
+    const closes = new Date(info.closes_at);
+    const when = closes.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
+    title.textContent = mine ? 'Your challenge' : `${info.creator_name || 'Someone'} challenges you`;
+    let reread = false;
+    const tick = () => {
+      const ms = closes - serverNow();
+      // The window passed while the page was shown: the server now reveals the deal.
+      if (!info.closed && ms <= 0 && !reread) {
+        reread = true;
+        fetchRound(id).catch(() => {});
+      }
+      left.textContent = info.closed || ms <= 0
+        ? `${when}${info.closed_early ? ' (closed early by its creator)' : ''}`
+        : `${when} (in ${leftText(ms)})`;
+    };
+    tick();
+    tickers = [tick];
+    const closeBtn = mine && !info.closed ? h('button', {
+      class: 'btn subtle', type: 'button', id: 'challenge-close', text: 'Close now',
+      onclick: () => confirmDialog('Close this challenge now? Attempts still being played end, and the deal and the replays are published.', 'Close now', () => closeChallenge(id)),
+    }) : null;
+    replace(body,
+      h('p', { class: 'lead', id: 'challenge-intro', text: mine
+        ? 'Everyone with the link plays this deal once, on their own clock; the board ranks you all.'
+        : `${info.creator_name || 'A friend'} played this deal and dares you to do better. You get one try, on your own clock.` }),
+      h('dl', { class: 'facts-list' },
+        h('dt', { text: 'Rules' }), h('dd', { id: 'challenge-rules', text: describeRules(info) }),
+        h('dt', { text: info.closed ? 'Closed' : 'Open until' }), left,
+        h('dt', { text: 'Players so far' }), players),
+      commitmentLine(info, 'challenge-commit'),
+      h('div', { class: 'actions round-action' },
+        attemptAction(info, attempt, { id: 'challenge', onPlay: () => startAttempt(id) })),
+      mine && !info.closed ? h('div', { class: 'share' },
+        shareBox({ id: 'challenge-link', copyId: 'challenge-copy', label: 'Link to share', url: `${location.origin}/c/${id}` }),
+        h('div', { class: 'actions' }, closeBtn)) : null,
+      info.closed ? revealPanel(info, 'challenge-reveal') : null,
+      board.el);
+  };
+
+  const update = () => {
+    ask();
+    const a = S.asyncRounds[id];
+    if (a && a !== shown && !gone) {
+      // A new message (the attempt finished, the creator closed it) lays
+      // the page out again; the replay open goes with it.
+      const focusId = document.activeElement && el.contains(document.activeElement) ? document.activeElement.id : '';
+      shown = a;
+      closeReplay();
+      build(a);
+      const f = focusId && document.getElementById(focusId);
+      if (f) f.focus();
+    }
+  };
+  const timer = setInterval(() => tickers.forEach((t) => t()), TICK_MS);
+  return {
+    el, update,
+    destroy: () => {
+      gone = true;
+      clearInterval(timer);
+      closeReplay();
+      if (board) board.destroy();
+    },
+  };
+}
