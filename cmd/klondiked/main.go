@@ -57,6 +57,7 @@ type Options struct {
 	RedisPrefix   string
 	RoundTTL      time.Duration
 	RedisLinger   time.Duration
+	Durability    string // redisstore.DurabilityLocal or DurabilityReplica
 	LogFormat     string
 	LogLevel      string
 	ShutdownGrace time.Duration
@@ -121,6 +122,7 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 	fs.StringVar(&o.RedisPrefix, "redis-prefix", env("KLONDIKE_REDIS_PREFIX", redisstore.DefaultPrefix), "prefix of every Redis key, one per deployment (env KLONDIKE_REDIS_PREFIX)")
 	fs.DurationVar(&o.RoundTTL, "round-ttl", envDur("KLONDIKE_ROUND_TTL", redisstore.DefaultTTL), "how long a round's move logs and standings, and a match's record, stay in Redis after their last write (env KLONDIKE_ROUND_TTL)")
 	fs.DurationVar(&o.RedisLinger, "redis-linger", envDur("KLONDIKE_REDIS_LINGER", redisstore.DefaultLinger), "while moves keep coming, the shortest time between two batches of Redis writes: fewer, larger batches cost Redis and the server less CPU a move, each move waiting at most this much more; 0: none (env KLONDIKE_REDIS_LINGER)")
+	fs.StringVar(&o.Durability, "durability", env("KLONDIKE_DURABILITY", redisstore.DurabilityLocal), "when a move is acknowledged: local, once the Redis master has it; replica, once a replica of the master has it too (one WAIT a batch of moves, up to 500ms: with no replica in step, moves fail as unavailable and are retried); the in-memory store takes local only (env KLONDIKE_DURABILITY)")
 	fs.StringVar(&o.DebugAddr, "debug-addr", env("KLONDIKE_DEBUG_ADDR", ""), "address of a separate listener for Go's profiler (/debug/pprof/), e.g. 127.0.0.1:6060; empty: none. Keep it off public interfaces (env KLONDIKE_DEBUG_ADDR)")
 	fs.StringVar(&o.LogFormat, "log-format", env("KLONDIKE_LOG_FORMAT", "text"), "log format: text or json (env KLONDIKE_LOG_FORMAT)")
 	fs.StringVar(&o.LogLevel, "log-level", env("KLONDIKE_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env KLONDIKE_LOG_LEVEL)")
@@ -167,6 +169,15 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 	}
 	if o.RedisLinger < 0 || o.RedisLinger > time.Second {
 		return o, fmt.Errorf("--redis-linger %v: want 0..1s", o.RedisLinger)
+	}
+	switch o.Durability {
+	case redisstore.DurabilityLocal:
+	case redisstore.DurabilityReplica:
+		if o.RedisURL == "" {
+			return o, errors.New("--durability replica needs --redis: the in-memory store keeps moves in this process only, with no replica")
+		}
+	default:
+		return o, fmt.Errorf("--durability %q: want local or replica", o.Durability)
 	}
 	if o.WinnableWorkers < 0 || o.WinnableWorkers > 64 {
 		return o, fmt.Errorf("--winnable-workers %d: want 0..64", o.WinnableWorkers)
@@ -275,7 +286,7 @@ func openBackends(ctx context.Context, o Options, log *slog.Logger) (backends, f
 		m := memstore.NewBackends()
 		return backends{store: m.Store, sessions: m.Sessions, coord: m.Coord, async: m.Async}, func() {}, nil
 	}
-	cfg := redisstore.Config{Prefix: o.RedisPrefix, TTL: o.RoundTTL, Linger: o.RedisLinger}
+	cfg := redisstore.Config{Prefix: o.RedisPrefix, TTL: o.RoundTTL, Linger: o.RedisLinger, Durability: o.Durability}
 	if o.RedisLinger == 0 {
 		cfg.Linger = -1 // none (the Config's zero is its default)
 	}
@@ -290,6 +301,11 @@ func openBackends(ctx context.Context, o Options, log *slog.Logger) (backends, f
 	defer cancel()
 	if err := r.Client.Ping(pctx).Err(); err != nil {
 		log.Warn("Redis does not answer yet; /readyz says 503 until it does", "err", err)
+	} else if o.Durability == redisstore.DurabilityReplica && !o.RedisCluster {
+		// Not fatal either: a replica may be on its way.
+		if info, err := r.Client.Info(pctx, "replication").Result(); err == nil && strings.Contains(info, "connected_slaves:0\r\n") {
+			log.Warn("--durability replica, and the Redis master has no replica: moves fail as unavailable until one is in step")
+		}
 	}
 	return backends{store: r.Store, sessions: r.Sessions, coord: r.Coord, async: r.Async}, func() { _ = r.Close() }, nil
 }
@@ -365,7 +381,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	hs.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(listen(ln)) }()
-	log.Info("klondiked listening", "addr", ln.Addr().String(), "store", storeName, "version", version)
+	log.Info("klondiked listening", "addr", ln.Addr().String(), "store", storeName, "durability", o.Durability, "version", version)
 	if ready != nil {
 		ready <- ln.Addr().String()
 	}

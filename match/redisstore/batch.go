@@ -28,7 +28,9 @@ import (
 // script, atomic on its own (no MULTI: one player's refusal never fails
 // another's append); each caller gets its own command's reply, mapped by
 // mapErr exactly as a lone call's; a caller is answered only when its own
-// reply has arrived, so an acknowledged move is in Redis. go-redis resends a
+// reply has arrived, so an acknowledged move is in Redis (and with
+// DurabilityReplica in a replica too: a WAIT follows the batch's appends,
+// see sendNodes and Durability in the package doc). go-redis resends a
 // pipeline whose replies it lost, and the script answers an entry already in
 // the log as a retry, so a resent batch changes nothing twice.
 //
@@ -58,6 +60,17 @@ const (
 	// DefaultLinger is the shortest time between two batches while
 	// appends keep coming (see Linger above).
 	DefaultLinger = time.Millisecond
+	// ReplicaTimeout is the longest a batch's WAIT waits for a replica
+	// with DurabilityReplica, or half the client's read timeout if that is
+	// shorter. A replica that is up acknowledges within a round trip (a
+	// master with a client waiting asks its replicas at once), and one
+	// that is busy (a fork, a slow disk) within a few hundred milliseconds;
+	// beyond that it is as good as gone, and the moves had better fail as
+	// unavailable, to be retried, than hang. The WAIT's reply must also
+	// come before the client's read timeout (DefaultIOTimeout), or go-redis
+	// would take the silence for a dead connection and send the whole batch
+	// again; and a move's deadline (seconds) leaves room for retries.
+	ReplicaTimeout = 500 * time.Millisecond
 )
 
 // ErrClosed is the error, matching match.ErrUnavailable, of an Append
@@ -102,6 +115,38 @@ type flushBufs struct {
 	batch []*appendCall
 	cmds  []*redis.Cmd
 	pipe  redis.Pipeliner // empty between batches: Exec leaves it so
+	// With DurabilityReplica on a cluster: the batch's parts, one a master
+	// (its appends) and rest (everything else), and the masters' parts of
+	// earlier batches, with their pipelines, for reuse.
+	parts []*batchPart
+	rest  batchPart
+	spare map[*redis.Client]*batchPart
+}
+
+// maxSpareParts bounds the masters' parts a flusher keeps.
+const maxSpareParts = 64
+
+// batchPart is some of a batch's calls, sent in one pipeline: idx are
+// their places in the batch, cmds their commands.
+type batchPart struct {
+	pipe  redis.Pipeliner
+	idx   []int
+	calls []*appendCall
+	cmds  []*redis.Cmd
+	acked bool // its WAIT saw a replica
+}
+
+func (pt *batchPart) reset() {
+	clear(pt.calls)
+	clear(pt.cmds)
+	pt.idx, pt.calls, pt.cmds = pt.idx[:0], pt.calls[:0], pt.cmds[:0]
+	pt.acked = false
+}
+
+func (pt *batchPart) add(i int, call *appendCall) {
+	pt.idx = append(pt.idx, i)
+	pt.calls = append(pt.calls, call)
+	pt.cmds = append(pt.cmds, nil)
 }
 
 // batcher sends queued appends in pipelines, at most pipelines at a time,
@@ -114,6 +159,11 @@ type batcher struct {
 	pipelines int
 	maxQueue  int
 	linger    time.Duration // 0: none
+	// With DurabilityReplica: replica is set, waitMs is WAIT's timeout,
+	// and cluster is the client if it is a cluster's (see sendNodes).
+	replica bool
+	waitMs  int64
+	cluster *redis.ClusterClient
 
 	mu        sync.Mutex
 	queue     []*appendCall
@@ -128,9 +178,18 @@ type batcher struct {
 	flushFn func() // b.flush, made once: "go b.flush()" allocates a closure each time
 }
 
+// newBatcher returns the client's batcher; it panics on a bad durability.
 func newBatcher(c redis.UniversalClient, cfg Config) *batcher {
+	if err := checkDurability(cfg.Durability); err != nil {
+		panic(err)
+	}
 	b := &batcher{c: c, maxBatch: cfg.MaxBatch, pipelines: cfg.Pipelines, maxQueue: cfg.MaxQueue,
 		linger: cfg.Linger, closing: make(chan struct{})}
+	if cfg.Durability == DurabilityReplica {
+		b.replica = true
+		b.waitMs = replicaWait(c).Milliseconds()
+		b.cluster, _ = c.(*redis.ClusterClient)
+	}
 	switch {
 	case b.linger == 0:
 		b.linger = DefaultLinger
@@ -320,41 +379,15 @@ func (b *batcher) send(fb *flushBufs) {
 	cmds := slices.Grow(fb.cmds[:0], len(live))[:len(live)]
 	clear(cmds)
 	fb.cmds = cmds
-	// The pipeline's own error is the first command's that failed; each
-	// command holds its own. (p.Exec is what Pipelined runs after its
-	// function; it leaves p empty for the next batch.)
-	p := fb.pipe
-	for i, call := range live {
-		switch {
-		case call.cmd != nil:
-			_ = p.Process(ctx, call.cmd)
-		case call.a != nil:
-			cmds[i] = call.a.command(ctx)
-			_ = p.Process(ctx, cmds[i])
-		default:
-			cmds[i] = call.scriptOf().EvalSha(ctx, p, call.keys, call.args...)
+	switch {
+	case !b.replica:
+		b.exec(ctx, fb.pipe, live, cmds, false)
+	case b.cluster != nil:
+		b.sendNodes(ctx, fb, live, cmds)
+	default:
+		if !b.exec(ctx, fb.pipe, live, cmds, hasAppend(live)) {
+			notReplicated(live, cmds)
 		}
-	}
-	_, _ = p.Exec(ctx)
-	// A Redis that lost its script cache (a restart, SCRIPT FLUSH) answers
-	// NOSCRIPT without running anything: those go again with the source.
-	var again []int
-	for i, cmd := range cmds {
-		if cmd != nil && isNoScript(cmd.Err()) {
-			again = append(again, i)
-		}
-	}
-	if len(again) > 0 {
-		for _, i := range again {
-			if a := live[i].a; a != nil {
-				a.argv[0], a.argv[1] = "eval", appendSrcArg
-				cmds[i] = a.command(ctx)
-				_ = p.Process(ctx, cmds[i])
-				continue
-			}
-			cmds[i] = live[i].scriptOf().Eval(ctx, p, live[i].keys, live[i].args...)
-		}
-		_, _ = p.Exec(ctx)
 	}
 	for i, call := range live {
 		if call.cmd != nil {
@@ -377,6 +410,189 @@ func (b *batcher) send(fb *flushBufs) {
 		cmds[i] = nil
 		call.done <- mapErr(err) // the call is the caller's from here
 	}
+}
+
+// exec sends calls in p, each call's command in cmds (cmds[i] for calls[i];
+// a call with a cmd of its own keeps its reply there), and with wait a
+// WAIT for one replica after them, on the pipeline's connection. It
+// reports whether that WAIT (and the one after a resend, below) saw a
+// replica take the writes; without wait, true.
+func (b *batcher) exec(ctx context.Context, p redis.Pipeliner, calls []*appendCall, cmds []*redis.Cmd, wait bool) (acked bool) {
+	// The pipeline's own error is the first command's that failed; each
+	// command holds its own. (p.Exec is what Pipelined runs after its
+	// function; it leaves p empty for the next batch.)
+	for i, call := range calls {
+		switch {
+		case call.cmd != nil:
+			_ = p.Process(ctx, call.cmd)
+		case call.a != nil:
+			cmds[i] = call.a.command(ctx)
+			_ = p.Process(ctx, cmds[i])
+		default:
+			cmds[i] = call.scriptOf().EvalSha(ctx, p, call.keys, call.args...)
+		}
+	}
+	acked = b.execWait(ctx, p, wait)
+	// A Redis that lost its script cache (a restart, SCRIPT FLUSH) answers
+	// NOSCRIPT without running anything: those go again with the source.
+	var again []int
+	for i, cmd := range cmds {
+		if cmd != nil && isNoScript(cmd.Err()) {
+			again = append(again, i)
+		}
+	}
+	if len(again) > 0 {
+		for _, i := range again {
+			if a := calls[i].a; a != nil {
+				a.argv[0], a.argv[1] = "eval", appendSrcArg
+				cmds[i] = a.command(ctx)
+				_ = p.Process(ctx, cmds[i])
+				continue
+			}
+			cmds[i] = calls[i].scriptOf().Eval(ctx, p, calls[i].keys, calls[i].args...)
+		}
+		acked = b.execWait(ctx, p, wait) && acked
+	}
+	return acked
+}
+
+// execWait runs p's commands, with wait followed by a WAIT for one
+// replica, and reports whether the WAIT saw one (without wait, true).
+func (b *batcher) execWait(ctx context.Context, p redis.Pipeliner, wait bool) bool {
+	if !wait {
+		_, _ = p.Exec(ctx)
+		return true
+	}
+	w := redis.NewIntCmd(ctx, "wait", 1, b.waitMs)
+	_ = p.Process(ctx, w)
+	_, _ = p.Exec(ctx)
+	return w.Err() == nil && w.Val() >= 1
+}
+
+// sendNodes sends a batch to a Redis Cluster with DurabilityReplica. The
+// cluster client splits a pipeline by node on connections of its own
+// choosing, and it will not carry a WAIT (a command for every shard), so
+// the batch's appends go master by master instead, each master's in a
+// pipeline of the master's own client with a WAIT after them, on the same
+// connection; everything else goes in the cluster's pipeline, as without
+// replicas. The masters' pipelines do not follow a redirect: an append
+// refused as MOVED or ASK (a slot moving, a failover) fails as unavailable,
+// having written nothing, and the client's map of slots is read again for
+// the retry.
+func (b *batcher) sendNodes(ctx context.Context, fb *flushBufs, live []*appendCall, cmds []*redis.Cmd) {
+	if fb.spare == nil || len(fb.spare) > maxSpareParts {
+		// Masters come and go (a failover, a resharding): the parts of
+		// those gone are dropped now and then, with the others.
+		fb.spare = map[*redis.Client]*batchPart{}
+	}
+	fb.rest.pipe = fb.pipe
+	for i, call := range live {
+		if call.a == nil {
+			fb.rest.add(i, call)
+			continue
+		}
+		node, err := b.cluster.MasterForKey(ctx, call.a.pk.log.(string))
+		if err != nil {
+			cmds[i] = call.a.command(ctx)
+			cmds[i].SetErr(err)
+			continue
+		}
+		pt := fb.spare[node]
+		if pt == nil {
+			pt = &batchPart{pipe: node.Pipeline()}
+			fb.spare[node] = pt
+		}
+		if len(pt.idx) == 0 {
+			fb.parts = append(fb.parts, pt)
+		}
+		pt.add(i, call)
+	}
+	var wg sync.WaitGroup
+	for _, pt := range fb.parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pt.acked = b.exec(ctx, pt.pipe, pt.calls, pt.cmds, true)
+		}()
+	}
+	if len(fb.rest.calls) > 0 {
+		b.exec(ctx, fb.rest.pipe, fb.rest.calls, fb.rest.cmds, false)
+	}
+	wg.Wait()
+	for j, i := range fb.rest.idx {
+		cmds[i] = fb.rest.cmds[j]
+	}
+	moved := false
+	for _, pt := range fb.parts {
+		for j, i := range pt.idx {
+			cmds[i] = pt.cmds[j]
+			err := cmds[i].Err()
+			moved = moved || redis.HasErrorPrefix(err, "MOVED") || redis.HasErrorPrefix(err, "ASK")
+			if !pt.acked {
+				unconfirmed(cmds[i])
+			}
+		}
+	}
+	if moved {
+		b.cluster.ReloadState(ctx)
+	}
+	// The calls are their callers' again.
+	fb.rest.reset()
+	for _, pt := range fb.parts {
+		pt.reset()
+	}
+	clear(fb.parts)
+	fb.parts = fb.parts[:0]
+}
+
+// hasAppend reports whether some of the calls are appends.
+func hasAppend(calls []*appendCall) bool {
+	for _, call := range calls {
+		if call.a != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// notReplicated fails the calls' appends with ErrNotReplicated, whatever
+// their replies: no reply of a batch no replica confirmed may be taken for
+// what the log holds after a failover (a SEQCONFLICT, say, would send the
+// caller to read the entry back from the master).
+func notReplicated(calls []*appendCall, cmds []*redis.Cmd) {
+	for i, call := range calls {
+		if call.a != nil && cmds[i] != nil {
+			unconfirmed(cmds[i])
+		}
+	}
+}
+
+// unconfirmed fails an append of a batch no replica confirmed with
+// ErrNotReplicated, unless it failed without a reply from Redis (a dead
+// connection), whose error says more.
+func unconfirmed(cmd *redis.Cmd) {
+	var reply redis.Error
+	if err := cmd.Err(); err == nil || errors.As(err, &reply) {
+		cmd.SetErr(ErrNotReplicated)
+	}
+}
+
+// replicaWait is WAIT's timeout on the client: ReplicaTimeout, or half
+// the client's read timeout if that is shorter, and at least 1 ms (WAIT
+// takes 0 for "forever").
+func replicaWait(c redis.UniversalClient) time.Duration {
+	var read time.Duration
+	switch c := c.(type) {
+	case *redis.Client:
+		read = c.Options().ReadTimeout
+	case *redis.ClusterClient:
+		read = c.Options().ReadTimeout
+	}
+	d := ReplicaTimeout
+	if read > 0 {
+		d = min(d, read/2)
+	}
+	return max(d, time.Millisecond)
 }
 
 // scriptOf is the script a call runs.

@@ -379,7 +379,12 @@ func (c *Coord) LoadRound(ctx context.Context, roundID string) ([]byte, error) {
 // a subscriber may get a message twice: messages should be safe to repeat
 // (a snapshot with its version, "the standings changed").
 func (c *Coord) Publish(ctx context.Context, msg []byte) error {
-	return c.run(ctx, redis.NewIntCmd(ctx, "publish", c.events(), msg))
+	cmd := redis.NewIntCmd(ctx, "publish", c.events(), msg)
+	// On a cluster, go-redis sends a command without a key to any master;
+	// one publisher's messages must all go to the channel's slot, where
+	// Subscribe listens, to arrive in order.
+	cmd.SetFirstKeyPos(1)
+	return c.run(ctx, cmd)
 }
 
 // Subscribe implements lobby.Coord with a go-redis PubSub on the events

@@ -16,6 +16,10 @@ const (
 	DefaultDialTimeout = time.Second
 	DefaultIOTimeout   = time.Second
 	DefaultMaxRetries  = 2
+	// ClusterStateReload is how often a cluster client reloads the slot
+	// map: after a master dies, its shard's moves fail until then and its
+	// replica's promotion (docs/ops/cluster.md).
+	ClusterStateReload = time.Second
 )
 
 // ErrBadPrefix is Open's error for a key prefix with a brace in it, which
@@ -31,8 +35,8 @@ type Options struct {
 	URL string
 	// Cluster says that URL names a Redis Cluster.
 	Cluster bool
-	// Config is the Store's and the Coord's (key prefix, TTL, batching);
-	// its Prefix is the Sessions' and the Async's too.
+	// Config is the Store's and the Coord's (key prefix, TTL, batching,
+	// durability); its Prefix is the Sessions' and the Async's too.
 	Config Config
 	// DialTimeout bounds making a connection (default DefaultDialTimeout),
 	// IOTimeout each read and each write (default DefaultIOTimeout).
@@ -87,6 +91,10 @@ func Dial(o Options) (redis.UniversalClient, error) {
 		}
 		opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout, opt.MaxRetries = dial, rw, rw, retries
 		opt.DialerRetries = dialerRetries
+		// A dead master sends no MOVED: the client learns of its replica's
+		// promotion only by reloading the slot map, every minute unless
+		// told otherwise, and the shard's moves would fail that long.
+		opt.ClusterStateReloadInterval = ClusterStateReload
 		return redis.NewClusterClient(opt), nil
 	}
 	opt, err := redis.ParseURL(o.URL)
@@ -100,11 +108,15 @@ func Dial(o Options) (redis.UniversalClient, error) {
 
 // Open dials Redis as Dial does and returns the backends on the client;
 // Close releases them. It fails with ErrBadPrefix for a prefix with a
-// brace, or with the URL's error. Like Dial it sends nothing: a caller
-// that wants to know whether Redis answers pings the client.
+// brace, ErrBadDurability for a durability that is not a level, or with
+// the URL's error. Like Dial it sends nothing: a caller that wants to know
+// whether Redis answers pings the client.
 func Open(o Options) (*Backends, error) {
 	if strings.ContainsAny(o.Config.Prefix, "{}") {
 		return nil, fmt.Errorf("%w: %q", ErrBadPrefix, o.Config.Prefix)
+	}
+	if err := checkDurability(o.Config.Durability); err != nil {
+		return nil, err
 	}
 	c, err := Dial(o)
 	if err != nil {

@@ -61,6 +61,34 @@
 // has to be the key's first. A player id must not be empty: the empty
 // field of the epochs hash is the round's closed marker.
 //
+// # Durability
+//
+// With Config.Durability DurabilityLocal (the default) an Append is
+// acknowledged once its master has run it: a master that dies before a
+// replica got the entry loses it, though its player was told it was kept.
+// The master's append-only file covers a restart of the same master (a
+// process that died loses nothing it answered, since Redis writes the file
+// before its replies; fsync every second bounds what a machine's crash
+// loses), not a failover, which promotes a replica that may be behind: with
+// the replica in step few moves or none are lost, with one that lags every
+// move acknowledged during its lag (TestDurabilityKill counts them).
+//
+// With DurabilityReplica the batcher sends, after a batch's appends and on
+// the same connection, one WAIT 1 for the whole batch (on a Redis Cluster,
+// one to each master that got some of its appends). WAIT covers every write
+// the master had made when its connection last wrote, and every append
+// writes, even one that finds its entry already in the log (a retry,
+// answered "DUP": the script pushes and pops), so the WAIT covers the
+// earlier write of a retried entry too. Only when WAIT says a replica has
+// them are the batch's appends acknowledged; otherwise they fail with
+// ErrNotReplicated, which matches match.ErrUnavailable: the move is rolled
+// back and its client tries again, and the retry finds the entry in the
+// log. The wait lasts ReplicaTimeout at most (see there why). A store with
+// DurabilityReplica whose masters have no replica acknowledges no append.
+// Other writes (standings set apart from a move, seats, closes, the Coord's
+// records) are not waited for; and a retry in a round closed since, which
+// writes nothing, is covered only as far as its connection's last write.
+//
 // # Retries
 //
 // go-redis resends a command whose reply it lost (a dropped connection, a
@@ -115,6 +143,42 @@ type Config struct {
 	// each append waiting at most Linger more (see batch.go). 0 means
 	// DefaultLinger; negative, none.
 	Linger time.Duration
+
+	// Durability says when an Append is acknowledged: DurabilityLocal (the
+	// default, "" too) once the master has run it, DurabilityReplica once
+	// a replica has it as well (see Durability in the package doc). New
+	// panics on any other value; Open returns ErrBadDurability.
+	Durability string
+}
+
+// The levels of Config.Durability.
+const (
+	// DurabilityLocal acknowledges an append once the master has it.
+	DurabilityLocal = "local"
+	// DurabilityReplica acknowledges an append once a replica of its
+	// master has it too.
+	DurabilityReplica = "replica"
+)
+
+// ErrBadDurability is the error of a Config.Durability that is neither
+// DurabilityLocal nor DurabilityReplica.
+var ErrBadDurability = errors.New(`redisstore: durability must be "local" or "replica"`)
+
+// ErrNotReplicated is an Append's error, matching match.ErrUnavailable,
+// when the store's durability is DurabilityReplica and no replica
+// acknowledged the append's batch within ReplicaTimeout. The entry may be
+// in the master's log: a retry of the same entry is answered as one, and
+// acknowledged once a replica has it.
+var ErrNotReplicated = fmt.Errorf("%w: redisstore: no replica acknowledged the write", match.ErrUnavailable)
+
+// checkDurability returns ErrBadDurability, with the value, for a level
+// that is not one of the two.
+func checkDurability(d string) error {
+	switch d {
+	case "", DurabilityLocal, DurabilityReplica:
+		return nil
+	}
+	return fmt.Errorf("%w, not %q", ErrBadDurability, d)
 }
 
 // Store keeps move logs and standings in Redis. It is safe for concurrent
@@ -145,6 +209,7 @@ var (
 
 // New returns a store over the client: a *redis.Client, a
 // *redis.ClusterClient or a failover client. The store does not close it.
+// It panics when cfg.Durability is not a level (see ErrBadDurability).
 func New(c redis.UniversalClient, cfg Config) *Store {
 	if cfg.Prefix == "" {
 		cfg.Prefix = DefaultPrefix

@@ -1,10 +1,14 @@
 // Package redistest starts throw-away redis-server processes for tests: each
 // on a free loopback port of its own, with its data in the test's temporary
 // folder, killed when the test ends (Start), or shared by a package's tests
-// and killed after them (Shared). It never talks to any other Redis.
+// and killed after them (Shared). A Redis Cluster of several such processes,
+// masters with their replicas, made by redis-cli --cluster create, is
+// started the same two ways (StartCluster, SharedCluster; cluster.go). It
+// never talks to any other Redis.
 //
-// Without redis-server in PATH a test that calls Start is skipped, or fails
-// when the environment has KLONDIKE_REQUIRE_REDIS=1 (as CI does).
+// Without redis-server (or, for a cluster, redis-cli) in PATH a test that
+// calls Start is skipped, or fails when the environment has
+// KLONDIKE_REQUIRE_REDIS=1 (as CI does).
 package redistest
 
 import (
@@ -57,6 +61,12 @@ type Server struct {
 	port    int
 	aof     bool
 	cluster bool
+	// A node of a multi-node cluster (cluster.go): it gets its bus port
+	// and settings from the cluster, and serves no slot until the cluster
+	// is created.
+	member  bool
+	busPort int
+	extra   []string // more redis-server arguments
 
 	mu   sync.Mutex
 	cmd  *exec.Cmd
@@ -98,10 +108,18 @@ func newServer(t testing.TB, opts []Option) *Server {
 func (s *Server) launchOnFreePort() error {
 	var err error
 	for range startTries {
-		if s.port, err = freePort(); err == nil {
-			if err = s.launch(); err == nil {
-				return nil
+		if s.port, err = freePort(); err != nil {
+			continue
+		}
+		// A cluster node's bus port would be port+10000, which may be
+		// taken or beyond 65535: it gets a free one of its own.
+		if s.member {
+			if s.busPort, err = freePort(); err != nil || s.busPort == s.port {
+				continue
 			}
+		}
+		if err = s.launch(); err == nil {
+			return nil
 		}
 	}
 	return err
@@ -221,6 +239,10 @@ func (s *Server) launch() error {
 	if s.cluster {
 		args = append(args, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf")
 	}
+	if s.member {
+		args = append(args, "--cluster-port", strconv.Itoa(s.busPort))
+	}
+	args = append(args, s.extra...)
 	cmd := exec.Command(s.bin, args...)
 	cmd.Dir = s.dir
 	cmd.SysProcAttr = sysProcAttr()
@@ -258,7 +280,7 @@ func (s *Server) waitReady(pid int, done <-chan struct{}) error {
 		if !strings.Contains(info, "process_id:"+strconv.Itoa(pid)+"\r\n") {
 			return errors.New("another process answers on the port")
 		}
-		if !s.cluster {
+		if !s.cluster || s.member {
 			return nil
 		}
 		info, err = s.Do("CLUSTER", "INFO")

@@ -12,6 +12,7 @@ var shared struct {
 	mu      sync.Mutex
 	main    bool // Main runs the tests
 	servers map[kind]*sharedServer
+	cluster sharedCluster
 }
 
 // kind is what tells apart the servers that Shared starts.
@@ -24,7 +25,16 @@ type sharedServer struct {
 	err  error
 }
 
-// Main runs the package's tests, then kills the servers Shared started. A
+// A sharedCluster is started once, by the first test that asks for it.
+type sharedCluster struct {
+	once sync.Once
+	c    *Cluster
+	dir  string
+	err  error
+}
+
+// Main runs the package's tests, then kills the servers Shared and
+// SharedCluster started. A
 // package whose tests call Shared calls it from its TestMain:
 //
 //	func TestMain(m *testing.M) { redistest.Main(m) }
@@ -75,7 +85,39 @@ func Shared(t testing.TB, opts ...Option) *Server {
 	return ss.srv
 }
 
-// stopShared kills the shared servers and removes their folders.
+// SharedCluster returns the cluster of three masters with a replica each
+// that the package's tests share, started by the first test that asks for
+// it (a cluster takes a second or two to start). The tests on it keep
+// apart by their key prefixes; none may kill, stop or flush a node, which
+// the tests that do want a cluster of their own (StartCluster). It needs
+// Main in the package's TestMain, and fails the test without it.
+func SharedCluster(t testing.TB) *Cluster {
+	t.Helper()
+	c := newCluster(t, 3, 1, nil)
+	shared.mu.Lock()
+	main := shared.main
+	sc := &shared.cluster
+	shared.mu.Unlock()
+	if !main {
+		t.Fatal("redistest: SharedCluster needs redistest.Main in the package's TestMain")
+	}
+	sc.once.Do(func() {
+		if sc.dir, sc.err = os.MkdirTemp("", "redistest-cluster-"); sc.err != nil {
+			return
+		}
+		shared.mu.Lock()
+		sc.c = c // for stopShared, even if the start fails halfway
+		shared.mu.Unlock()
+		sc.err = c.start(sc.dir)
+	})
+	if sc.err != nil {
+		t.Fatalf("redistest: shared cluster: %v", sc.err)
+	}
+	return sc.c
+}
+
+// stopShared kills the shared servers and cluster and removes their
+// folders.
 func stopShared() {
 	shared.mu.Lock()
 	defer shared.mu.Unlock()
@@ -86,4 +128,8 @@ func stopShared() {
 		}
 	}
 	shared.servers = nil
+	if sc := &shared.cluster; sc.c != nil {
+		sc.c.kill()
+		os.RemoveAll(sc.dir)
+	}
 }
