@@ -7,12 +7,14 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
 	"github.com/gorilla/websocket"
 
 	"klondike/api/protocol"
+	"klondike/match"
 )
 
 // The connection layer: one WebSocket connection is a Conn with exactly one
@@ -31,8 +33,8 @@ import (
 //
 // The Conn and its end are in this file; the send queue in sendqueue.go,
 // the reader in reader.go (and the decoding of a message in envelope.go),
-// the writer in writer.go, and the server that accepts and tracks the
-// connections in wsserver.go.
+// the writer in writer.go (and its frames in frames.go), and the server
+// that accepts and tracks the connections in wsserver.go.
 //
 // How a connection ends:
 //   - The server closes it (Close: policy, slow consumer, shutdown, …): the
@@ -70,6 +72,11 @@ type Conn struct {
 	hello  *time.Timer
 	ping   *time.Timer  // queues a ping every PingPeriod
 	bucket *tokenBucket // read goroutine only
+
+	// The pace of the player's running round (Hub.SetPace): asked for a
+	// due leaderboard after each message the player sent, before the
+	// answer is written, so that the board leaves in the same write.
+	pace atomic.Pointer[match.LeaderboardPace]
 
 	rateLimited bool // read goroutine only: counted once in Metrics.RateLimited
 	// read goroutine only: a Reply made this goroutine the writer, which

@@ -9,20 +9,24 @@ import (
 
 // Hub maps players to their current connection; it implements match.Sink.
 // A player has at most one connection: a newer one replaces the older.
+// It also keeps the pace of each player's running round (match.PaceSink),
+// which their connection asks for a due leaderboard before it writes what
+// the player's message made.
 type Hub struct {
 	m     *Metrics
 	mu    sync.RWMutex
 	conns map[string]*Conn
+	paces map[string]*match.LeaderboardPace
 }
 
-var _ match.Sink = (*Hub)(nil)
+var _ match.PaceSink = (*Hub)(nil)
 
 // NewHub makes an empty hub; m must not be nil (see Metrics).
 func NewHub(m *Metrics) *Hub {
 	if m == nil {
 		panic("api: NewHub needs a *Metrics (use NewMetrics)")
 	}
-	return &Hub{m: m, conns: make(map[string]*Conn)}
+	return &Hub{m: m, conns: make(map[string]*Conn), paces: make(map[string]*match.LeaderboardPace)}
 }
 
 // Attach makes c the player's connection. A previous, different one is
@@ -31,6 +35,7 @@ func (h *Hub) Attach(playerID string, c *Conn) {
 	h.mu.Lock()
 	old := h.conns[playerID]
 	h.conns[playerID] = c
+	c.pace.Store(h.paces[playerID])
 	n := len(h.conns)
 	h.mu.Unlock()
 	h.m.Players.Set(float64(n))
@@ -63,6 +68,31 @@ func (h *Hub) Send(playerID string, msg []byte) {
 	h.mu.RUnlock()
 	if c != nil {
 		c.Send(msg)
+	}
+}
+
+// SetPace implements match.PaceSink: the player's connection asks p for a
+// due leaderboard before it writes what the player's message made.
+func (h *Hub) SetPace(playerID string, p *match.LeaderboardPace) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.paces[playerID] = p
+	if c := h.conns[playerID]; c != nil {
+		c.pace.Store(p)
+	}
+}
+
+// ClearPace implements match.PaceSink: it forgets p as the player's pace,
+// if it still is.
+func (h *Hub) ClearPace(playerID string, p *match.LeaderboardPace) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.paces[playerID] != p {
+		return
+	}
+	delete(h.paces, playerID)
+	if c := h.conns[playerID]; c != nil {
+		c.pace.CompareAndSwap(p, nil)
 	}
 }
 

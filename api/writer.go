@@ -3,6 +3,8 @@ package api
 import (
 	"time"
 
+	"klondike/match"
+
 	"github.com/gorilla/websocket"
 )
 
@@ -22,8 +24,14 @@ const replyTurns = 3
 
 // writeReplies runs the writer on the read goroutine, for at most
 // replyTurns turns, when a Reply during the dispatch made it the writer.
-// Its writes are bounded by WriteWait, as any writer's.
+// Its writes are bounded by WriteWait, as any writer's. First it asks the
+// pace of the player's running round for a leaderboard that the message
+// just handled made due: queued behind the reply, it leaves in the same
+// write.
 func (c *Conn) writeReplies() {
+	if p := c.pace.Load(); p != nil {
+		c.sendDue(p)
+	}
 	if c.writeAfterDispatch {
 		c.writeAfterDispatch = false
 		c.write(replyTurns)
@@ -31,10 +39,10 @@ func (c *Conn) writeReplies() {
 }
 
 // write is the writer's loop: a turn takes every waiting message and
-// writes it. After turns turns (none if negative) the writer hands over to
-// a goroutine of its own, still the writer.
+// writes them together (see writeFrames). After turns turns (none if
+// negative) the writer hands over to a goroutine of its own, still the
+// writer.
 func (c *Conn) write(turns int) {
-	s := c.srv
 	var batch [][]byte
 	for ; ; turns-- {
 		if turns == 0 {
@@ -50,24 +58,9 @@ func (c *Conn) write(turns int) {
 			c.send.finish()
 			return
 		}
-		if ping {
-			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(s.lim.WriteWait)); err != nil {
-				c.writeFailed(err)
-				return
-			}
-		}
-		for i, msg := range msgs {
-			if c.ctx.Err() != nil {
-				c.writeClose(msgs[i:])
-				c.send.finish()
-				return
-			}
-			c.ws.SetWriteDeadline(time.Now().Add(s.lim.WriteWait))
-			if err := c.ws.WriteMessage(websocket.TextMessage, msg); err != nil {
-				c.writeFailed(err)
-				return
-			}
-			s.m.MessagesOut.Inc()
+		if err := c.writeFrames(msgs, ping, time.Time{}); err != nil {
+			c.writeFailed(err)
+			return
 		}
 		batch = msgs
 	}
@@ -109,24 +102,26 @@ func (c *Conn) writeClose(first [][]byte) {
 	}
 	deadline := time.Now().Add(c.srv.lim.CloseWait)
 	if flush {
-		c.ws.SetWriteDeadline(deadline)
-		write := func(msg []byte) bool {
-			if err := c.ws.WriteMessage(websocket.TextMessage, msg); err != nil {
-				return false
-			}
-			c.srv.m.MessagesOut.Inc()
-			return true
+		if c.writeFrames(first, false, deadline) != nil {
+			return
 		}
-		for _, msg := range first {
-			if !write(msg) {
-				return
-			}
-		}
-		for _, msg := range c.send.take() { // what was queued before the end
-			if !write(msg) {
-				return
-			}
+		// What was queued before the end.
+		if c.writeFrames(c.send.take(), false, deadline) != nil {
+			return
 		}
 	}
 	c.ws.WriteControl(websocket.CloseMessage, f, deadline)
+}
+
+// sendDue asks the pace for a due leaderboard. It runs outside the
+// dispatch's recovery, on the read goroutine: a panic in making the board
+// is logged, as the match's own goroutine would log it, rather than taking
+// the process down.
+func (c *Conn) sendDue(p *match.LeaderboardPace) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.Logger().Error("making a due leaderboard panicked", "panic", r)
+		}
+	}()
+	p.SendDue()
 }

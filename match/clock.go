@@ -3,8 +3,6 @@ package match
 import (
 	"context"
 	"time"
-
-	"klondike/engine"
 )
 
 const (
@@ -25,7 +23,7 @@ const idleTick = reconcileEvery / 2
 // round runs; otherwise half the interval of the reconcile and of the
 // clock's lease renewal (when the match has a clock), so neither slips by
 // a whole period when a tick comes late. An idle match ticks rarely: with
-// many matches on a node, the ticks' selects, timers and onTick add up.
+// many matches on a node, the ticks' selects, timers and tick add up.
 func (m *Match) tickEvery() time.Duration {
 	if m.round != nil && m.st.State == StateRunning {
 		return m.cfg.LeaderboardEvery
@@ -143,9 +141,9 @@ func (m *Match) onTimer() {
 	}
 }
 
-// onTick renews the clock's lease now and then and sends the leaderboard
-// to this node's viewers when it changed.
-func (m *Match) onTick(now time.Time) {
+// tick renews the clock's lease now and then, reads the record when it may
+// have missed news, and sends the round's leaderboard when one is due.
+func (m *Match) tick(now time.Time, pace *LeaderboardPace) {
 	if now.Sub(m.leaseAt) >= m.cfg.LeaseTTL/3 {
 		m.renewLease(now)
 	}
@@ -157,21 +155,5 @@ func (m *Match) onTick(now time.Time) {
 		return
 	}
 	m.tellBoard(nil)
-	due := m.boardHot || m.boardDue && now.Sub(m.lastBoard) >= m.cfg.LeaderboardMinorEvery ||
-		m.rules.Scoring == engine.ScoringStandard && now.Sub(m.lastBoard) >= standardRefresh
-	if !due {
-		return
-	}
-	to := m.localAudience()
-	if len(to) == 0 {
-		m.boardDue, m.boardHot = false, false
-		return
-	}
-	b, err := m.leaderboardMsg(m.tickCtx(now), now)
-	if err != nil {
-		return // the flags stay: try again next tick
-	}
-	m.boardDue, m.boardHot = false, false
-	m.lastBoard = now
-	m.deliver([]outMsg{{To: to, Msg: b}})
+	pace.tick(m, now)
 }

@@ -42,14 +42,18 @@ type Config struct {
 	// with the new snapshot; may be nil.
 	OnChange func(*MatchInfo)
 	// LeaderboardEvery is the coalescing interval of leaderboards: at most
-	// one a round per interval, only when something changed (default 250 ms).
+	// one a round per interval, only when something changed, and only to
+	// the viewers whose last board showed something else (default 500 ms).
+	// A board that a player's move makes due leaves with its move_ok; one
+	// due otherwise goes at the match's next tick, every LeaderboardEvery.
 	LeaderboardEvery time.Duration
-	// LeaderboardMinorEvery is the longest a minor change of the standings
-	// (a move that sends no card to or from a foundation and ends no game:
-	// only a player's moves and points change) waits for its leaderboard
-	// (default 1 s, at least LeaderboardEvery). Changes that can reorder a
-	// race go out within LeaderboardEvery. Under load most moves are minor,
-	// and leaderboards would otherwise be most of what a node writes.
+	// LeaderboardMinorEvery is how old the last leaderboard must be before
+	// a minor change of the standings (a move that sends no card to or
+	// from a foundation and ends no game: only a player's moves and points
+	// change) sends another (default 1 s, at least LeaderboardEvery).
+	// Changes that can reorder a race go once the last board is
+	// LeaderboardEvery old. Under load most moves are minor, and
+	// leaderboards would otherwise be most of what a node writes.
 	LeaderboardMinorEvery time.Duration
 	// Intermission is the pause between a round's end and the next round's
 	// countdown (default 5 s).
@@ -73,7 +77,7 @@ type WinnableDeals interface {
 
 // Defaults of Config.
 const (
-	DefaultLeaderboardEvery = 250 * time.Millisecond
+	DefaultLeaderboardEvery = 500 * time.Millisecond
 	DefaultLeaderboardMinor = time.Second
 	DefaultIntermission     = 5 * time.Second
 	DefaultQuickWait        = 10 * time.Second

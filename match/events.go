@@ -23,7 +23,9 @@ type Event interface{ event() }
 // of its recipients, keeps the bytes of round_over and match_over in its
 // record (for a player who resumes) and publishes them to the other nodes,
 // so every node of a deployment must encode alike. It runs on the match's
-// goroutine and cannot fail: an event holds nothing that does not encode.
+// goroutine and on players' connections (a leaderboard a move made due), so
+// it must be safe for concurrent use, and it cannot fail: an event holds
+// nothing that does not encode.
 type Encoder func(Event) []byte
 
 // MatchUpdate is the match's snapshot: sent to every member and spectator

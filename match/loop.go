@@ -135,7 +135,10 @@ func (m *Match) loop() {
 			m.tickCtxCancel()
 		}
 	}()
+	pace := newLeaderboardPace(m)
+	defer pace.stop()
 	for {
+		pace.follow(m)
 		if d := m.tickEvery(); d != every {
 			every = d
 			tick.Reset(d)
@@ -152,7 +155,7 @@ func (m *Match) loop() {
 		case <-finished:
 			m.safely(m.onFinished)
 		case now := <-tick.C:
-			m.safely(func() { m.onTick(now) })
+			m.safely(func() { m.tick(now, pace) })
 		case <-m.stop:
 			m.releaseLease()
 			return

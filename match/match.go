@@ -65,7 +65,6 @@ type Match struct {
 	timer     *time.Timer
 	leased    bool
 	leaseAt   time.Time
-	lastBoard time.Time
 	boardDue  bool // the standings changed since the last leaderboard (here or on another node)
 	boardHot  bool // and a change among them was urgent
 	outbox    []outMsg

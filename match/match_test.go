@@ -944,7 +944,7 @@ func TestLeaderboardPace(t *testing.T) {
 		if _, err := r.Move(ctx, "a", 2, "D", time.Now(), nil); err != nil {
 			t.Fatal(err)
 		}
-		step(2 * match.DefaultLeaderboardEvery)
+		step(match.DefaultLeaderboardMinor - match.DefaultLeaderboardEvery)
 		if got := boards(); got != n {
 			t.Fatalf("%d leaderboards within half a second of the last, for a draw; want none", got-n)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"klondike/engine"
@@ -72,19 +73,38 @@ func (r *Round) Leaderboard(ctx context.Context, now time.Time) ([]Entry, error)
 // their seat over on another node shows here as they were, until this seat
 // next writes.
 func (r *Round) LocalLeaderboard(now time.Time) (entries []Entry, ok bool) {
+	return r.localLeaderboard(now, lockWaiting)
+}
+
+// tryLocalLeaderboard is LocalLeaderboard without waiting: ok is also
+// false when a seat is busy (its move may be waiting on the store).
+func (r *Round) tryLocalLeaderboard(now time.Time) (entries []Entry, ok bool) {
+	return r.localLeaderboard(now, (*sync.Mutex).TryLock)
+}
+
+// lockWaiting is Lock, as a TryLock that waits.
+func lockWaiting(mu *sync.Mutex) bool {
+	mu.Lock()
+	return true
+}
+
+// localLeaderboard is LocalLeaderboard, taking each lock with lock
+// (lockWaiting or TryLock).
+func (r *Round) localLeaderboard(now time.Time, lock func(*sync.Mutex) bool) (entries []Entry, ok bool) {
 	at := r.elapsedMs(now)
 	if r.Over() {
 		at = r.endMs.Load()
 	}
 	sts := make([]Standing, len(r.Players))
-	r.mu.Lock()
+	if !lock(&r.mu) {
+		return nil, false
+	}
 	for i, p := range r.Players {
 		s := r.seats[p.ID]
-		if s == nil {
+		if s == nil || !lock(&s.mu) {
 			r.mu.Unlock()
 			return nil, false
 		}
-		s.mu.Lock()
 		st, stale := s.standing, s.stale
 		s.mu.Unlock()
 		if stale {
@@ -116,3 +136,7 @@ func (r *Round) TakeDirty() (changed, urgent bool) {
 	changed = r.dirty.Swap(false) || urgent
 	return changed, urgent
 }
+
+// dirtyNow reports whether the standings changed since the last TakeDirty,
+// without taking the change.
+func (r *Round) dirtyNow() bool { return r.dirty.Load() || r.urgent.Load() }
