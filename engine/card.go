@@ -200,17 +200,3 @@ func (c *Card) UnmarshalText(b []byte) error {
 	*c = v
 	return nil
 }
-
-// goesOn reports whether c may be placed on t in the tableau: one rank lower
-// and of the opposite colour.
-func (c Card) goesOn(t Card) bool {
-	return c.Rank()+1 == t.Rank() && c.Red() != t.Red()
-}
-
-// colourName returns "red" or "black".
-func (c Card) colourName() string {
-	if c.Red() {
-		return "red"
-	}
-	return "black"
-}

@@ -17,7 +17,10 @@ const (
 
 // A Deal is a starting layout. Tableau[n] holds pile n+1's n+1 cards bottom
 // first, so the last card of a pile is its face-up card; Stock lists the 24
-// other cards in the order they are drawn (Stock[0] is turned first).
+// other cards in the order they are drawn (Stock[0] is turned first). The
+// same layout serves Klondike, Thumb and Pouch and Whitehead (whose
+// foundations start with Stock[0]); Double Klondike's has nine piles, the
+// last two in MorePiles, and a 59-card stock, two decks in all.
 //
 // Its JSON form is the canonical layout:
 //
@@ -25,20 +28,49 @@ const (
 type Deal struct {
 	Tableau [NumPiles][]Card `json:"tableau"`
 	Stock   []Card           `json:"stock"`
+	// MorePiles holds the piles after the seventh: Double Klondike's piles 8
+	// and 9 (8 and 9 cards), and nothing in a 52-card deal. The JSON lists
+	// them in "tableau" after the others.
+	MorePiles [][]Card `json:"-"`
+}
+
+// Decks returns the number of decks the deal is made of: 2 when it has
+// more than seven piles (Double Klondike's 104 cards), otherwise 1.
+func (d *Deal) Decks() int {
+	if len(d.MorePiles) > 0 {
+		return 2
+	}
+	return 1
+}
+
+// pile returns pile i+1.
+func (d *Deal) pile(i int) []Card {
+	if i < NumPiles {
+		return d.Tableau[i]
+	}
+	return d.MorePiles[i-NumPiles]
 }
 
 // ErrBadDeal is wrapped by every error that Deal.Validate and ParseDeal return.
 var ErrBadDeal = errors.New("bad deal")
 
 // Validate reports the first problem with the layout: a pile or stock with the
-// wrong number of cards, a card that is not one of the 52, or a duplicate.
+// wrong number of cards, a card that is not one of the 52, or a duplicate. A
+// deal of nine piles (MorePiles holding piles 8 and 9) is Double Klondike's:
+// two decks, each card twice, and a 59-card stock.
 func (d *Deal) Validate() error {
-	// seen[i] is where card i stands, as 1 + pile·32 + position (pile 7 is
-	// the stock), or 0; the words are only made for an error.
-	var seen [NumCards]int
+	piles := NumPiles + len(d.MorePiles)
+	if piles != NumPiles && piles != MaxPiles {
+		return fmt.Errorf("%w: tableau has %d piles, want %d or %d", ErrBadDeal, piles, NumPiles, MaxPiles)
+	}
+	decks := d.Decks()
+	// seen[k][i] is where copy k+1 of card i stands, as 1 + pile·32 +
+	// position (pile number piles is the stock), or 0; the words are only
+	// made for an error.
+	var seen [2][NumCards]int
 	where := func(at int) string {
 		pile, pos := (at-1)/32, (at-1)%32+1
-		if pile == NumPiles {
+		if pile == piles {
 			return fmt.Sprintf("stock card %d", pos)
 		}
 		return fmt.Sprintf("tableau pile %d card %d", pile+1, pos)
@@ -47,13 +79,22 @@ func (d *Deal) Validate() error {
 		if !c.Valid() {
 			return fmt.Errorf("%w: %s is not a card", ErrBadDeal, where(at))
 		}
-		if prev := seen[c.Index()]; prev != 0 {
-			return fmt.Errorf("%w: duplicate card %s (%s and %s)", ErrBadDeal, c, where(prev), where(at))
+		i := c.Index()
+		if seen[0][i] == 0 {
+			seen[0][i] = at
+			return nil
 		}
-		seen[c.Index()] = at
-		return nil
+		if decks == 1 {
+			return fmt.Errorf("%w: duplicate card %s (%s and %s)", ErrBadDeal, c, where(seen[0][i]), where(at))
+		}
+		if seen[1][i] == 0 {
+			seen[1][i] = at
+			return nil
+		}
+		return fmt.Errorf("%w: card %s three times (%s, %s and %s)", ErrBadDeal, c, where(seen[0][i]), where(seen[1][i]), where(at))
 	}
-	for i, pile := range d.Tableau {
+	for i := range piles {
+		pile := d.pile(i)
 		if len(pile) != i+1 {
 			return fmt.Errorf("%w: tableau pile %d has %d cards, want %d", ErrBadDeal, i+1, len(pile), i+1)
 		}
@@ -63,11 +104,12 @@ func (d *Deal) Validate() error {
 			}
 		}
 	}
-	if len(d.Stock) != StockSize {
-		return fmt.Errorf("%w: stock has %d cards, want %d", ErrBadDeal, len(d.Stock), StockSize)
+	stock := decks*NumCards - piles*(piles+1)/2
+	if len(d.Stock) != stock {
+		return fmt.Errorf("%w: stock has %d cards, want %d", ErrBadDeal, len(d.Stock), stock)
 	}
 	for j, c := range d.Stock {
-		if err := place(c, 1+NumPiles*32+j); err != nil {
+		if err := place(c, 1+piles*32+j); err != nil {
 			return err
 		}
 	}
@@ -107,8 +149,8 @@ func (d *Deal) UnmarshalJSON(data []byte) error {
 	if raw.Stock == nil {
 		return fmt.Errorf("%w: no \"stock\"", ErrBadDeal)
 	}
-	if len(raw.Tableau) != NumPiles {
-		return fmt.Errorf("%w: tableau has %d piles, want %d", ErrBadDeal, len(raw.Tableau), NumPiles)
+	if len(raw.Tableau) != NumPiles && len(raw.Tableau) != MaxPiles {
+		return fmt.Errorf("%w: tableau has %d piles, want %d (or %d for Double Klondike)", ErrBadDeal, len(raw.Tableau), NumPiles, MaxPiles)
 	}
 	var out Deal
 	for i, r := range raw.Tableau {
@@ -116,7 +158,11 @@ func (d *Deal) UnmarshalJSON(data []byte) error {
 		if err != nil {
 			return err
 		}
-		out.Tableau[i] = cards
+		if i < NumPiles {
+			out.Tableau[i] = cards
+		} else {
+			out.MorePiles = append(out.MorePiles, cards)
+		}
 	}
 	cards, err := parseTokens(raw.Stock, "stock")
 	if err != nil {
@@ -148,12 +194,16 @@ func parseTokens(r json.RawMessage, where string) ([]Card, error) {
 
 // MarshalJSON writes the canonical layout with canonical tokens.
 func (d Deal) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 400)
+	b := make([]byte, 0, 400*d.Decks())
 	b = append(b, `{"tableau":[`...)
 	for i, pile := range d.Tableau {
 		if i > 0 {
 			b = append(b, ',')
 		}
+		b = appendCardList(b, pile)
+	}
+	for _, pile := range d.MorePiles {
+		b = append(b, ',')
 		b = appendCardList(b, pile)
 	}
 	b = append(b, `],"stock":`...)

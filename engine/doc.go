@@ -1,7 +1,8 @@
-// Package engine implements Klondike solitaire as this server plays it: cards
-// and layouts, numbered deals, the rule options, the move notation, a game that
-// applies and undoes moves, legal moves, stuck detection, scoring, the
-// player's view and a one-line text form of any position. The rules are
+// Package engine implements Klondike solitaire as this server plays it, and
+// the variations Thumb and Pouch, Whitehead and Double Klondike: cards and
+// layouts, numbered deals, the rule options, the move notation, a game that
+// applies, undoes and redoes moves, legal moves, stuck detection, scoring,
+// the player's view and a one-line text form of any position. The rules are
 // described in docs/rules.md, the notation, the view and the text form in
 // docs/notation.md, and numbered deals in docs/deals.md.
 //
@@ -31,6 +32,20 @@
 //	r.Scoring = engine.ScoringVegas
 //	r.Passes = engine.DefaultPasses(r.Draw, r.Scoring) // 1
 //
+// # Games
+//
+// Rules.Game picks the game, a [Variant]: [Klondike] (the zero value, which
+// the rules' JSON leaves out), [ThumbAndPouch], [Whitehead] or
+// [DoubleKlondike]. Each is a rule set of the same engine, allocation-free
+// on the move path like Klondike. [DefaultRulesFor] gives a game's solo
+// defaults and [NumberedDealFor] its numbered deals (Double Klondike deals
+// 104 cards to nine piles); moves for a game are read with its
+// [Variant.ParseMove], since Double Klondike has piles T8 and T9:
+//
+//	r := engine.DefaultRulesFor(engine.DoubleKlondike)
+//	g, err := engine.NewGame(engine.NumberedDealFor(r.Game, 7), r)
+//	m, err := r.Game.ParseMove("T9-T8")
+//
 // A layout brought from elsewhere is imported from its canonical JSON. Every
 // error of [ParseDeal] wraps [ErrBadDeal] and names the problem, such as a duplicate card:
 //
@@ -46,7 +61,7 @@
 //
 // # Moves and refusals
 //
-// Moves are written in the notation D R W-Tn W-F Tn-F Tn-Tm Tn:k-Tm Fs-Tn U.
+// Moves are written in the notation D R W-Tn W-F Tn-F Tn-Tm Tn:k-Tm Fs-Tn U Y.
 // [ParseMove] reads it in either case; [Move.String] writes it canonically:
 //
 //	m, err := engine.ParseMove("t6-f")
@@ -56,8 +71,8 @@
 //	fmt.Println(m) // T6-F
 //
 // Moves can also be built directly: DrawMove, RecycleMove, WasteToPile(3),
-// WasteUp, PileUp(6), PileToPile(7, 6, 0), FoundationDown(engine.Hearts, 5)
-// and UndoMove.
+// WasteUp, PileUp(6), PileToPile(7, 6, 0), FoundationDown(engine.Hearts, 5),
+// UndoMove and RedoMove.
 //
 // [Game.Apply] plays a move if the rules allow it, turning up any card it exposes,
 // and returns what the move did:
@@ -96,6 +111,10 @@
 // Under [UndoNoReveal], U after a move that turned a card face up is refused
 // with [ErrUndoReveal]; under [UndoOff] always with [ErrUndoOff].
 // [Game.Moves] counts every accepted move, undos included.
+//
+// Y plays again the move U last took back ([Game.CanRedo]); any other move
+// clears what could be redone. It reports the events of that move and
+// [Redid], and is refused with [ErrUndoOff] under UndoOff.
 //
 // # Legal moves
 //

@@ -34,7 +34,32 @@ var (
 	ErrUndoOff           error = rule("undo is off in this game")
 	ErrUndoReveal        error = rule("undo cannot take back a move that turned a card face up")
 	ErrNothingToUndo     error = rule("there is no move to undo")
+	ErrNothingToRedo     error = rule("there is no move to redo")
 	ErrMalformedMove     error = rule("not a well-formed move")
+)
+
+// A variantRule is a refusal under a rule of a variant that replaces one of
+// Klondike's: it matches the sentinel of that rule as well as ErrIllegal, so
+// that callers testing for the Klondike reason still find it.
+type variantRule struct {
+	msg string
+	of  error
+}
+
+func (r *variantRule) Error() string { return r.msg }
+
+// Is makes the rule match ErrIllegal and the Klondike rule it replaces.
+func (r *variantRule) Is(target error) bool { return target == ErrIllegal || target == r.of }
+
+// The refusals of the variants' own rules.
+var (
+	// ErrBuildSuit is Thumb and Pouch's building rule; it matches ErrBuild.
+	ErrBuildSuit error = &variantRule{"a card goes on a face-up card one rank higher of another suit", ErrBuild}
+	// ErrBuildColour is Whitehead's building rule; it matches ErrBuild.
+	ErrBuildColour error = &variantRule{"a card goes on a face-up card one rank higher of the same colour", ErrBuild}
+	// ErrFoundationBase is Whitehead's foundation rule; it matches
+	// ErrFoundationOrder.
+	ErrFoundationBase error = &variantRule{"a foundation takes the card of its suit of the base rank, then the next rank of that suit, a king followed by an ace", ErrFoundationOrder}
 )
 
 // A MoveError reports a refused move: the rule it broke and, where it helps,

@@ -128,6 +128,9 @@ func FuzzParseDeal(f *testing.F) {
 	d2, _ := engine.NumberedDeal(1 << 40).MarshalJSON()
 	f.Add(d1)
 	f.Add(d2)
+	dd, _ := engine.NumberedDouble(1).MarshalJSON()
+	f.Add(dd)
+	f.Add(bytes.Replace(dd, []byte(`"6H"`), []byte(`"TH"`), 1)) // a third ten of hearts
 	f.Add(bytes.ToLower(d1))
 	f.Add(bytes.ReplaceAll(d1, []byte(`"T`), []byte(`"10`)))
 	f.Add(bytes.ReplaceAll(d1, []byte(`,`), []byte(" ,\n ")))
@@ -174,15 +177,28 @@ func FuzzParseDeal(f *testing.F) {
 		if err := json.Unmarshal(b, &d3); err != nil || !reflect.DeepEqual(d, d3) {
 			t.Fatalf("json.Unmarshal = %v, %v", d3, err)
 		}
-		if _, err := engine.NewGame(d, engine.DefaultRules()); err != nil {
+		r := engine.DefaultRules()
+		if d.Decks() == 2 {
+			r = engine.DefaultRulesFor(engine.DoubleKlondike)
+		}
+		if _, err := engine.NewGame(d, r); err != nil {
 			t.Fatalf("NewGame on an accepted deal: %v", err)
 		}
 	})
 }
 
+// fzConfigs are the rule combinations of every game, Klondike's first.
+var fzConfigs = func() []engine.Rules {
+	var rs []engine.Rules
+	for v := range engine.Variant(engine.NumVariants) {
+		rs = append(rs, propConfigs(v)...)
+	}
+	return rs
+}()
+
 // fzRules picks one of the rule combinations from a byte.
 func fzRules(b byte) engine.Rules {
-	return propConfigs[int(b)%len(propConfigs)]
+	return fzConfigs[int(b)%len(fzConfigs)]
 }
 
 func FuzzParseGame(f *testing.F) {
@@ -224,11 +240,12 @@ func FuzzParseGame(f *testing.F) {
 		if g.Moves() != 0 || g.CanUndo() {
 			t.Fatalf("a parsed game has history: moves %d, can undo %v", g.Moves(), g.CanUndo())
 		}
-		p, err := parseRefPos(s)
+		p, err := parseRefPos(s, r.Game)
 		if err != nil {
 			t.Fatalf("the text form %q: %v", s, err)
 		}
-		// The position is one of the 52 cards, each once.
+		// The position holds each of the 52 cards once (twice in Double
+		// Klondike).
 		var count [engine.NumCards]int
 		for i := range p.down {
 			for _, c := range append(slices.Clone(p.down[i]), p.up[i]...) {
@@ -238,13 +255,13 @@ func FuzzParseGame(f *testing.F) {
 		for _, c := range append(slices.Clone(p.waste), p.stock...) {
 			count[c.Index()]++
 		}
-		for su, n := range p.found {
-			for rk := 1; rk <= n; rk++ {
-				count[engine.NewCard(rk, engine.Suit(su)).Index()]++
+		for f, n := range p.found {
+			for k := 1; k <= n; k++ {
+				count[engine.NewCard(p.rankOn(k), engine.Suit(f%4)).Index()]++
 			}
 		}
 		for i, n := range count {
-			if n != 1 {
+			if n != refDecks(r.Game) {
 				t.Fatalf("ParseGame(%q) accepted %v %d times", text, engine.CardAt(i), n)
 			}
 		}
@@ -299,17 +316,16 @@ func FuzzApply(f *testing.F) {
 		}
 		f.Add(b)
 	}
-	deal := engine.NumberedDeal(617)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) == 0 {
 			return
 		}
 		r := fzRules(data[0])
-		g, err := engine.NewGame(deal, r)
+		g, err := engine.NewGame(engine.NumberedDealFor(r.Game, 617), r)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ref, err := parseRefPos(g.String())
+		ref, err := parseRefPos(g.String(), r.Game)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -338,8 +354,11 @@ func FuzzApply(f *testing.F) {
 				m := propCandidates[(int(b-0x80)<<8|int(data[0]))%len(propCandidates)]
 				data = data[1:]
 				ok, _ := pg.ref.legal(r, m)
-				if m.Kind == engine.Undo {
+				switch m.Kind {
+				case engine.Undo:
 					ok = pg.expectCanUndo()
+				case engine.Redo:
+					ok = pg.expectCanRedo()
 				}
 				if ok && g.Status() == engine.Playing {
 					pg.apply(m)
@@ -358,8 +377,11 @@ func FuzzApply(f *testing.F) {
 				ok := false // not well formed
 				if slices.Contains(propCandidates, m) {
 					ok, _ = pg.ref.legal(r, m)
-					if m.Kind == engine.Undo {
+					switch m.Kind {
+					case engine.Undo:
 						ok = pg.expectCanUndo()
+					case engine.Redo:
+						ok = pg.expectCanRedo()
 					}
 				}
 				if ok && g.Status() == engine.Playing {

@@ -19,21 +19,24 @@ const (
 	TableauToTableau             // Tn-Tm or Tn:k-Tm
 	FoundationToTableau          // Fs-Tn
 	Undo                         // U
+	Redo                         // Y: play again the last move taken back
 )
 
 // A Move is one move of the notation. Its zero value is no move.
 type Move struct {
 	Kind MoveKind
-	// From is the source pile 1..7 for TableauToFoundation and
-	// TableauToTableau, and the suit for FoundationToTableau.
+	// From is the source pile 1..7 (1..9 in Double Klondike) for
+	// TableauToFoundation and TableauToTableau, and the suit for
+	// FoundationToTableau.
 	From uint8
-	// To is the target pile 1..7 for moves to the tableau.
+	// To is the target pile 1..7 (1..9 in Double Klondike) for moves to the
+	// tableau.
 	To uint8
 	// Count is the explicit run length of Tn:k-Tm, or 0 when not given.
 	Count uint8
 }
 
-// Constructors of moves; piles are numbered 1..7.
+// Constructors of moves; piles are numbered 1..7, 1..9 in Double Klondike.
 
 // DrawMove returns D.
 func DrawMove() Move { return Move{Kind: Draw} }
@@ -43,6 +46,9 @@ func RecycleMove() Move { return Move{Kind: Recycle} }
 
 // UndoMove returns U.
 func UndoMove() Move { return Move{Kind: Undo} }
+
+// RedoMove returns Y.
+func RedoMove() Move { return Move{Kind: Redo} }
 
 // WasteToPile returns W-Tn.
 func WasteToPile(n int) Move { return Move{Kind: WasteToTableau, To: uint8(n)} }
@@ -86,6 +92,8 @@ func (m Move) AppendText(b []byte) []byte {
 		return append(b, 'R')
 	case Undo:
 		return append(b, 'U')
+	case Redo:
+		return append(b, 'Y')
 	case WasteToTableau:
 		return append(b, 'W', '-', 'T', '0'+m.To)
 	case WasteToFoundation:
@@ -123,12 +131,27 @@ func (m *Move) UnmarshalText(b []byte) error {
 	return nil
 }
 
-func pileOK(n uint8) bool { return n >= 1 && n <= NumPiles }
+func pileOK(n uint8) bool { return n >= 1 && n <= MaxPiles }
 
-// wellFormed reports whether m is a move the notation can write.
+// highestPile returns the highest pile number m names, or 0, for checking it
+// against the game's piles.
+func (m Move) highestPile() uint8 {
+	switch m.Kind {
+	case WasteToTableau, FoundationToTableau:
+		return m.To
+	case TableauToFoundation:
+		return m.From
+	case TableauToTableau:
+		return max(m.From, m.To)
+	}
+	return 0
+}
+
+// wellFormed reports whether m is a move the notation can write in some
+// game (piles up to 9); Apply also checks the piles against its game.
 func (m Move) wellFormed() bool {
 	switch m.Kind {
-	case Draw, Recycle, Undo, WasteToFoundation:
+	case Draw, Recycle, Undo, Redo, WasteToFoundation:
 		return m.From == 0 && m.To == 0 && m.Count == 0
 	case WasteToTableau:
 		return m.From == 0 && pileOK(m.To) && m.Count == 0
@@ -159,10 +182,22 @@ func (e *ParseError) Error() string {
 func (e *ParseError) Unwrap() error { return ErrSyntax }
 
 // ParseMove parses one move of the notation: D R W-Tn W-F Tn-F Tn-Tm Tn:k-Tm
-// Fs-Tn U. It ignores case and surrounding spaces and does not allocate unless
-// it fails. Every error is a *ParseError wrapping ErrSyntax.
+// Fs-Tn U Y, with piles 1..7 (every game but Double Klondike; see
+// Variant.ParseMove). It ignores case and surrounding spaces and does not
+// allocate unless it fails. Every error is a *ParseError wrapping ErrSyntax.
 func ParseMove(s string) (Move, error) {
-	m, msg := parseMove(trimSpace(s))
+	m, msg := parseMove(trimSpace(s), NumPiles)
+	if msg != "" {
+		return Move{}, &ParseError{Input: s, Msg: msg}
+	}
+	return m, nil
+}
+
+// ParseMove parses one move of the notation for the variant's game, as the
+// function ParseMove does, with its piles: 1..9 in Double Klondike, 1..7 in
+// the others.
+func (v Variant) ParseMove(s string) (Move, error) {
+	m, msg := parseMove(trimSpace(s), v.spec().piles)
 	if msg != "" {
 		return Move{}, &ParseError{Input: s, Msg: msg}
 	}
@@ -188,21 +223,29 @@ func upper(b byte) byte {
 	return b
 }
 
+// wantForms names the forms of play; Y, the redo, is read as well but left
+// out, so that the message stays what clients already show.
 const wantForms = "want D, R, U, W-Tn, W-F, Tn-F, Tn-Tm, Tn:k-Tm or Fs-Tn"
 
-// pileAt parses "Tn" at s[i:] and returns n.
-func pileAt(s string, i int) (uint8, string) {
+// pileAt parses "Tn" at s[i:], n in 1..piles (7 or 9), and returns n.
+func pileAt(s string, i int, piles uint8) (uint8, string) {
 	if i+1 >= len(s) || upper(s[i]) != 'T' {
+		if piles == MaxPiles {
+			return 0, "expected a pile T1..T9"
+		}
 		return 0, "expected a pile T1..T7"
 	}
 	n := s[i+1] - '0'
-	if !pileOK(n) {
+	if n < 1 || n > piles {
+		if piles == MaxPiles {
+			return 0, "pile number must be 1..9"
+		}
 		return 0, "pile number must be 1..7"
 	}
 	return n, ""
 }
 
-func parseMove(s string) (Move, string) {
+func parseMove(s string, piles uint8) (Move, string) {
 	if s == "" {
 		return Move{}, "empty move; " + wantForms
 	}
@@ -215,6 +258,8 @@ func parseMove(s string) (Move, string) {
 			return RecycleMove(), ""
 		case 'U':
 			return UndoMove(), ""
+		case 'Y':
+			return RedoMove(), ""
 		}
 		return Move{}, wantForms
 	}
@@ -224,7 +269,7 @@ func parseMove(s string) (Move, string) {
 			return WasteUp(), ""
 		}
 		if len(s) == 4 && s[1] == '-' {
-			n, msg := pileAt(s, 2)
+			n, msg := pileAt(s, 2, piles)
 			if msg != "" {
 				return Move{}, msg
 			}
@@ -248,13 +293,13 @@ func parseMove(s string) (Move, string) {
 		default:
 			return Move{}, "foundation suit must be C, D, H or S"
 		}
-		n, msg := pileAt(s, 3)
+		n, msg := pileAt(s, 3, piles)
 		if msg != "" {
 			return Move{}, msg
 		}
 		return FoundationDown(suit, int(n)), ""
 	case 'T':
-		from, msg := pileAt(s, 0)
+		from, msg := pileAt(s, 0, piles)
 		if msg != "" {
 			return Move{}, msg
 		}
@@ -275,7 +320,7 @@ func parseMove(s string) (Move, string) {
 			return PileUp(int(from)), ""
 		}
 		if len(rest) == 3 && rest[0] == '-' {
-			to, msg := pileAt(rest, 1)
+			to, msg := pileAt(rest, 1, piles)
 			if msg != "" {
 				return Move{}, msg
 			}

@@ -42,7 +42,7 @@ func TestParseCard(t *testing.T) {
 
 func TestParseMove(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{"D", "D"}, {"d", "D"}, {" r ", "R"}, {"U", "U"}, {"w-f", "W-F"}, {"W-T3", "W-T3"},
+		{"D", "D"}, {"d", "D"}, {" r ", "R"}, {"U", "U"}, {"Y", "Y"}, {" y", "Y"}, {"w-f", "W-F"}, {"W-T3", "W-T3"},
 		{"t7-f", "T7-F"}, {"T7-T1", "T7-T1"}, {"t2:3-t5", "T2:3-T5"}, {"T2:13-T5", "T2:13-T5"},
 		{"fh-t4", "FH-T4"}, {"FS-T7", "FS-T7"}, {"\tT1-T2\n", "T1-T2"},
 	}
@@ -53,7 +53,7 @@ func TestParseMove(t *testing.T) {
 		}
 	}
 	bad := []string{"", "X", "DD", "W", "W-", "W-T0", "W-T8", "W-X", "T0-F", "T8-T1", "T1-T9", "T1", "T1-",
-		"T1:0-T2", "T1:14-T2", "T1:-T2", "T1:3-F", "F-T1", "FX-T1", "FH-T", "FH-T0", "T1--T2", "T1-T2x", "UU", "T1:1234-T2"}
+		"T1:0-T2", "T1:14-T2", "T1:-T2", "T1:3-F", "F-T1", "FX-T1", "FH-T", "FH-T0", "T1--T2", "T1-T2x", "UU", "YY", "Y1", "T1:1234-T2"}
 	for _, in := range bad {
 		_, err := engine.ParseMove(in)
 		var pe *engine.ParseError

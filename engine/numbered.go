@@ -32,26 +32,91 @@ func NumberedDeal(n uint64) Deal {
 				a[NumSuits*i+t] = NewCard(i+1, Suit(t))
 			}
 		}
+	} else {
+		pysolDeck(a[:])
+	}
+	pysolShuffle(a[:], n)
+	return dealFromDeck(&a)
+}
+
+// pysolDeck fills a with whole decks in PySol's order: clubs, spades,
+// hearts, diamonds, each ace to king, deck after deck.
+func pysolDeck(a []Card) {
+	for i := range a {
+		a[i] = NewCard(i%NumRanks+1, pysolSuits[i/NumRanks%NumSuits])
+	}
+}
+
+// pysolShuffle shuffles a as PySolFC does for game number n: swapping a[k]
+// with a[randint(0, k)] for k from the last index down to 1, with the
+// Microsoft C rand() recurrence seeded with n below 32000, and the
+// Mersenne Twister seeded as Python's random.Random(n) from there.
+func pysolShuffle(a []Card, n uint64) {
+	if n < msSeedLimit {
 		x := uint32(n)
-		for k := NumCards - 1; k > 0; k-- {
+		for k := len(a) - 1; k > 0; k-- {
 			x = x*214013 + 2531011
 			j := int((x>>16)&0x7fff) % (k + 1)
 			a[k], a[j] = a[j], a[k]
 		}
-	} else {
-		for s := range NumSuits {
-			for i := range NumRanks {
-				a[s*NumRanks+i] = NewCard(i+1, pysolSuits[s])
-			}
-		}
-		var r mt19937
-		r.seed(n)
-		for k := NumCards - 1; k > 0; k-- {
-			j := r.randint(k)
-			a[k], a[j] = a[j], a[k]
+		return
+	}
+	var r mt19937
+	r.seed(n)
+	for k := len(a) - 1; k > 0; k-- {
+		j := r.randint(k)
+		a[k], a[j] = a[j], a[k]
+	}
+}
+
+// NumberedDouble returns deal number n of Double Klondike: exactly the
+// layout that PySolFC deals as Double Klondike game n (and as Double
+// Klondike by Threes, the same deal), for every n.
+//
+// In outline (docs/deals.md has every detail): two decks in PySol order, not
+// reordered by rank (PySolFC reorders only a 52-card deck), are shuffled as
+// NumberedDeal shuffles one, over all 104 cards. The cards are then dealt
+// from the end of the deck, each row left to right: eight face-down rows,
+// row r to piles r+1 up to 9, then a face-up row to piles 1 to 9; the 59
+// left, still taken from the end, form the stock in drawing order.
+func NumberedDouble(n uint64) Deal {
+	back := new([MaxCards]Card)
+	var a [MaxCards]Card
+	pysolDeck(a[:])
+	pysolShuffle(a[:], n)
+	top := MaxCards - 1
+	// start[p] is where pile p+1 starts in back: the piles in order, then
+	// the stock.
+	var start [MaxPiles + 1]int
+	for p := 1; p <= MaxPiles; p++ {
+		start[p] = start[p-1] + p
+	}
+	for r := 1; r < MaxPiles; r++ {
+		for p := r + 1; p <= MaxPiles; p++ {
+			back[start[p-1]+r-1] = a[top]
+			top--
 		}
 	}
-	return dealFromDeck(&a)
+	for p := 1; p <= MaxPiles; p++ {
+		back[start[p-1]+p-1] = a[top]
+		top--
+	}
+	for i := start[MaxPiles]; top >= 0; i++ {
+		back[i] = a[top]
+		top--
+	}
+	var d Deal
+	d.MorePiles = make([][]Card, MaxPiles-NumPiles)
+	for p := range MaxPiles {
+		lo, hi := start[p], start[p]+p+1
+		if p < NumPiles {
+			d.Tableau[p] = back[lo:hi:hi]
+		} else {
+			d.MorePiles[p-NumPiles] = back[lo:hi:hi]
+		}
+	}
+	d.Stock = back[start[MaxPiles]:MaxCards:MaxCards]
+	return d
 }
 
 // pileStart[p] is where pile p+1 starts in the backing array of a Deal made by
@@ -88,4 +153,15 @@ func dealFromDeck(a *[NumCards]Card) Deal {
 	}
 	d.Stock = back[pileStart[NumPiles]:NumCards:NumCards]
 	return d
+}
+
+// NumberedDealFor returns deal number n of game v: NumberedDeal(n) for the
+// 52-card games, whose deals PySolFC makes alike (Whitehead's foundations
+// start with its first stock card), and Double Klondike's 104-card deal
+// (see NumberedDouble).
+func NumberedDealFor(v Variant, n uint64) Deal {
+	if v == DoubleKlondike {
+		return NumberedDouble(n)
+	}
+	return NumberedDeal(n)
 }

@@ -1,10 +1,11 @@
 package engine_test
 
-// Property tests: many random games under every variant, scoring and undo
-// policy, checked at every step against an independent model of the rule
-// book (refPos below): a position read from the engine's text form and
-// played along with the game, legal moves, effects, events and scores
-// written from RULES.md without the engine's code.
+// Property tests: many random games of every game (Klondike and its
+// variations) under every draw and passes, scoring and undo policy, checked
+// at every step against an independent model of the rule book (refPos, in
+// refmodel_test.go): a position read from the engine's text form and played
+// along with the game, legal moves, effects, events and scores written from
+// docs/rules.md without the engine's code.
 
 import (
 	"bytes"
@@ -13,7 +14,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -28,38 +28,43 @@ var propScorings = [...]engine.Scoring{engine.ScoringStandard, engine.ScoringVeg
 
 var propUndos = [...]engine.UndoPolicy{engine.UndoOn, engine.UndoOff, engine.UndoNoReveal}
 
-// propConfigs lists every variant × scoring × undo policy × foundation-to-
-// tableau setting.
-var propConfigs = func() []engine.Rules {
+// propConfigs lists, for a game, every draw/passes × scoring × undo
+// policy × foundation-to-tableau setting it allows (Whitehead is played in
+// draw 1 with one pass only).
+func propConfigs(game engine.Variant) []engine.Rules {
 	var rs []engine.Rules
 	for _, v := range propVariants {
+		if game == engine.Whitehead && (v.Draw != 1 || v.Passes != 1) {
+			continue
+		}
 		for _, s := range propScorings {
 			for _, u := range propUndos {
 				for _, f2t := range []bool{true, false} {
-					rs = append(rs, engine.Rules{Draw: v.Draw, Passes: v.Passes, FoundationToTableau: f2t, Undo: u, Scoring: s})
+					rs = append(rs, engine.Rules{Draw: v.Draw, Passes: v.Passes, FoundationToTableau: f2t, Undo: u, Scoring: s, Game: game})
 				}
 			}
 		}
 	}
 	return rs
-}()
+}
 
-// propCandidates is every well-formed move: D R U W-F W-Tn Tn-F Tn-Tm
-// (n = m included) Tn:k-Tm (k = 1..13) Fs-Tn.
+// propCandidates is every well-formed move with piles up to 9: D R U Y W-F
+// W-Tn Tn-F Tn-Tm (n = m included) Tn:k-Tm (k = 1..13) Fs-Tn. Those that
+// name a pile past a game's are refused in it.
 var propCandidates = func() []engine.Move {
-	ms := []engine.Move{engine.DrawMove(), engine.RecycleMove(), engine.UndoMove(), engine.WasteUp()}
-	for n := 1; n <= engine.NumPiles; n++ {
+	ms := []engine.Move{engine.DrawMove(), engine.RecycleMove(), engine.UndoMove(), engine.RedoMove(), engine.WasteUp()}
+	for n := 1; n <= engine.MaxPiles; n++ {
 		ms = append(ms, engine.WasteToPile(n), engine.PileUp(n))
 	}
-	for n := 1; n <= engine.NumPiles; n++ {
-		for m := 1; m <= engine.NumPiles; m++ {
+	for n := 1; n <= engine.MaxPiles; n++ {
+		for m := 1; m <= engine.MaxPiles; m++ {
 			for k := 0; k <= engine.NumRanks; k++ {
 				ms = append(ms, engine.PileToPile(n, m, k))
 			}
 		}
 	}
 	for s := range engine.Suit(engine.NumSuits) {
-		for n := 1; n <= engine.NumPiles; n++ {
+		for n := 1; n <= engine.MaxPiles; n++ {
 			ms = append(ms, engine.FoundationDown(s, n))
 		}
 	}
@@ -67,462 +72,11 @@ var propCandidates = func() []engine.Move {
 }()
 
 // ---------------------------------------------------------------------------
-// The reference model.
-
-// refPos is a position as the rule book describes it, parsed from the text
-// form independently of the engine's parser.
-type refPos struct {
-	down, up     [engine.NumPiles][]engine.Card
-	waste, stock []engine.Card // waste bottom first; stock in draw order
-	found        [engine.NumSuits]int
-	recycles     int
-	score        int
-}
-
-const refRanks = "A23456789TJQK"
-
-func refCards(s string) ([]engine.Card, error) {
-	if len(s)%2 != 0 {
-		return nil, fmt.Errorf("odd card run %q", s)
-	}
-	var cs []engine.Card
-	for i := 0; i < len(s); i += 2 {
-		c, err := engine.ParseCard(s[i : i+2])
-		if err != nil {
-			return nil, err
-		}
-		if c.String() != s[i:i+2] {
-			return nil, fmt.Errorf("token %q is not canonical", s[i:i+2])
-		}
-		cs = append(cs, c)
-	}
-	return cs, nil
-}
-
-// parseRefPos reads the engine's text form (see text.go).
-func parseRefPos(text string) (*refPos, error) {
-	f := strings.Split(text, " ")
-	if len(f) != 5 {
-		return nil, fmt.Errorf("%d fields", len(f))
-	}
-	var p refPos
-	piles := strings.Split(f[0], "/")
-	if len(piles) != engine.NumPiles {
-		return nil, fmt.Errorf("%d piles", len(piles))
-	}
-	var err error
-	for i, ps := range piles {
-		d, u, ok := strings.Cut(ps, "|")
-		if !ok {
-			return nil, fmt.Errorf("pile %d has no '|'", i+1)
-		}
-		if p.down[i], err = refCards(d); err != nil {
-			return nil, err
-		}
-		if p.up[i], err = refCards(u); err != nil {
-			return nil, err
-		}
-	}
-	w, s, ok := strings.Cut(f[1], "|")
-	if !ok {
-		return nil, errors.New("talon has no '|'")
-	}
-	if p.waste, err = refCards(w); err != nil {
-		return nil, err
-	}
-	if p.stock, err = refCards(s); err != nil {
-		return nil, err
-	}
-	if len(f[2]) != engine.NumSuits {
-		return nil, fmt.Errorf("foundations %q", f[2])
-	}
-	for i := range engine.NumSuits {
-		if f[2][i] != '-' {
-			p.found[i] = strings.IndexByte(refRanks, f[2][i]) + 1
-			if p.found[i] == 0 {
-				return nil, fmt.Errorf("foundations %q", f[2])
-			}
-		}
-	}
-	if p.recycles, err = strconv.Atoi(f[3]); err != nil {
-		return nil, err
-	}
-	if p.score, err = strconv.Atoi(f[4]); err != nil {
-		return nil, err
-	}
-	return &p, nil
-}
-
-func (p *refPos) clone() *refPos {
-	q := *p
-	for i := range q.down {
-		q.down[i] = slices.Clone(p.down[i])
-		q.up[i] = slices.Clone(p.up[i])
-	}
-	q.waste = slices.Clone(p.waste)
-	q.stock = slices.Clone(p.stock)
-	return &q
-}
-
-// layout writes the first four fields of the text form (all but the score).
-func (p *refPos) layout() string {
-	var b strings.Builder
-	cards := func(cs []engine.Card) {
-		for _, c := range cs {
-			b.WriteString(c.String())
-		}
-	}
-	for i := range p.down {
-		if i > 0 {
-			b.WriteByte('/')
-		}
-		cards(p.down[i])
-		b.WriteByte('|')
-		cards(p.up[i])
-	}
-	b.WriteByte(' ')
-	cards(p.waste)
-	b.WriteByte('|')
-	cards(p.stock)
-	b.WriteByte(' ')
-	for _, n := range p.found {
-		if n == 0 {
-			b.WriteByte('-')
-		} else {
-			b.WriteByte(refRanks[n-1])
-		}
-	}
-	b.WriteByte(' ')
-	b.WriteString(strconv.Itoa(p.recycles))
-	return b.String()
-}
-
-// textLayout drops the score field of an engine text form.
-func textLayout(text string) string { return text[:strings.LastIndexByte(text, ' ')] }
-
-// check verifies the invariants of any position reached by play from a deal.
-func (p *refPos) check() error {
-	var count [engine.NumCards]int
-	add := func(cs []engine.Card) {
-		for _, c := range cs {
-			count[c.Index()]++
-		}
-	}
-	for i := range p.down {
-		add(p.down[i])
-		add(p.up[i])
-		if len(p.down[i]) > i {
-			return fmt.Errorf("pile %d has %d face-down cards, it was dealt %d", i+1, len(p.down[i]), i)
-		}
-		if len(p.down[i]) > 0 && len(p.up[i]) == 0 {
-			return fmt.Errorf("pile %d has a face-down card on top", i+1)
-		}
-		for j := 1; j < len(p.up[i]); j++ {
-			if !refGoesOn(p.up[i][j], p.up[i][j-1]) {
-				return fmt.Errorf("pile %d: face-up %v on %v is out of sequence", i+1, p.up[i][j], p.up[i][j-1])
-			}
-		}
-	}
-	add(p.waste)
-	add(p.stock)
-	if n := len(p.waste) + len(p.stock); n > engine.StockSize {
-		return fmt.Errorf("talon has %d cards", n)
-	}
-	for s, n := range p.found {
-		for r := 1; r <= n; r++ {
-			count[engine.NewCard(r, engine.Suit(s)).Index()]++
-		}
-	}
-	for i, n := range count {
-		if n != 1 {
-			return fmt.Errorf("card %v appears %d times", engine.CardAt(i), n)
-		}
-	}
-	return nil
-}
-
-func refTop(cs []engine.Card) engine.Card {
-	if len(cs) == 0 {
-		return engine.NoCard
-	}
-	return cs[len(cs)-1]
-}
-
-// refGoesOn is the building rule, written from the rule book.
-func refGoesOn(c, t engine.Card) bool {
-	return c.Rank()+1 == t.Rank() && c.Red() != t.Red()
-}
-
-func (p *refPos) fitsPile(c engine.Card, i int) bool {
-	if len(p.up[i]) == 0 {
-		return len(p.down[i]) == 0 && c.Rank() == engine.NumRanks
-	}
-	return refGoesOn(c, refTop(p.up[i]))
-}
-
-func (p *refPos) fitsFoundation(c engine.Card) bool {
-	return c != engine.NoCard && p.found[c.Suit()]+1 == c.Rank()
-}
-
-// runFit returns how many lengths k make the top k face-up cards of pile i
-// a sequence whose bottom card fits pile j (the rule book says at most one
-// does), and the last such k.
-func (p *refPos) runFit(i, j int) (fits, k int) {
-	up := p.up[i]
-	for n := 1; n <= len(up); n++ {
-		if n > 1 && !refGoesOn(up[len(up)-n+1], up[len(up)-n]) {
-			break
-		}
-		if p.fitsPile(up[len(up)-n], j) {
-			fits, k = fits+1, n
-		}
-	}
-	return fits, k
-}
-
-func refCanRecycle(r engine.Rules, recycles int) bool {
-	return r.Passes == 0 || recycles < r.Passes-1
-}
-
-// legal reports whether the rule book allows m (U excepted) and, for a
-// tableau move, how many cards it moves.
-func (p *refPos) legal(r engine.Rules, m engine.Move) (bool, int) {
-	switch m.Kind {
-	case engine.Draw:
-		return len(p.stock) > 0, 0
-	case engine.Recycle:
-		return len(p.stock) == 0 && len(p.waste) > 0 && refCanRecycle(r, p.recycles), 0
-	case engine.WasteToFoundation:
-		return p.fitsFoundation(refTop(p.waste)), 0
-	case engine.WasteToTableau:
-		return len(p.waste) > 0 && p.fitsPile(refTop(p.waste), int(m.To)-1), 0
-	case engine.TableauToFoundation:
-		return p.fitsFoundation(refTop(p.up[m.From-1])), 0
-	case engine.TableauToTableau:
-		if m.From == m.To {
-			return false, 0
-		}
-		fits, k := p.runFit(int(m.From)-1, int(m.To)-1)
-		if fits != 1 || (m.Count != 0 && int(m.Count) != k) {
-			return false, 0
-		}
-		return true, k
-	case engine.FoundationToTableau:
-		n := p.found[m.From]
-		return r.FoundationToTableau && n > 0 && p.fitsPile(engine.NewCard(n, engine.Suit(m.From)), int(m.To)-1), 0
-	}
-	return false, 0
-}
-
-// legalList lists the legal moves but U in the engine's documented order:
-// D, R, W-F, W-Tn, Tn-F, Tn-Tm, Fs-Tn.
-func (p *refPos) legalList(r engine.Rules) []engine.Move {
-	var ms []engine.Move
-	try := func(m engine.Move) {
-		if ok, _ := p.legal(r, m); ok {
-			ms = append(ms, m)
-		}
-	}
-	try(engine.DrawMove())
-	try(engine.RecycleMove())
-	try(engine.WasteUp())
-	for n := 1; n <= engine.NumPiles; n++ {
-		try(engine.WasteToPile(n))
-	}
-	for n := 1; n <= engine.NumPiles; n++ {
-		try(engine.PileUp(n))
-	}
-	for n := 1; n <= engine.NumPiles; n++ {
-		for m := 1; m <= engine.NumPiles; m++ {
-			try(engine.PileToPile(n, m, 0))
-		}
-	}
-	for s := range engine.Suit(engine.NumSuits) {
-		for n := 1; n <= engine.NumPiles; n++ {
-			try(engine.FoundationDown(s, n))
-		}
-	}
-	return ms
-}
-
-func (p *refPos) turn(i int) bool {
-	if len(p.up[i]) == 0 && len(p.down[i]) > 0 {
-		d := p.down[i]
-		p.up[i] = append(p.up[i], d[len(d)-1])
-		p.down[i] = d[:len(d)-1]
-		return true
-	}
-	return false
-}
-
-// apply plays a legal move (U excepted) and reports whether it turned a
-// card face up.
-func (p *refPos) apply(r engine.Rules, m engine.Move) (revealed bool) {
-	switch m.Kind {
-	case engine.Draw:
-		k := min(r.Draw, len(p.stock))
-		p.waste = append(p.waste, p.stock[:k]...)
-		p.stock = p.stock[k:]
-	case engine.Recycle:
-		p.stock, p.waste = p.waste, nil
-		p.recycles++
-	case engine.WasteToTableau:
-		c := refTop(p.waste)
-		p.waste = p.waste[:len(p.waste)-1]
-		p.up[m.To-1] = append(p.up[m.To-1], c)
-	case engine.WasteToFoundation:
-		c := refTop(p.waste)
-		p.waste = p.waste[:len(p.waste)-1]
-		p.found[c.Suit()]++
-	case engine.TableauToFoundation:
-		i := int(m.From) - 1
-		c := refTop(p.up[i])
-		p.up[i] = p.up[i][:len(p.up[i])-1]
-		p.found[c.Suit()]++
-		revealed = p.turn(i)
-	case engine.TableauToTableau:
-		i, j := int(m.From)-1, int(m.To)-1
-		_, k := p.runFit(i, j)
-		n := len(p.up[i])
-		p.up[j] = append(p.up[j], p.up[i][n-k:]...)
-		p.up[i] = p.up[i][:n-k]
-		revealed = p.turn(i)
-	case engine.FoundationToTableau:
-		c := engine.NewCard(p.found[m.From], engine.Suit(m.From))
-		p.found[m.From]--
-		p.up[m.To-1] = append(p.up[m.To-1], c)
-	}
-	return revealed
-}
-
-// bruteStuck applies the rule book's definition of stuck literally: in every
-// position reachable by D and R alone, within the passes left, no move is
-// legal but D, R (and U) and moving a whole king-headed pile onto an empty
-// pile.
-func (p *refPos) bruteStuck(r engine.Rules) bool {
-	q := p.clone()
-	seen := map[[2]int]bool{}
-	for {
-		key := [2]int{len(q.waste), q.recycles}
-		if r.Passes == 0 {
-			key[1] = 0
-		}
-		if seen[key] {
-			return true
-		}
-		seen[key] = true
-		for _, m := range q.legalList(r) {
-			switch m.Kind {
-			case engine.Draw, engine.Recycle:
-				continue
-			case engine.TableauToTableau:
-				i, j := m.From-1, m.To-1
-				if len(q.down[i]) == 0 && q.up[i][0].Rank() == engine.NumRanks && len(q.up[j]) == 0 {
-					if _, k := q.legal(r, m); k == len(q.up[i]) {
-						continue // the whole pile, headed by a king, to an empty pile
-					}
-				}
-			}
-			return false
-		}
-		switch {
-		case len(q.stock) > 0:
-			q.apply(r, engine.DrawMove())
-		case len(q.waste) > 0 && refCanRecycle(r, q.recycles):
-			q.apply(r, engine.RecycleMove())
-		default:
-			return true
-		}
-	}
-}
-
-// refScore keeps the score from the rule book's tables: each move's raw
-// points, the standard floor at 0, and undo taking back the applied delta.
-type refScore struct {
-	r     engine.Rules
-	score int
-}
-
-func newRefScore(r engine.Rules) refScore {
-	s := refScore{r: r}
-	if r.Scoring == engine.ScoringVegas {
-		s.score = -52
-	}
-	return s
-}
-
-// add scores a move of the given kind; recyclesBefore is how many recycles
-// came before it. It returns the delta applied.
-func (s *refScore) add(kind engine.MoveKind, revealed bool, recyclesBefore int) int {
-	raw := 0
-	switch s.r.Scoring {
-	case engine.ScoringStandard:
-		switch kind {
-		case engine.WasteToTableau:
-			raw = 5
-		case engine.WasteToFoundation, engine.TableauToFoundation:
-			raw = 10
-		case engine.FoundationToTableau:
-			raw = -15
-		case engine.Recycle:
-			if s.r.Draw == 1 {
-				raw = -100
-			} else if recyclesBefore >= 3 {
-				raw = -20
-			}
-		}
-		if revealed {
-			raw += 5
-		}
-		if s.score+raw < 0 {
-			raw = -s.score
-		}
-	case engine.ScoringVegas:
-		switch kind {
-		case engine.WasteToFoundation, engine.TableauToFoundation:
-			raw = 5
-		case engine.FoundationToTableau:
-			raw = -5
-		}
-	}
-	s.score += raw
-	return raw
-}
-
-// refEvents returns the events Apply should report for a move.
-func refEvents(kind engine.MoveKind, revealed bool, after engine.Status) engine.Events {
-	var ev engine.Events
-	switch kind {
-	case engine.Draw:
-		ev = engine.Drew
-	case engine.Recycle:
-		ev = engine.Recycled
-	case engine.WasteToTableau, engine.TableauToTableau:
-		ev = engine.ToTableau
-	case engine.WasteToFoundation, engine.TableauToFoundation:
-		ev = engine.ToFoundation
-	case engine.FoundationToTableau:
-		ev = engine.FromFoundation | engine.ToTableau
-	case engine.Undo:
-		return engine.Undid
-	}
-	if revealed {
-		ev |= engine.Revealed
-	}
-	switch after {
-	case engine.Won:
-		ev |= engine.GameWon
-	case engine.Stuck:
-		ev |= engine.GameStuck
-	}
-	return ev
-}
-
-// ---------------------------------------------------------------------------
 // The random games.
 
 // propUndoEntry is what the test remembers of each applied move.
 type propUndoEntry struct {
+	move   engine.Move
 	text   string
 	score  int
 	ref    *refPos
@@ -539,6 +93,7 @@ type propGame struct {
 	ref    *refPos // the model of the current position
 	score  refScore
 	stack  []propUndoEntry
+	redo   []propUndoEntry // what U took back, the last taken back last
 	played []string
 	moves  int
 	buf    []byte
@@ -548,7 +103,7 @@ type propGame struct {
 }
 
 type propStats struct {
-	Games, Steps, Heavy, Enumerated, Won, Stuck, Undos, F2T, Refused int
+	Games, Steps, Heavy, Enumerated, Won, Stuck, Undos, Redos, F2T, Refused int
 }
 
 func (pg *propGame) fatalf(format string, args ...any) {
@@ -564,6 +119,12 @@ func (pg *propGame) expectCanUndo() bool {
 		return false
 	}
 	return pg.r.Undo != engine.UndoNoReveal || !pg.stack[len(pg.stack)-1].turned
+}
+
+// expectCanRedo is when Y must be accepted: after U, until a new move, and
+// never with undo off.
+func (pg *propGame) expectCanRedo() bool {
+	return pg.g.Status() == engine.Playing && pg.r.Undo != engine.UndoOff && len(pg.redo) > 0
 }
 
 func propMovesString(ms []engine.Move) string {
@@ -583,16 +144,16 @@ var propTokens = func() map[string]engine.Card {
 	return m
 }()
 
-// propHiddenInJSON returns a card token quoted in js that is in hidden, if any.
-func propHiddenInJSON(js []byte, hidden *[engine.NumCards]bool) (engine.Card, bool) {
+// propCardsInJSON counts the card tokens quoted in js.
+func propCardsInJSON(js []byte) (n [engine.NumCards]int) {
 	for i := 0; i+3 < len(js); i++ {
 		if js[i] == '"' && js[i+3] == '"' {
-			if c, ok := propTokens[string(js[i+1:i+3])]; ok && hidden[c.Index()] {
-				return c, true
+			if c, ok := propTokens[string(js[i+1:i+3])]; ok {
+				n[c.Index()]++
 			}
 		}
 	}
-	return engine.NoCard, false
+	return n
 }
 
 // check runs the checks of one step. The cheap ones run at every step; the
@@ -614,29 +175,40 @@ func (pg *propGame) check(heavy, enumerate bool) {
 
 	// Accessors agree with the model.
 	if ref.recycles != g.Recycles() || len(ref.stock) != g.StockSize() ||
-		len(ref.waste) != g.WasteSize() || refTop(ref.waste) != g.WasteTop() {
+		len(ref.waste) != g.WasteSize() || refTop(ref.waste) != g.WasteTop() || g.FoundationBase() != ref.base {
 		pg.fatalf("accessors disagree with the text form")
 	}
 	total := 0
 	for s := range engine.Suit(engine.NumSuits) {
-		if g.Foundation(s) != ref.found[s] {
-			pg.fatalf("Foundation(%v) = %d, text says %d", s, g.Foundation(s), ref.found[s])
+		second := 0
+		if len(ref.found) > 4 {
+			second = ref.found[4+s]
 		}
-		total += ref.found[s]
+		if g.Foundation(s) != ref.found[s] || g.SecondFoundation(s) != second {
+			pg.fatalf("Foundation(%v) = %d, %d, text says %d, %d", s, g.Foundation(s), g.SecondFoundation(s), ref.found[s], second)
+		}
+		total += ref.found[s] + second
 	}
 	if g.FoundationTotal() != total {
 		pg.fatalf("FoundationTotal() = %d, want %d", g.FoundationTotal(), total)
 	}
 
 	// Scores.
+	cards := 52 * refDecks(r.Game)
 	switch r.Scoring {
 	case engine.ScoringStandard:
 		if g.Score() < 0 {
 			pg.fatalf("standard score %d below 0", g.Score())
 		}
 	case engine.ScoringVegas:
-		if g.Score() != -52+5*total {
-			pg.fatalf("vegas score %d, want -52 + 5·%d", g.Score(), total)
+		// A point a card bought, 5 for every card sent up (Whitehead's
+		// base card was dealt there).
+		played := total
+		if r.Game == engine.Whitehead {
+			played--
+		}
+		if g.Score() != -cards+5*played {
+			pg.fatalf("vegas score %d, want -%d + 5·%d", g.Score(), cards, played)
 		}
 	case engine.ScoringNone:
 		if g.Score() != 0 {
@@ -649,27 +221,33 @@ func (pg *propGame) check(heavy, enumerate bool) {
 
 	// Status.
 	st := g.Status()
-	if (total == engine.NumCards) != (st == engine.Won) {
+	if (total == cards) != (st == engine.Won) {
 		pg.fatalf("status %v with %d cards up", st, total)
 	}
 	if (st == engine.Playing || st == engine.Stuck) && g.IsStuck() != (st == engine.Stuck) {
 		pg.fatalf("status %v but IsStuck() = %v", st, g.IsStuck())
 	}
 
-	// The view hides every face-down card and the whole stock.
+	// The view shows exactly the face-up cards and the visible top of the
+	// waste, so never a face-down card or the stock (in Double Klondike, no
+	// more copies of a card than are face up).
 	ms := pg.rng.Int64N(1 << 40)
 	pg.buf = g.AppendViewJSON(pg.buf[:0], ms)
-	var hidden [engine.NumCards]bool
-	for _, c := range ref.stock {
-		hidden[c.Index()] = true
+	var visible [engine.NumCards]int
+	for _, c := range ref.waste[len(ref.waste)-min(len(ref.waste), r.Draw):] {
+		visible[c.Index()]++
 	}
-	for i := range ref.down {
-		for _, c := range ref.down[i] {
-			hidden[c.Index()] = true
+	for i := range ref.up {
+		for _, c := range ref.up[i] {
+			visible[c.Index()]++
 		}
 	}
-	if c, ok := propHiddenInJSON(pg.buf, &hidden); ok {
-		pg.fatalf("the view shows hidden card %v:\n%s", c, pg.buf)
+	if shown := propCardsInJSON(pg.buf); shown != visible {
+		for i := range shown {
+			if shown[i] != visible[i] {
+				pg.fatalf("the view shows %v %d times, %d face up:\n%s", engine.CardAt(i), shown[i], visible[i], pg.buf)
+			}
+		}
 	}
 
 	// Legal moves: the engine's list is the rule book's, in order.
@@ -690,6 +268,9 @@ func (pg *propGame) check(heavy, enumerate bool) {
 	}
 	if g.CanUndo() != pg.expectCanUndo() {
 		pg.fatalf("CanUndo() = %v, want %v", g.CanUndo(), pg.expectCanUndo())
+	}
+	if g.CanRedo() != pg.expectCanRedo() {
+		pg.fatalf("CanRedo() = %v, want %v", g.CanRedo(), pg.expectCanRedo())
 	}
 	if m, ok := g.SafeMove(); ok {
 		if !slices.Contains(pg.legal, m) || (m.Kind != engine.TableauToFoundation && m.Kind != engine.WasteToFoundation) {
@@ -712,12 +293,12 @@ func (pg *propGame) heavy(ms int64) {
 	text := g.String()
 
 	// The test's own parser reads the same position.
-	if p, err := parseRefPos(text); err != nil {
+	if p, err := parseRefPos(text, r.Game); err != nil {
 		pg.fatalf("text form %q: %v", text, err)
 	} else if p.layout() != ref.layout() || p.score != g.Score() {
 		pg.fatalf("text form %q reads as %s %d", text, p.layout(), p.score)
 	}
-	for i := range engine.NumPiles {
+	for i := range ref.up {
 		down, up := g.Pile(i + 1)
 		if down != len(ref.down[i]) || !slices.Equal(up, ref.up[i]) {
 			pg.fatalf("Pile(%d) = %d, %v", i+1, down, up)
@@ -765,10 +346,21 @@ func (pg *propGame) heavy(ms int64) {
 	if want := ref.waste[len(ref.waste)-min(len(ref.waste), r.Draw):]; !slices.Equal(dv.Waste, want) {
 		pg.fatalf("view waste %v, want the top %v", dv.Waste, want)
 	}
-	for i := range dv.Tableau {
-		if dv.Tableau[i].Down != len(ref.down[i]) || !slices.Equal(dv.Tableau[i].Up, ref.up[i]) {
-			pg.fatalf("view pile %d = %+v", i+1, dv.Tableau[i])
+	if dv.Piles() != len(ref.up) {
+		pg.fatalf("view has %d piles: %s", dv.Piles(), pg.buf)
+	}
+	for i := range ref.up {
+		if p := dv.Pile(i + 1); p.Down != len(ref.down[i]) || !slices.Equal(p.Up, ref.up[i]) {
+			pg.fatalf("view pile %d = %+v", i+1, p)
 		}
+	}
+	found := []int{dv.Foundations.C, dv.Foundations.D, dv.Foundations.H, dv.Foundations.S}
+	if f := dv.Foundations2; f != nil {
+		found = append(found, f.C, f.D, f.H, f.S)
+	}
+	base := max(1, dv.FoundationBase)
+	if !slices.Equal(found, ref.found) || base != ref.base || (dv.FoundationBase != 0) != (r.Game == engine.Whitehead) {
+		pg.fatalf("view foundations %v base %d, want %v base %d", found, dv.FoundationBase, ref.found, ref.base)
 	}
 	if dv.Stock != len(ref.stock) || dv.WasteSize != len(ref.waste) || dv.Score != g.Score() ||
 		dv.Moves != g.Moves() || dv.PassesUsed != ref.recycles || dv.Status != st || dv.ElapsedMs != ms {
@@ -800,19 +392,25 @@ func (pg *propGame) enumerate() {
 	for _, m := range propCandidates {
 		listed := slices.Contains(legal, m)
 		ok, k := ref.legal(r, m)
-		if m.Kind == engine.Undo {
+		switch m.Kind {
+		case engine.Undo:
 			ok = pg.expectCanUndo()
+		case engine.Redo:
+			ok = pg.expectCanRedo()
+			listed = ok // Y is never listed
 		}
 		if g.Status() != engine.Playing {
 			ok = false
 		}
 		plainListed := false
 		if m.Kind == engine.TableauToTableau && m.Count > 0 {
-			// Tn:k-Tm: legal iff Tn-Tm is listed and k is the fitting length.
+			// Tn:k-Tm: legal iff Tn-Tm is listed and k is the length it
+			// moves, or it is listed itself (a shorter part of a run to an
+			// empty pile that takes any card).
 			plain := engine.PileToPile(int(m.From), int(m.To), 0)
 			_, fit := ref.legal(r, plain)
 			plainListed = slices.Contains(legal, plain)
-			if want := plainListed && int(m.Count) == fit; want != ok {
+			if want := plainListed && int(m.Count) == fit || listed; want != ok {
 				pg.fatalf("%v: rule book says %v, Tn-Tm listed and fitting %v", m, ok, want)
 			}
 		} else if listed != ok {
@@ -851,12 +449,16 @@ func (pg *propGame) enumerate() {
 			}
 			continue
 		}
+		played, redid := m, engine.Events(0)
+		if m.Kind == engine.Redo {
+			played, redid = pg.redo[len(pg.redo)-1].move, engine.Redid
+		}
 		q := ref.clone()
-		rev := q.apply(r, m)
+		rev := q.apply(r, played)
 		if got := textLayout(c.String()); got != q.layout() {
 			pg.fatalf("after %v:\n%s\nrule book\n%s", m, got, q.layout())
 		}
-		if want := refEvents(m.Kind, rev, c.Status()); ev != want {
+		if want := refEvents(played.Kind, rev, c.Status()) | redid; ev != want {
 			pg.fatalf("%v events %v, want %v", m, ev, want)
 		}
 		if c.CanUndo() {
@@ -889,6 +491,7 @@ func (pg *propGame) apply(m engine.Move) {
 		pg.stats.Undos++
 		top := pg.stack[len(pg.stack)-1]
 		pg.stack = pg.stack[:len(pg.stack)-1]
+		pg.redo = append(pg.redo, top)
 		pg.score.score -= top.delta
 		pg.ref = top.ref
 		if g.String() != top.text || g.Score() != top.score {
@@ -899,16 +502,30 @@ func (pg *propGame) apply(m engine.Move) {
 		}
 		return
 	}
+	redid := engine.Events(0)
+	if m.Kind == engine.Redo {
+		// Y plays the move U took last back, in the position it was first
+		// played in; a new move clears what could be redone.
+		pg.stats.Redos++
+		top := pg.redo[len(pg.redo)-1]
+		pg.redo = pg.redo[:len(pg.redo)-1]
+		if text != top.text || score != top.score {
+			pg.fatalf("Y from %s score %d, but %v was played from %s score %d", text, score, top.move, top.text, top.score)
+		}
+		m, redid = top.move, engine.Redid
+	} else {
+		pg.redo = pg.redo[:0]
+	}
 	if m.Kind == engine.FoundationToTableau {
 		pg.stats.F2T++
 	}
 	q := pg.ref.clone()
 	rev := q.apply(r, m)
-	if want := refEvents(m.Kind, rev, g.Status()); ev != want {
+	if want := refEvents(m.Kind, rev, g.Status()) | redid; ev != want {
 		pg.fatalf("%v events %v, want %v", m, ev, want)
 	}
 	delta := pg.score.add(m.Kind, ev.Has(engine.Revealed), pg.ref.recycles)
-	pg.stack = append(pg.stack, propUndoEntry{text: text, score: score, ref: pg.ref, turned: rev || m.Kind == engine.Draw, delta: delta})
+	pg.stack = append(pg.stack, propUndoEntry{move: m, text: text, score: score, ref: pg.ref, turned: rev || m.Kind == engine.Draw, delta: delta})
 	pg.ref = q
 }
 
@@ -977,6 +594,7 @@ func (pg *propGame) play(maxMoves, heavyEvery, enumEvery int) {
 			}
 			pg.refuse(engine.DrawMove())
 			pg.refuse(engine.UndoMove())
+			pg.refuse(engine.RedoMove())
 			if err := g.Resign(); !errors.Is(err, engine.ErrGameOver) {
 				pg.fatalf("Resign() after the end = %v", err)
 			}
@@ -1003,12 +621,17 @@ func (pg *propGame) play(maxMoves, heavyEvery, enumEvery int) {
 				undoChain = 1 + pg.rng.IntN(6)
 			}
 			pg.apply(engine.UndoMove())
+		case x < 16 && pg.expectCanRedo():
+			pg.apply(engine.RedoMove())
 		case x < 20:
 			// A random well-formed move, most often illegal.
 			m := propCandidates[pg.rng.IntN(len(propCandidates))]
 			ok, _ := pg.ref.legal(pg.r, m)
-			if m.Kind == engine.Undo {
+			switch m.Kind {
+			case engine.Undo:
 				ok = pg.expectCanUndo()
+			case engine.Redo:
+				ok = pg.expectCanRedo()
 			}
 			if ok {
 				pg.apply(m)
@@ -1016,12 +639,15 @@ func (pg *propGame) play(maxMoves, heavyEvery, enumEvery int) {
 				pg.refuse(m)
 			}
 		case x < 25:
-			// A checkpoint, one legal move (U included), a rollback: the
-			// game is back exactly, and its history works on (the checks
-			// and later undos use it).
+			// A checkpoint, one legal move (U or Y included), a rollback:
+			// the game is back exactly, and its history works on (the
+			// checks and later undos and redos use it).
 			text, score, moves := g.String(), g.Score(), g.Moves()
 			cp := g.Checkpoint()
 			m := pg.legal[pg.rng.IntN(len(pg.legal))]
+			if pg.expectCanRedo() && pg.rng.IntN(3) == 0 {
+				m = engine.RedoMove()
+			}
 			if _, err := g.Apply(m); err != nil {
 				pg.fatalf("Apply(%v): %v", m, err)
 			}
@@ -1031,9 +657,9 @@ func (pg *propGame) play(maxMoves, heavyEvery, enumEvery int) {
 			}
 		case x < 27:
 			// A move that is not well formed.
-			bad := [...]engine.Move{{}, {Kind: 99}, {Kind: engine.WasteToTableau, To: 8}, {Kind: engine.Draw, To: 1},
+			bad := [...]engine.Move{{}, {Kind: 99}, {Kind: engine.WasteToTableau, To: 10}, {Kind: engine.PileToPile(1, 1, 0).Kind, From: 2, To: 10}, {Kind: engine.Draw, To: 1},
 				{Kind: engine.TableauToTableau, From: 1, To: 2, Count: 14}, {Kind: engine.FoundationToTableau, From: 4, To: 1},
-				{Kind: engine.TableauToFoundation, From: 0}, {Kind: engine.WasteToFoundation, Count: 1}}
+				{Kind: engine.TableauToFoundation, From: 0}, {Kind: engine.WasteToFoundation, Count: 1}, {Kind: engine.Redo, From: 2}}
 			pg.refuse(bad[pg.rng.IntN(len(bad))])
 		default:
 			m, ok := pg.pick(pg.legal) // the engine's list (checked against the rule book's)
@@ -1045,29 +671,39 @@ func (pg *propGame) play(maxMoves, heavyEvery, enumEvery int) {
 	}
 }
 
-// propDeal returns a deal: a numbered one (either generator) or a random
-// layout from the test's generator.
-func propDeal(rng *rand.Rand) engine.Deal {
+// propDeal returns a deal for game v: a numbered one (either generator) or
+// a random layout from the test's generator.
+func propDeal(rng *rand.Rand, v engine.Variant) engine.Deal {
 	switch rng.IntN(3) {
 	case 0:
-		return engine.NumberedDeal(rng.Uint64N(32000))
+		return engine.NumberedDealFor(v, rng.Uint64N(32000))
 	case 1:
-		return engine.NumberedDeal(rng.Uint64())
+		return engine.NumberedDealFor(v, rng.Uint64())
 	}
-	perm := rng.Perm(engine.NumCards)
+	perm := rng.Perm(engine.NumCards * refDecks(v))
 	var d engine.Deal
 	k := 0
-	for i := range d.Tableau {
+	for i := range refPiles(v) {
+		var pile []engine.Card
 		for range i + 1 {
-			d.Tableau[i] = append(d.Tableau[i], engine.CardAt(perm[k]))
+			pile = append(pile, engine.CardAt(perm[k]%engine.NumCards))
 			k++
 		}
+		if i < engine.NumPiles {
+			d.Tableau[i] = pile
+		} else {
+			d.MorePiles = append(d.MorePiles, pile)
+		}
 	}
-	for ; k < engine.NumCards; k++ {
-		d.Stock = append(d.Stock, engine.CardAt(perm[k]))
+	for ; k < len(perm); k++ {
+		d.Stock = append(d.Stock, engine.CardAt(perm[k]%engine.NumCards))
 	}
 	return d
 }
+
+// propGames is how many random games TestPropertyRandomGames plays of each
+// game.
+var propGames = [engine.NumVariants]int{engine.Klondike: 300, engine.ThumbAndPouch: 200, engine.Whitehead: 150, engine.DoubleKlondike: 150}
 
 // TestPropertyRandomGames plays random games (seeded PCG, so the same games
 // every run) over every rule combination in turn: mostly legal moves from
@@ -1082,20 +718,27 @@ func propDeal(rng *rand.Rand) engine.Deal {
 // the last; trying every well-formed move, on one step in enumEvery and on
 // a game's end. The counts keep the test near 1 s, 10 s under -race.
 func TestPropertyRandomGames(t *testing.T) {
-	deals, maxMoves, heavyEvery, enumEvery := 300, 120, 8, 128
-	if testing.Short() {
-		deals, maxMoves = 90, 80
+	for v := range engine.Variant(engine.NumVariants) {
+		t.Run(v.String(), func(t *testing.T) { propRandomGames(t, v) })
 	}
+}
+
+func propRandomGames(t *testing.T, v engine.Variant) {
+	deals, maxMoves, heavyEvery, enumEvery := propGames[v], 120, 8, 128
+	if testing.Short() {
+		deals, maxMoves = deals*3/10, 80
+	}
+	configs := propConfigs(v)
 	stats := &propStats{}
 	for i := range deals {
-		r := propConfigs[i%len(propConfigs)]
-		rng := rand.New(rand.NewPCG(0x6b6c6f6e64696b65, uint64(i)))
-		d := propDeal(rng)
+		r := configs[i%len(configs)]
+		rng := rand.New(rand.NewPCG(0x6b6c6f6e64696b65+uint64(v), uint64(i)))
+		d := propDeal(rng, v)
 		g, err := engine.NewGame(d, r)
 		if err != nil {
 			t.Fatalf("NewGame: %v", err)
 		}
-		ref, err := parseRefPos(g.String())
+		ref, err := parseRefPos(g.String(), v)
 		if err != nil {
 			t.Fatalf("the opening position %q: %v", g, err)
 		}
@@ -1106,8 +749,11 @@ func TestPropertyRandomGames(t *testing.T) {
 		pg.play(maxMoves, heavyEvery, enumEvery)
 	}
 	t.Logf("%+v", *stats)
-	if !testing.Short() && (stats.Stuck == 0 || stats.Undos == 0 || stats.F2T == 0) {
-		t.Errorf("the random games did not cover stuck games, undo and F-T: %+v", *stats)
+	if !testing.Short() && (stats.Undos == 0 || stats.Redos == 0 || stats.F2T == 0) {
+		t.Errorf("the random games did not cover undo, redo and F-T: %+v", *stats)
+	}
+	if !testing.Short() && v != engine.DoubleKlondike && stats.Stuck == 0 {
+		t.Errorf("the random games did not cover stuck games: %+v", *stats)
 	}
 }
 
@@ -1115,20 +761,29 @@ func TestPropertyRandomGames(t *testing.T) {
 // positions built to be nearly stuck: random games that send cards up
 // eagerly under one pass end stuck often, and every step is compared.
 func TestPropertyNearlyStuck(t *testing.T) {
+	for v := range engine.Variant(engine.NumVariants) {
+		t.Run(v.String(), func(t *testing.T) { propNearlyStuck(t, v) })
+	}
+}
+
+func propNearlyStuck(t *testing.T, v engine.Variant) {
 	n := 30
 	if testing.Short() {
 		n = 12
 	}
 	stuck := 0
 	for i := range n {
-		rng := rand.New(rand.NewPCG(7, uint64(i)))
-		r := engine.Rules{Draw: []int{1, 3}[i%2], Passes: []int{1, 3}[i/2%2], FoundationToTableau: i%3 != 0, Undo: engine.UndoOff, Scoring: engine.ScoringNone}
-		g, err := engine.NewGame(propDeal(rng), r)
+		rng := rand.New(rand.NewPCG(7+uint64(v), uint64(i)))
+		r := engine.Rules{Draw: []int{1, 3}[i%2], Passes: []int{1, 3}[i/2%2], FoundationToTableau: i%3 != 0, Undo: engine.UndoOff, Scoring: engine.ScoringNone, Game: v}
+		if v == engine.Whitehead {
+			r.Draw, r.Passes = 1, 1
+		}
+		g, err := engine.NewGame(propDeal(rng, v), r)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for step := 0; g.Status() == engine.Playing && step < 300; step++ {
-			ref, err := parseRefPos(g.String())
+			ref, err := parseRefPos(g.String(), v)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -1155,7 +810,7 @@ func TestPropertyNearlyStuck(t *testing.T) {
 		}
 		if g.Status() == engine.Stuck {
 			stuck++
-			ref, _ := parseRefPos(g.String())
+			ref, _ := parseRefPos(g.String(), v)
 			if !ref.bruteStuck(r) {
 				t.Fatalf("game %d reports stuck; brute force finds a move in %v", i, g)
 			}
@@ -1217,7 +872,7 @@ func TestParseGameOverfullPile(t *testing.T) {
 // is accepted and takes a move back. Every other malformed move is refused
 // with ErrMalformedMove, and so should this one be, changing nothing.
 func TestApplyMalformedUndo(t *testing.T) {
-	for _, m := range []engine.Move{{Kind: engine.Undo, To: 3}, {Kind: engine.Undo, From: 1}, {Kind: engine.Undo, Count: 2}} {
+	for _, m := range []engine.Move{{Kind: engine.Undo, To: 3}, {Kind: engine.Undo, From: 1}, {Kind: engine.Undo, Count: 2}, {Kind: engine.Redo, To: 1}} {
 		g, err := engine.NewGame(engine.NumberedDeal(1), engine.DefaultRules())
 		if err != nil {
 			t.Fatal(err)

@@ -89,8 +89,10 @@ func (s *Scoring) UnmarshalText(b []byte) error {
 	return err
 }
 
-// Rules are the options of one game. Every combination of valid values works.
-// The zero value is not valid (Draw must be 1 or 3): start from DefaultRules.
+// Rules are the options of one game. Every combination of valid values works,
+// except that Whitehead is played in draw 1 with one pass only. The zero
+// value is not valid (Draw must be 1 or 3): start from DefaultRules or
+// DefaultRulesFor.
 type Rules struct {
 	// Draw is how many cards D turns: 1 or 3.
 	Draw int `json:"draw"`
@@ -103,6 +105,9 @@ type Rules struct {
 	Undo UndoPolicy `json:"undo"`
 	// Scoring is the scoring system.
 	Scoring Scoring `json:"scoring"`
+	// Game is the variant; its zero value, Klondike, is left out of the
+	// JSON, so Klondike's rules read and write as they always did.
+	Game Variant `json:"game,omitempty"`
 }
 
 // ErrBadRules is wrapped by every error of Rules.Validate and the option parsers.
@@ -113,6 +118,28 @@ var ErrBadRules = errors.New("bad rules")
 // Matches use UndoNoReveal instead.
 func DefaultRules() Rules {
 	return Rules{Draw: 3, Passes: 0, FoundationToTableau: true, Undo: UndoOn, Scoring: ScoringStandard}
+}
+
+// DefaultRulesFor returns the solo defaults of a variant: DefaultRules with
+// the variant set and, where the game is played that way, its own draw and
+// passes: Thumb and Pouch and Whitehead draw one card with no redeal (the
+// only way Whitehead is played). Double Klondike keeps Klondike's defaults.
+func DefaultRulesFor(v Variant) Rules {
+	r := DefaultRules()
+	r.Game = v
+	if v == ThumbAndPouch || v == Whitehead {
+		r.Draw, r.Passes = 1, 1
+	}
+	return r
+}
+
+// DefaultPassesFor is DefaultPasses for a variant: Whitehead always has one
+// pass; the others as DefaultPasses.
+func DefaultPassesFor(v Variant, draw int, s Scoring) int {
+	if v == Whitehead {
+		return 1
+	}
+	return DefaultPasses(draw, s)
 }
 
 // DefaultPasses returns the number of passes a game has when none is set
@@ -139,6 +166,12 @@ func (r Rules) Validate() error {
 		return fmt.Errorf("%w: undo policy %d", ErrBadRules, r.Undo)
 	case r.Scoring > ScoringNone:
 		return fmt.Errorf("%w: scoring %d", ErrBadRules, r.Scoring)
+	case r.Game >= NumVariants:
+		return fmt.Errorf("%w: game %d", ErrBadRules, r.Game)
+	case r.Game == Whitehead && r.Draw != 1:
+		return fmt.Errorf("%w: draw %d: whitehead turns one card at a time (draw 1)", ErrBadRules, r.Draw)
+	case r.Game == Whitehead && r.Passes != 1:
+		return fmt.Errorf("%w: passes %d: whitehead has no redeal (passes 1)", ErrBadRules, r.Passes)
 	}
 	return nil
 }
@@ -153,7 +186,8 @@ func (r Rules) Recycles() int {
 }
 
 // String returns a short description such as "draw 3, passes unlimited,
-// foundation-to-tableau on, undo no_reveal, scoring standard".
+// foundation-to-tableau on, undo no_reveal, scoring standard", after the
+// game's name and a comma for a game other than Klondike.
 func (r Rules) String() string {
 	passes := "unlimited"
 	if r.Passes != 0 {
@@ -163,6 +197,10 @@ func (r Rules) String() string {
 	if !r.FoundationToTableau {
 		f2t = "off"
 	}
-	return fmt.Sprintf("draw %d, passes %s, foundation-to-tableau %s, undo %s, scoring %s",
-		r.Draw, passes, f2t, r.Undo, r.Scoring)
+	game := ""
+	if r.Game != Klondike {
+		game = r.Game.String() + ", "
+	}
+	return fmt.Sprintf("%sdraw %d, passes %s, foundation-to-tableau %s, undo %s, scoring %s",
+		game, r.Draw, passes, f2t, r.Undo, r.Scoring)
 }

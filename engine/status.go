@@ -61,16 +61,17 @@ const (
 	Undid                             // the move was an undo
 	GameWon                           // the move won the game
 	GameStuck                         // the move left the game stuck
+	Redid                             // the move was a redo (with the events of the move it played again)
 )
 
-var eventNames = [...]string{"drew", "recycled", "revealed", "to_foundation", "from_foundation", "to_tableau", "undo", "won", "stuck"}
+var eventNames = [...]string{"drew", "recycled", "revealed", "to_foundation", "from_foundation", "to_tableau", "undo", "won", "stuck", "redo"}
 
 // Has reports whether every event of x is in e.
 func (e Events) Has(x Events) bool { return e&x == x }
 
 // Names returns the names of the events in e, in a fixed order:
 // drew, recycled, revealed, to_foundation, from_foundation, to_tableau, undo,
-// won, stuck.
+// won, stuck, redo.
 func (e Events) Names() []string {
 	names := []string{}
 	for i, n := range eventNames {

@@ -12,11 +12,14 @@ import (
 //
 //	piles talon foundations recycles score
 //
-//   - piles: the seven tableau piles, pile 1 first, separated by '/'; each is
-//     its face-down cards, '|', then its face-up cards, bottom first.
+//   - piles: the seven tableau piles (nine in Double Klondike), pile 1
+//     first, separated by '/'; each is its face-down cards, '|', then its
+//     face-up cards, bottom first.
 //   - talon: the waste, bottom first, '|', then the stock in draw order.
 //   - foundations: four characters for clubs, diamonds, hearts and spades,
-//     each the rank of the foundation's top card or '-' when it is empty.
+//     each the rank of the foundation's top card or '-' when it is empty;
+//     in Double Klondike eight, the first foundation of each suit then the
+//     second; in Whitehead the base rank and ':' come first, as in "5:7--5".
 //   - recycles: how many times the waste went back to the stock.
 //   - score: the running move points.
 //
@@ -39,7 +42,7 @@ func (g *Game) String() string { return string(g.AppendText(nil)) }
 
 // AppendText appends the position's text form to b.
 func (g *Game) AppendText(b []byte) []byte {
-	for i := range g.tab {
+	for i := range g.piles() {
 		p := &g.tab[i]
 		if i > 0 {
 			b = append(b, '/')
@@ -53,11 +56,14 @@ func (g *Game) AppendText(b []byte) []byte {
 	b = append(b, '|')
 	b = appendCards(b, g.talon[g.wasteN:g.talonN])
 	b = append(b, ' ')
-	for _, n := range g.found {
-		if n == 0 {
+	if g.rules.Game == Whitehead {
+		b = append(b, rankLetters[g.base-1], ':')
+	}
+	for f := range g.rules.Game.Foundations() {
+		if c := g.foundationTop(f); c == NoCard {
 			b = append(b, '-')
 		} else {
-			b = append(b, rankLetters[n-1])
+			b = append(b, rankLetters[c.Rank()-1])
 		}
 	}
 	b = append(b, ' ')
@@ -80,7 +86,7 @@ func ParseGame(text string, r Rules) (*Game, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
-	g := &Game{rules: r, hist: make([]undoRecord, 0, historyCap)}
+	g := &Game{rules: r, hist: make([]undoRecord, 0, historyCap), base: 1}
 	if err := g.parse(text); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrBadPosition, err)
 	}
@@ -108,7 +114,10 @@ func (g *Game) parse(text string) error {
 	if len(f) != 5 {
 		return fmt.Errorf("want 5 fields (piles talon foundations recycles score), have %d", len(f))
 	}
-	var seen [NumCards]bool
+	sp := g.rules.Game.spec()
+	decks := sp.decks
+	// seen counts each card's copies: one deck, or two in Double Klondike.
+	var seen [NumCards]uint8
 	cards := func(s, where string) ([]Card, error) {
 		if len(s)%2 != 0 {
 			return nil, fmt.Errorf("%s: %q is not a run of two-character card tokens", where, s)
@@ -119,17 +128,24 @@ func (g *Game) parse(text string) error {
 			if !ok {
 				return nil, fmt.Errorf("%s: bad card token %q", where, s[i:i+2])
 			}
-			if seen[c.Index()] {
-				return nil, fmt.Errorf("%s: duplicate card %v", where, c)
+			if seen[c.Index()] == decks {
+				if decks == 1 {
+					return nil, fmt.Errorf("%s: duplicate card %v", where, c)
+				}
+				return nil, fmt.Errorf("%s: card %v a third time", where, c)
 			}
-			seen[c.Index()] = true
+			seen[c.Index()]++
 			out = append(out, c)
 		}
 		return out, nil
 	}
 	piles := strings.Split(f[0], "/")
-	if len(piles) != NumPiles {
-		return fmt.Errorf("want %d piles separated by '/', have %d", NumPiles, len(piles))
+	if len(piles) != int(sp.piles) {
+		return fmt.Errorf("want %d piles separated by '/', have %d", sp.piles, len(piles))
+	}
+	maxDown := int(sp.piles) - 1
+	if sp.faceUp {
+		maxDown = 0
 	}
 	for i, ps := range piles {
 		where := fmt.Sprintf("pile %d", i+1)
@@ -148,18 +164,29 @@ func (g *Game) parse(text string) error {
 		if len(down) > 0 && len(up) == 0 {
 			return fmt.Errorf("%s: a face-down card is on top", where)
 		}
-		if len(down) > NumPiles-1 {
-			return fmt.Errorf("%s: %d face-down cards, at most %d", where, len(down), NumPiles-1)
+		if len(down) > maxDown {
+			return fmt.Errorf("%s: %d face-down cards, at most %d", where, len(down), maxDown)
 		}
-		for j := 1; j < len(up); j++ {
-			if !up[j].goesOn(up[j-1]) {
-				return fmt.Errorf("%s: face-up %v does not go on %v", where, up[j], up[j-1])
+		if !sp.faceUp {
+			// Face-up cards are built on each other, except Whitehead's,
+			// which are dealt face up in any order.
+			for j := 1; j < len(up); j++ {
+				if !sp.goesOn(up[j], up[j-1]) {
+					return fmt.Errorf("%s: face-up %v does not go on %v", where, up[j], up[j-1])
+				}
 			}
 		}
 		p := &g.tab[i]
 		p.n = uint8(copy(p.cards[:], down))
 		p.down = p.n
 		p.n += uint8(copy(p.cards[p.n:], up))
+		// Building on the card at place j (from 1) adds at most its rank
+		// less one, so the pile can never outgrow its array.
+		for j, c := range p.cards[:p.n] {
+			if j+c.Rank() > maxPile {
+				return fmt.Errorf("%s: %v at place %d leaves room to build past %d cards", where, c, j+1, maxPile)
+			}
+		}
 	}
 	wasteS, stockS, ok := strings.Cut(f[1], "|")
 	if !ok {
@@ -173,35 +200,59 @@ func (g *Game) parse(text string) error {
 	if err != nil {
 		return err
 	}
-	if len(waste)+len(stock) > StockSize {
-		return fmt.Errorf("talon: %d cards, at most %d", len(waste)+len(stock), StockSize)
+	if len(waste)+len(stock) > int(sp.stock) {
+		return fmt.Errorf("talon: %d cards, at most %d", len(waste)+len(stock), sp.stock)
 	}
 	g.wasteN = uint8(copy(g.talon[:], waste))
 	g.talonN = g.wasteN + uint8(copy(g.talon[g.wasteN:], stock))
-	if len(f[2]) != NumSuits {
-		return fmt.Errorf("foundations: want 4 ranks or '-' (C D H S), have %q", f[2])
+	fs := f[2]
+	if g.rules.Game == Whitehead {
+		b, rest, ok := strings.Cut(fs, ":")
+		base, _ := parseRank(b + " ")
+		if !ok || len(b) != 1 || base == 0 {
+			return fmt.Errorf("foundations: want the base rank, ':', then 4 ranks or '-' (C D H S), have %q", fs)
+		}
+		g.base, fs = uint8(base), rest
 	}
-	for s := range Suit(NumSuits) {
-		ch := f[2][s]
+	nf := int(decks) * NumSuits
+	if len(fs) != nf {
+		if decks == 2 {
+			return fmt.Errorf("foundations: want 8 ranks or '-' (C D H S, then C D H S), have %q", fs)
+		}
+		return fmt.Errorf("foundations: want 4 ranks or '-' (C D H S), have %q", fs)
+	}
+	for fi := range nf {
+		ch := fs[fi]
+		s := Suit(fi & 3)
 		if ch == '-' {
 			continue
 		}
-		rank, _ := parseRank(f[2][s : s+1])
+		rank, _ := parseRank(fs[fi : fi+1])
 		if rank == 0 {
 			return fmt.Errorf("foundations: bad rank %q for %v", ch, s)
 		}
-		for r := 1; r <= rank; r++ {
-			c := NewCard(r, s)
-			if seen[c.Index()] {
+		n := foundPos[g.base][rank]
+		for k := uint8(1); k <= n; k++ {
+			c := NewCard(int(foundRank[g.base][k]), s)
+			if seen[c.Index()] == decks {
 				return fmt.Errorf("foundations: %v is also elsewhere", c)
 			}
-			seen[c.Index()] = true
+			seen[c.Index()]++
 		}
-		g.found[s] = uint8(rank)
+		g.found[fi] = n
 	}
-	for i, ok := range seen {
-		if !ok {
-			return fmt.Errorf("card %v is missing", CardAt(i))
+	// The second foundation of a suit never holds more than the first.
+	for s := range NumSuits {
+		if g.found[4+s] > g.found[s] {
+			g.found[s], g.found[4+s] = g.found[4+s], g.found[s]
+		}
+	}
+	for i, n := range seen {
+		if n != decks {
+			if decks == 1 {
+				return fmt.Errorf("card %v is missing", CardAt(i))
+			}
+			return fmt.Errorf("card %v appears %d times, want 2", CardAt(i), n)
 		}
 	}
 	rec, err := strconv.ParseInt(f[3], 10, 32)

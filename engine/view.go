@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"bytes"
+	"encoding/json"
 	"strconv"
 )
 
@@ -12,18 +14,103 @@ import (
 //	{"tableau":[{"down":0,"up":["KS"]},…],"stock":24,"waste":["4D","AH"],
 //	 "waste_size":2,"foundations":{"C":0,"D":0,"H":1,"S":0},"score":0,
 //	 "moves":0,"passes_used":0,"passes_left":null,"status":"playing","elapsed_ms":0}
+//
+// Double Klondike's view lists its nine piles in "tableau" and adds
+// "foundations2", the second foundation of each suit, after "foundations";
+// Whitehead's adds "foundation_base", the rank the foundations start at.
+// Klondike's and Thumb and Pouch's have neither.
 type View struct {
-	Tableau     [NumPiles]PileView `json:"tableau"`
-	Stock       int                `json:"stock"`       // cards left in the stock
-	Waste       []Card             `json:"waste"`       // the visible waste cards, top last
-	WasteSize   int                `json:"waste_size"`  // all cards in the waste
-	Foundations FoundationCounts   `json:"foundations"` // cards on each foundation
-	Score       int                `json:"score"`       // running move points, no time adjustment
-	Moves       int                `json:"moves"`       // moves accepted, undos included
-	PassesUsed  int                `json:"passes_used"` // recycles made
-	PassesLeft  *int               `json:"passes_left"` // recycles left; nil (null) when unlimited
-	Status      Status             `json:"status"`
-	ElapsedMs   int64              `json:"elapsed_ms"` // on the server's clock, given by the caller
+	Tableau [NumPiles]PileView `json:"tableau"`
+	// MorePiles are the piles after the seventh (Double Klondike's 8 and 9),
+	// listed in the JSON's "tableau" after the others.
+	MorePiles   []PileView       `json:"-"`
+	Stock       int              `json:"stock"`       // cards left in the stock
+	Waste       []Card           `json:"waste"`       // the visible waste cards, top last
+	WasteSize   int              `json:"waste_size"`  // all cards in the waste
+	Foundations FoundationCounts `json:"foundations"` // cards on each foundation (the first of a suit's two in Double Klondike)
+	// Foundations2 counts the cards on the second foundation of each suit
+	// in Double Klondike, and is nil (left out) in the other games.
+	Foundations2 *FoundationCounts `json:"foundations2,omitempty"`
+	// FoundationBase is the rank every foundation starts at in Whitehead
+	// (1..13), and 0 (left out; the ace) in the other games.
+	FoundationBase int    `json:"foundation_base,omitempty"`
+	Score          int    `json:"score"`       // running move points, no time adjustment
+	Moves          int    `json:"moves"`       // moves accepted, undos included
+	PassesUsed     int    `json:"passes_used"` // recycles made
+	PassesLeft     *int   `json:"passes_left"` // recycles left; nil (null) when unlimited
+	Status         Status `json:"status"`
+	ElapsedMs      int64  `json:"elapsed_ms"` // on the server's clock, given by the caller
+}
+
+// Piles returns the number of tableau piles the view shows: 7, or 9 in
+// Double Klondike.
+func (v *View) Piles() int { return NumPiles + len(v.MorePiles) }
+
+// Pile returns pile n (1-based).
+func (v *View) Pile(n int) PileView {
+	if n <= NumPiles {
+		return v.Tableau[n-1]
+	}
+	return v.MorePiles[n-1-NumPiles]
+}
+
+// viewJSON is a View without its methods: encoding/json writes and reads it
+// as it always wrote and read a View, which keeps Klondike's view JSON as it
+// was; the view's own methods only add Double Klondike's piles 8 and 9.
+type viewJSON View
+
+// MarshalJSON writes the view as encoding/json writes its fields, with the
+// piles after the seventh (Double Klondike's) listed in "tableau" after the
+// others: the bytes AppendViewJSON writes for a game's view.
+func (v View) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(viewJSON(v))
+	if err != nil || len(v.MorePiles) == 0 {
+		return b, err
+	}
+	more, err := json.Marshal(v.MorePiles)
+	if err != nil {
+		return nil, err
+	}
+	// The tableau's list ends where "stock" starts: nothing before it can
+	// hold those bytes.
+	end := bytes.Index(b, []byte(`],"stock":`))
+	out := make([]byte, 0, len(b)+len(more))
+	out = append(out, b[:end]...)
+	out = append(out, ',')
+	out = append(out, more[1:len(more)-1]...)
+	return append(out, b[end:]...), nil
+}
+
+// UnmarshalJSON reads a view as encoding/json reads its fields, the piles
+// of "tableau" after the seventh going to MorePiles. A view written as
+// AppendViewJSON writes one is read by ParseViewJSON, which gives the same
+// View without encoding/json's reflection.
+func (v *View) UnmarshalJSON(b []byte) error {
+	var fast View
+	if n, ok := ParseViewJSON(b, &fast); ok && n == len(b) {
+		*v = fast
+		return nil
+	}
+	return v.unmarshalFields(b)
+}
+
+// unmarshalFields is UnmarshalJSON by encoding/json alone.
+func (v *View) unmarshalFields(b []byte) error {
+	w := struct {
+		*viewJSON
+		Tableau []PileView `json:"tableau"`
+	}{viewJSON: (*viewJSON)(v)}
+	w.Tableau = append(append(make([]PileView, 0, NumPiles+len(v.MorePiles)), v.Tableau[:]...), v.MorePiles...)
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	n := copy(v.Tableau[:], w.Tableau)
+	clear(v.Tableau[n:])
+	v.MorePiles = nil
+	if len(w.Tableau) > NumPiles {
+		v.MorePiles = w.Tableau[NumPiles:]
+	}
+	return nil
 }
 
 // A PileView is one tableau pile as a player sees it.
@@ -62,9 +149,23 @@ func (g *Game) View(elapsedMs int64) View {
 		Status:     g.status,
 		ElapsedMs:  elapsedMs,
 	}
-	for i := range g.tab {
+	for i := range g.piles() {
 		p := &g.tab[i]
-		v.Tableau[i] = PileView{Down: int(p.down), Up: append([]Card{}, p.up()...)}
+		pv := PileView{Down: int(p.down), Up: append([]Card{}, p.up()...)}
+		if i < NumPiles {
+			v.Tableau[i] = pv
+		} else {
+			v.MorePiles = append(v.MorePiles, pv)
+		}
+	}
+	switch g.rules.Game {
+	case DoubleKlondike:
+		v.Foundations2 = &FoundationCounts{
+			C: int(g.found[4+Clubs]), D: int(g.found[4+Diamonds]),
+			H: int(g.found[4+Hearts]), S: int(g.found[4+Spades]),
+		}
+	case Whitehead:
+		v.FoundationBase = int(g.base)
 	}
 	if left := g.PassesLeft(); left >= 0 {
 		v.PassesLeft = &left
@@ -76,7 +177,7 @@ func (g *Game) View(elapsedMs int64) View {
 // what encoding/json writes for it, without allocating when b has room.
 func (g *Game) AppendViewJSON(b []byte, elapsedMs int64) []byte {
 	b = append(b, `{"tableau":[`...)
-	for i := range g.tab {
+	for i := range g.piles() {
 		p := &g.tab[i]
 		if i > 0 {
 			b = append(b, ',')
@@ -101,7 +202,16 @@ func (g *Game) AppendViewJSON(b []byte, elapsedMs int64) []byte {
 	b = strconv.AppendInt(b, int64(g.found[Hearts]), 10)
 	b = append(b, `,"S":`...)
 	b = strconv.AppendInt(b, int64(g.found[Spades]), 10)
-	b = append(b, `},"score":`...)
+	b = append(b, '}')
+	switch g.rules.Game {
+	case DoubleKlondike:
+		b = append(b, `,"foundations2":`...)
+		b = appendCounts(b, g.found[4:])
+	case Whitehead:
+		b = append(b, `,"foundation_base":`...)
+		b = strconv.AppendInt(b, int64(g.base), 10)
+	}
+	b = append(b, `,"score":`...)
 	b = strconv.AppendInt(b, int64(g.score), 10)
 	b = append(b, `,"moves":`...)
 	b = strconv.AppendInt(b, int64(g.moves), 10)
@@ -117,6 +227,19 @@ func (g *Game) AppendViewJSON(b []byte, elapsedMs int64) []byte {
 	b = append(b, g.status.String()...)
 	b = append(b, `","elapsed_ms":`...)
 	b = strconv.AppendInt(b, elapsedMs, 10)
+	return append(b, '}')
+}
+
+// appendCounts appends a foundations object of four counts, C D H S.
+func appendCounts(b []byte, n []uint8) []byte {
+	b = append(b, `{"C":`...)
+	b = strconv.AppendInt(b, int64(n[Clubs]), 10)
+	b = append(b, `,"D":`...)
+	b = strconv.AppendInt(b, int64(n[Diamonds]), 10)
+	b = append(b, `,"H":`...)
+	b = strconv.AppendInt(b, int64(n[Hearts]), 10)
+	b = append(b, `,"S":`...)
+	b = strconv.AppendInt(b, int64(n[Spades]), 10)
 	return append(b, '}')
 }
 
@@ -141,22 +264,37 @@ func (v *View) LegalMoves(r Rules, dst []Move) []Move {
 	if v.Status != Playing {
 		return dst
 	}
+	sp := r.Game.spec()
 	s := surface{
+		sp:         sp,
+		piles:      min(int(sp.piles), v.Piles()),
 		stock:      v.Stock,
 		waste:      v.WasteSize,
+		base:       1,
 		canRecycle: v.PassesLeft == nil || *v.PassesLeft > 0,
 		f2t:        r.FoundationToTableau,
 	}
 	if len(v.Waste) > 0 {
 		s.wasteTop = v.Waste[len(v.Waste)-1]
 	}
-	for i := range v.Tableau {
+	for i := range min(s.piles, NumPiles) {
 		s.up[i] = v.Tableau[i].Up
 		s.down[i] = v.Tableau[i].Down
 	}
-	s.found = [NumSuits]uint8{
+	for i := NumPiles; i < s.piles; i++ {
+		s.up[i] = v.MorePiles[i-NumPiles].Up
+		s.down[i] = v.MorePiles[i-NumPiles].Down
+	}
+	s.found = [MaxFoundations]uint8{
 		clampCount(v.Foundations.C), clampCount(v.Foundations.D),
 		clampCount(v.Foundations.H), clampCount(v.Foundations.S),
+	}
+	if f := v.Foundations2; f != nil && sp.decks == 2 {
+		s.found[4+Clubs], s.found[4+Diamonds] = clampCount(f.C), clampCount(f.D)
+		s.found[4+Hearts], s.found[4+Spades] = clampCount(f.H), clampCount(f.S)
+	}
+	if b := v.FoundationBase; b >= 1 && b <= NumRanks {
+		s.base = uint8(b)
 	}
 	return s.appendMoves(dst)
 }

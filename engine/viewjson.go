@@ -1,7 +1,7 @@
 package engine
 
 // ParseViewJSON reads the view at the start of b written exactly as
-// AppendViewJSON writes one: its keys in that order, no spaces, canonical
+// AppendViewJSON writes one, of any game: its keys in that order, no spaces, canonical
 // card tokens, no leading zeros. It returns the bytes the view took, or
 // ok == false for anything else (v is then partly written), which
 // encoding/json reads instead. A client that reads a view with every move
@@ -24,6 +24,25 @@ func ParseViewJSON(b []byte, v *View) (n int, ok bool) {
 		v.Tableau[i].Up, cards = r.cards(cards)
 		r.lit("}")
 	}
+	v.MorePiles = v.MorePiles[:0]
+	if r.has(",") {
+		// Double Klondike's piles 8 and 9.
+		for i := NumPiles; i < MaxPiles; i++ {
+			if i > NumPiles {
+				r.lit(",")
+			}
+			var p PileView
+			r.lit(`{"down":`)
+			p.Down = int(r.int())
+			r.lit(`,"up":`)
+			p.Up, cards = r.cards(cards)
+			r.lit("}")
+			v.MorePiles = append(v.MorePiles, p)
+		}
+	}
+	if len(v.MorePiles) == 0 {
+		v.MorePiles = nil
+	}
 	r.lit(`],"stock":`)
 	v.Stock = int(r.int())
 	r.lit(`,"waste":`)
@@ -38,7 +57,26 @@ func ParseViewJSON(b []byte, v *View) (n int, ok bool) {
 	v.Foundations.H = int(r.int())
 	r.lit(`,"S":`)
 	v.Foundations.S = int(r.int())
-	r.lit(`},"score":`)
+	r.lit(`}`)
+	v.Foundations2, v.FoundationBase = nil, 0
+	if r.has(`,"foundations2":{"C":`) {
+		f := new(FoundationCounts)
+		f.C = int(r.int())
+		r.lit(`,"D":`)
+		f.D = int(r.int())
+		r.lit(`,"H":`)
+		f.H = int(r.int())
+		r.lit(`,"S":`)
+		f.S = int(r.int())
+		r.lit(`}`)
+		v.Foundations2 = f
+	} else if r.has(`,"foundation_base":`) {
+		v.FoundationBase = int(r.int())
+		if v.FoundationBase == 0 {
+			r.ok = false // encoding/json would leave it out
+		}
+	}
+	r.lit(`,"score":`)
 	v.Score = int(r.int())
 	r.lit(`,"moves":`)
 	v.Moves = int(r.int())

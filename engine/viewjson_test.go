@@ -7,40 +7,50 @@ import (
 	"testing"
 )
 
-// viewsOfPlay returns the JSON of every position of random games (legal
-// moves, a fixed seed) under several rules, with the view each stands for;
-// the last of each game resigned, timed out, or as it ended.
-func viewsOfPlay(t testing.TB) (texts [][]byte, views []View) {
+// viewsOfPlay returns the JSON of every position of random games of the
+// given games (legal moves, a fixed seed) under several rules, with the view
+// each stands for; the last of each game resigned, timed out, or as it
+// ended.
+func viewsOfPlay(t testing.TB, games ...Variant) (texts [][]byte, views []View) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, rc := range []struct{ draw, passes int }{{3, 0}, {1, 0}, {1, 3}, {3, 1}} {
-		r := DefaultRules()
-		r.Draw, r.Passes = rc.draw, rc.passes
-		for deal := uint64(1); deal <= 12; deal++ {
-			g, err := NewGame(NumberedDeal(deal), r)
-			if err != nil {
-				t.Fatal(err)
+	for _, v := range games {
+		for _, rc := range []struct{ draw, passes int }{{3, 0}, {1, 0}, {1, 3}, {3, 1}} {
+			r := DefaultRulesFor(v)
+			r.Draw, r.Passes = rc.draw, rc.passes
+			if v == Whitehead {
+				r.Draw, r.Passes = 1, 1
 			}
-			var moves []Move
-			for step := 0; step < 300 && g.Status() == Playing; step++ {
-				el := int64(step) * 997
-				texts = append(texts, g.AppendViewJSON(nil, el))
-				views = append(views, g.View(el))
-				moves = g.LegalMoves(moves[:0])
-				if len(moves) == 0 {
-					break
-				}
-				if _, err := g.Apply(moves[rng.IntN(len(moves))]); err != nil {
+			deals := uint64(12)
+			if v != Klondike {
+				deals = 3 // the other games add their own fields only
+			}
+			for deal := uint64(1); deal <= deals; deal++ {
+				g, err := NewGame(NumberedDealFor(v, deal), r)
+				if err != nil {
 					t.Fatal(err)
 				}
+				var moves []Move
+				for step := 0; step < 300 && g.Status() == Playing; step++ {
+					el := int64(step) * 997
+					texts = append(texts, g.AppendViewJSON(nil, el))
+					views = append(views, g.View(el))
+					moves = g.LegalMoves(moves[:0])
+					if len(moves) == 0 {
+						break
+					}
+					if _, err := g.Apply(moves[rng.IntN(len(moves))]); err != nil {
+						t.Fatal(err)
+					}
+				}
+				switch deal % 3 {
+				case 0:
+					_ = g.Resign()
+				case 1:
+					g.TimeOut()
+				}
+				texts = append(texts, g.AppendViewJSON(nil, 123456789012))
+				views = append(views, g.View(123456789012))
 			}
-			switch deal % 3 {
-			case 0:
-				_ = g.Resign()
-			case 1:
-				g.TimeOut()
-			}
-			texts = append(texts, g.AppendViewJSON(nil, 123456789012))
-			views = append(views, g.View(123456789012))
 		}
 	}
 	return texts, views
@@ -51,7 +61,7 @@ func viewsOfPlay(t testing.TB) (texts [][]byte, views []View) {
 // those bytes; and whatever it accepts of a damaged view, encoding/json
 // reads the same way.
 func TestParseViewJSON(t *testing.T) {
-	texts, views := viewsOfPlay(t)
+	texts, views := viewsOfPlay(t, Klondike, ThumbAndPouch, Whitehead, DoubleKlondike)
 	statuses := map[Status]bool{}
 	for k, b := range texts {
 		var fast, slow View
@@ -59,8 +69,12 @@ func TestParseViewJSON(t *testing.T) {
 		if !ok || n != len(b) {
 			t.Fatalf("view %d: ok %v after %d of %d bytes: %s", k, ok, n, len(b), b)
 		}
-		if err := json.Unmarshal(b, &slow); err != nil {
+		if err := slow.unmarshalFields(b); err != nil {
 			t.Fatal(err)
+		}
+		var pub View // json.Unmarshal takes View.UnmarshalJSON's fast path
+		if err := json.Unmarshal(b, &pub); err != nil || !reflect.DeepEqual(pub, slow) {
+			t.Fatalf("view %d: json.Unmarshal = %+v, %v", k, pub, err)
 		}
 		if !reflect.DeepEqual(fast, slow) || !reflect.DeepEqual(fast, views[k]) {
 			t.Fatalf("view %d: %s\nfast %+v\njson %+v\nview %+v", k, b, fast, slow, views[k])
@@ -108,7 +122,7 @@ func TestParseViewJSON(t *testing.T) {
 				continue
 			}
 			accepted++
-			if err := json.Unmarshal(d, &slow); err != nil {
+			if err := slow.unmarshalFields(d); err != nil {
 				t.Fatalf("accepted %s, which encoding/json refuses: %v", d, err)
 			}
 			if !reflect.DeepEqual(fast, slow) {
@@ -122,7 +136,7 @@ func TestParseViewJSON(t *testing.T) {
 }
 
 func BenchmarkParseViewJSON(b *testing.B) {
-	texts, _ := viewsOfPlay(b)
+	texts, _ := viewsOfPlay(b, Klondike)
 	b.Run("fast", func(b *testing.B) {
 		b.ReportAllocs()
 		var v View
