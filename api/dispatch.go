@@ -38,6 +38,7 @@ var codeTable = []struct {
 	{match.ErrLeft, protocol.CodeBadRequest},
 	{match.ErrBadSettings, protocol.CodeBadRequest},
 	{match.ErrNoHints, protocol.CodeBadRequest},
+	{match.ErrNoHintsForGame, protocol.CodeBadRequest},
 	{errNoHintsHere, protocol.CodeBadRequest},
 	{lobby.ErrBadName, protocol.CodeBadRequest},
 	{lobby.ErrUnknownToken, protocol.CodeUnauthorized},

@@ -154,8 +154,9 @@ func TestRaceToTheEnd(t *testing.T) {
 	apitest.Expect[protocol.MatchOver](b)
 }
 
-// checkReplay replays every player's log through the engine and compares
-// the final scores with the results.
+// checkReplay replays every player's log through the engine, on the
+// game's numbered deal under its rules, and compares the final scores
+// with the results.
 func checkReplay(t *testing.T, rep match.Replay, results []match.Entry) {
 	t.Helper()
 	seed, _ := strconv.ParseUint(rep.Seed, 10, 64)
@@ -163,12 +164,12 @@ func checkReplay(t *testing.T, rep match.Replay, results []match.Entry) {
 		t.Errorf("replay commitment does not match its seed and salt")
 	}
 	for _, p := range rep.Players {
-		g, err := engine.NewGame(engine.NumberedDeal(seed), rep.Rules)
+		g, err := engine.NewGame(engine.NumberedDealFor(rep.Rules.Game, seed), rep.Rules)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, e := range p.Moves {
-			m, err := engine.ParseMove(e.Move)
+			m, err := rep.Rules.Game.ParseMove(e.Move)
 			if err != nil {
 				t.Fatal(err)
 			}

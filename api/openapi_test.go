@@ -799,6 +799,28 @@ func TestOpenAPI(t *testing.T) {
 	c.get(base + "/api/v1/rounds/nope/leaderboard")
 	c.get(base + "/api/v1/rounds/nope/replay")
 
+	// A public match of Double Klondike: the lobby list names its game;
+	// its replay's layout has nine piles and two decks. A challenge of
+	// Thumb and Pouch: its variant's name, its replay once closed.
+	info = apitest.Request[protocol.Match](a, protocol.CreateMatch{Type: protocol.TypeCreateMatch,
+		Settings: match.PartialSettings{Game: new("double_klondike"), CountdownS: new(0), MaxPlayers: new(2), Public: new(true)}}).Match
+	c.get(base + "/api/v1/matches")
+	a.Send(protocol.MatchRef{Type: protocol.TypeStartMatch, MatchID: info.ID})
+	roundID = apitest.Expect[protocol.RoundStarted](a).RoundID
+	moveOK(t, a, roundID, 1, "D")
+	resign(a, roundID)
+	apitest.Expect[protocol.RoundOver](a)
+	c.get(base + "/api/v1/rounds/" + roundID + "/replay")
+	tp := apitest.Request[protocol.AsyncRound](a, protocol.CreateChallenge{Type: protocol.TypeCreateChallenge,
+		Settings: match.PartialSettings{Game: new("thumb_and_pouch")}}).Round.RoundID
+	st := apitest.Request[protocol.RoundStarted](a, protocol.RoundRef{Type: protocol.TypeStartAttempt, RoundID: tp})
+	moveOK(t, a, st.RoundID, 1, "D")
+	resign(a, st.RoundID)
+	apitest.Expect[protocol.AttemptOver](a)
+	apitest.Request[protocol.AsyncRound](a, protocol.RoundRef{Type: protocol.TypeCloseChallenge, RoundID: tp})
+	c.get(base + "/api/v1/rounds/" + tp + "/leaderboard")
+	c.get(base + "/api/v1/rounds/" + tp + "/replay")
+
 	// A challenge alice and bob each play once: its board, pages of it and
 	// bad page parameters; an attempt's own round; the replays refused
 	// until the creator closes it, then published, a page at a time.

@@ -213,7 +213,7 @@ func (l *Lobby) Replay(ctx context.Context, rec *match.AsyncRecord, from, limit 
 	if err != nil {
 		return AsyncReplay{}, err
 	}
-	rep := AsyncReplay{Round: *rec, Layout: engine.NumberedDeal(rec.Fair.Seed)}
+	rep := AsyncReplay{Round: *rec, Layout: engine.NumberedDealFor(rec.Rules.Game, rec.Fair.Seed)}
 	if len(entries) > limit {
 		entries = entries[:limit]
 		rep.NextFrom = from + limit

@@ -214,7 +214,7 @@ func verifyReplay(t *testing.T, rep lobby.AsyncReplay, board []match.BoardEntry)
 	if match.Commitment(f.Salt, f.Seed) != f.Commitment {
 		t.Fatalf("the seed and salt do not hash to the commitment")
 	}
-	if !reflect.DeepEqual(rep.Layout, engine.NumberedDeal(f.Seed)) {
+	if !reflect.DeepEqual(rep.Layout, engine.NumberedDealFor(rep.Round.Rules.Game, f.Seed)) {
 		t.Fatalf("the layout is not the seed's deal")
 	}
 	if len(rep.Players) != len(board) {
@@ -226,7 +226,7 @@ func verifyReplay(t *testing.T, rep lobby.AsyncReplay, board []match.BoardEntry)
 			t.Fatal(err)
 		}
 		for _, e := range p.Moves {
-			m, err := engine.ParseMove(e.Move)
+			m, err := rep.Round.Rules.Game.ParseMove(e.Move)
 			if err == nil {
 				_, err = g.Apply(m)
 			}

@@ -113,9 +113,10 @@ func (l *Lobby) makeDaily(ctx context.Context, id, day string, rules engine.Rule
 }
 
 // dailyDeal draws the deal of a daily round: one proved winnable, when the
-// pool hands one out within dailyWinnableWait (or ctx's end), else any.
+// pool hands one out within dailyWinnableWait (or ctx's end), else any. A
+// game the solver does not play gets any deal at once.
 func (l *Lobby) dailyDeal(ctx context.Context, rules engine.Rules) (match.FairDeal, error) {
-	if w := l.cfg.Match.Winnable; w != nil {
+	if w := l.cfg.Match.Winnable; w != nil && match.Solvable(rules.Game) {
 		wait := time.NewTimer(dailyWinnableWait)
 		defer wait.Stop()
 		for {

@@ -104,7 +104,7 @@ func (l *Lobby) ghostTrack(ctx context.Context, rec *match.AsyncRecord, playerID
 	if err != nil && !errors.Is(err, match.ErrNotFound) {
 		return nil
 	}
-	t, err = match.NewGhostTrack(engine.NumberedDeal(rec.Fair.Seed), rec.Rules, playerID, e.Name, log)
+	t, err = match.NewGhostTrack(engine.NumberedDealFor(rec.Rules.Game, rec.Fair.Seed), rec.Rules, playerID, e.Name, log)
 	if err != nil {
 		l.cfg.Logger.Error("a finished attempt does not replay", "round", id, "err", err)
 		return nil

@@ -90,9 +90,9 @@ func (r *quickReq) answer(info *match.MatchInfo, err error) {
 	}
 }
 
-// QuickMatch joins an open public quick match with the same draw, passes
-// and scoring and a free seat, or makes one. A quick match starts by itself
-// when full, or a short wait after its second player joins.
+// QuickMatch joins an open public quick match with the same game, draw,
+// passes and scoring and a free seat, or makes one. A quick match starts by
+// itself when full, or a short wait after its second player joins.
 func (l *Lobby) QuickMatch(ctx context.Context, playerID string, p match.PartialSettings) (*match.MatchInfo, error) {
 	pl, err := l.player(playerID)
 	if err != nil {
@@ -305,8 +305,9 @@ func (l *Lobby) quickInto(ctx context.Context, id string, want match.Settings, r
 		return 0, nil
 	}
 	s := info.Settings
-	if !info.Quick || len(info.Players) >= s.MaxPlayers || s.Draw != want.Draw || s.Passes != want.Passes ||
-		s.Scoring != want.Scoring || (s.Deals == match.DealsWinnable) != (want.Deals == match.DealsWinnable) {
+	if !info.Quick || len(info.Players) >= s.MaxPlayers || s.Variant() != want.Variant() || s.Draw != want.Draw ||
+		s.Passes != want.Passes || s.Scoring != want.Scoring ||
+		(s.Deals == match.DealsWinnable) != (want.Deals == match.DealsWinnable) {
 		return 0, nil
 	}
 	m, err := l.Match(ctx, info.ID)

@@ -52,7 +52,7 @@ func NewGhostTrack(d engine.Deal, r engine.Rules, playerID, name string, log []L
 	t := &GhostTrack{PlayerID: playerID, Name: name, rules: r}
 	t.points = append(t.points, ghostPoint{0, g.Score(), g.FoundationTotal(), false})
 	for _, e := range log {
-		m, err := engine.ParseMove(e.Move)
+		m, err := r.Game.ParseMove(e.Move)
 		if err == nil {
 			_, err = g.Apply(m)
 		}

@@ -23,10 +23,14 @@ type HintFunc func(g *engine.Game) (line []string, verdict string)
 // standing's Helped, shown in leaderboards and results). A round with more
 // than one player gets ErrNoHints: the solver sees cards the players cannot.
 // So does an attempt at an asynchronous round, whose rivals play the same
-// deal at other times.
+// deal at other times. A game the solver does not play (Solvable) gets
+// ErrNoHintsForGame.
 func (r *Round) Hint(ctx context.Context, playerID string, now time.Time, hint HintFunc) (move, verdict string, err error) {
 	if _, _, attempt := SplitAttemptRoundID(r.ID); len(r.Players) != 1 || attempt {
 		return "", "", ErrNoHints
+	}
+	if !Solvable(r.Rules.Game) {
+		return "", "", ErrNoHintsForGame
 	}
 	s, err := r.seat(ctx, playerID)
 	if err != nil {

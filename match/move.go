@@ -94,7 +94,7 @@ func (r *Round) move(ctx context.Context, playerID string, seq int, text string,
 	case seq < next:
 		// A retry: the same move at the same seq gets the same answer. A
 		// different move at a used seq is a client out of step.
-		if m, err := engine.ParseMove(text); err != nil || moveText(m) != s.log[seq-1].Move {
+		if m, err := r.Rules.Game.ParseMove(text); err != nil || moveText(m) != s.log[seq-1].Move {
 			return MoveResult{}, &OutOfOrderError{Expected: next}
 		}
 		return reply(s, MoveResult{Seq: seq, Duplicate: true}, at, ack), nil
@@ -103,7 +103,7 @@ func (r *Round) move(ctx context.Context, playerID string, seq int, text string,
 	case !r.Running(now):
 		return MoveResult{}, ErrRoundNotRunning
 	}
-	m, err := engine.ParseMove(text)
+	m, err := r.Rules.Game.ParseMove(text)
 	if err != nil {
 		return MoveResult{}, err
 	}
@@ -208,11 +208,12 @@ func (r *Round) landedEarlier(ctx context.Context, playerID string, e LogEntry, 
 
 // moveTexts holds the canonical notation of every well-formed move without
 // a run length (Tn:k-Tm), by moveTextIndex: the moves of almost every log
-// entry, which then need no string of their own.
-var moveTexts = func() (t [(int(engine.Undo) + 1) * 64]string) {
-	for k := range int(engine.Undo) + 1 {
-		for from := range 8 {
-			for to := range 8 {
+// entry, which then need no string of their own. Piles go up to 9 (Double
+// Klondike).
+var moveTexts = func() (t [(int(engine.Redo) + 1) * moveTextPiles * moveTextPiles]string) {
+	for k := range int(engine.Redo) + 1 {
+		for from := range moveTextPiles {
+			for to := range moveTextPiles {
 				m := engine.Move{Kind: engine.MoveKind(k), From: uint8(from), To: uint8(to)}
 				if b := m.AppendText(nil); len(b) > 0 {
 					t[moveTextIndex(m)] = string(b)
@@ -223,11 +224,16 @@ var moveTexts = func() (t [(int(engine.Undo) + 1) * 64]string) {
 	return t
 }()
 
-func moveTextIndex(m engine.Move) int { return int(m.Kind)<<6 | int(m.From)<<3 | int(m.To) }
+// moveTextPiles bounds the From and To of the moves in moveTexts.
+const moveTextPiles = engine.MaxPiles + 1
+
+func moveTextIndex(m engine.Move) int {
+	return (int(m.Kind)*moveTextPiles+int(m.From))*moveTextPiles + int(m.To)
+}
 
 // moveText is m.String(), without allocating for the moves in moveTexts.
 func moveText(m engine.Move) string {
-	if m.Count == 0 && m.Kind <= engine.Undo && m.From < 8 && m.To < 8 {
+	if m.Count == 0 && m.Kind <= engine.Redo && m.From < moveTextPiles && m.To < moveTextPiles {
 		if t := moveTexts[moveTextIndex(m)]; t != "" {
 			return t
 		}

@@ -21,7 +21,9 @@ func TestMoveText(t *testing.T) {
 			}
 		}
 	}
-	if n := testing.AllocsPerRun(100, func() { _ = moveText(engine.PileToPile(3, 5, 0)) }); n != 0 {
-		t.Errorf("moveText allocates %v times", n)
+	for _, m := range []engine.Move{engine.PileToPile(3, 5, 0), engine.PileToPile(9, 8, 0), engine.WasteToPile(9), engine.RedoMove()} {
+		if n := testing.AllocsPerRun(100, func() { _ = moveText(m) }); n != 0 {
+			t.Errorf("moveText(%v) allocates %v times", m, n)
+		}
 	}
 }

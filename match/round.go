@@ -97,7 +97,7 @@ func RoundFromRecord(rec RoundRecord, store Store) (*Round, error) {
 	}
 	r := &Round{
 		ID: rec.ID, MatchID: rec.MatchID, Number: rec.Number, Rules: rec.Rules, Mode: rec.Mode,
-		Deal: engine.NumberedDeal(rec.Fair.Seed), Fair: rec.Fair, StartsAt: rec.StartsAt, EndsAt: rec.EndsAt,
+		Deal: engine.NumberedDealFor(rec.Rules.Game, rec.Fair.Seed), Fair: rec.Fair, StartsAt: rec.StartsAt, EndsAt: rec.EndsAt,
 		Players: rec.Players, store: store, finished: make(chan struct{}, 1), seats: map[string]*seat{},
 	}
 	r.setPhase(rec.Phase, rec.EndMs)

@@ -58,7 +58,7 @@ func (r *Round) seat(ctx context.Context, playerID string) (*seat, error) {
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
 	for _, e := range log {
-		m, err := engine.ParseMove(e.Move)
+		m, err := r.Rules.Game.ParseMove(e.Move)
 		if err == nil {
 			_, err = g.Apply(m)
 		}

@@ -51,7 +51,14 @@ type Settings struct {
 	// Deals is "any" (any deal, default) or "winnable": every round is
 	// dealt from a deal the solver proved winnable under the round's rules,
 	// when the server has one ready (round_starting says whether it had).
+	// Winnable deals are offered only for the games the solver plays
+	// (Solvable).
 	Deals string `json:"deals"`
+	// Game is the game played: "thumb_and_pouch", "whitehead" or
+	// "double_klondike", or Klondike, which is written "" (left out of
+	// the JSON, as in the rules, so Klondike's settings read and write as
+	// they always did; "klondike" is read too and made "").
+	Game string `json:"game,omitempty"`
 }
 
 // The values of Settings.Deals.
@@ -76,20 +83,28 @@ func DefaultSettings() Settings {
 var ErrBadSettings = errors.New("bad settings")
 
 // WithDefaults fills a partial settings object: p holds what the client
-// sent (nil fields were left out). Passes left out default by scoring
-// (engine.DefaultPasses).
+// sent (nil fields were left out). The draw left out is the game's
+// (engine.DefaultRulesFor: 3, or 1 in Thumb and Pouch and Whitehead);
+// passes left out are the game's too, except in Vegas scoring, where they
+// follow the draw (DefaultPasses).
 func WithDefaults(p PartialSettings) Settings {
 	s := DefaultSettings()
+	if p.Game != nil {
+		s.Game = canonicalGame(*p.Game)
+	}
+	game, gameErr := engine.ParseVariant(canonicalGameName(s.Game))
 	if p.Draw != nil {
 		s.Draw = *p.Draw
+	} else if gameErr == nil {
+		s.Draw = engine.DefaultRulesFor(game).Draw
 	}
 	if p.Scoring != nil {
 		s.Scoring = *p.Scoring
 	}
 	if p.Passes != nil {
 		s.Passes = *p.Passes
-	} else if sc, err := engine.ParseScoring(s.Scoring); err == nil {
-		s.Passes = engine.DefaultPasses(s.Draw, sc)
+	} else if sc, err := engine.ParseScoring(s.Scoring); err == nil && gameErr == nil {
+		s.Passes = DefaultPasses(game, s.Draw, sc)
 	}
 	if p.Undo != nil {
 		s.Undo = *p.Undo
@@ -140,6 +155,42 @@ type PartialSettings struct {
 	Seed                *string `json:"seed,omitempty"`
 	CountdownS          *int    `json:"countdown_s,omitempty"`
 	Deals               *string `json:"deals,omitempty"`
+	Game                *string `json:"game,omitempty"`
+}
+
+// DefaultPasses returns the passes of a game whose settings leave them
+// out: the game's own (engine.DefaultRulesFor: unlimited in Klondike and
+// Double Klondike, one in Thumb and Pouch and Whitehead), and in Vegas
+// scoring the Vegas default of the draw (engine.DefaultPassesFor: 1 in
+// draw 1, 3 in draw 3, always 1 in Whitehead).
+func DefaultPasses(game engine.Variant, draw int, sc engine.Scoring) int {
+	if sc == engine.ScoringVegas {
+		return engine.DefaultPassesFor(game, draw, sc)
+	}
+	return engine.DefaultRulesFor(game).Passes
+}
+
+// canonicalGame is the settings' form of a game's name: Klondike is "".
+func canonicalGame(name string) string {
+	if name == engine.Klondike.String() {
+		return ""
+	}
+	return name
+}
+
+// canonicalGameName is the game's name as engine.ParseVariant reads it.
+func canonicalGameName(game string) string {
+	if game == "" {
+		return engine.Klondike.String()
+	}
+	return game
+}
+
+// Variant returns the game of the settings (Klondike for one not known;
+// Validate refuses those).
+func (s Settings) Variant() engine.Variant {
+	v, _ := engine.ParseVariant(canonicalGameName(s.Game))
+	return v
 }
 
 // Validate reports the first setting out of range.
@@ -165,6 +216,8 @@ func (s Settings) Validate() error {
 		return bad("deals %q: want any or winnable", s.Deals)
 	case s.Deals == DealsWinnable && s.Seed != "":
 		return bad("deals winnable with a seed: the seed already fixes the deal")
+	case s.Deals == DealsWinnable && !Solvable(s.Variant()):
+		return bad("deals winnable: %s", ErrNotSolvable)
 	}
 	if s.Seed != "" {
 		if _, err := strconv.ParseUint(s.Seed, 10, 64); err != nil {
@@ -184,6 +237,10 @@ func (s Settings) Rules() (engine.Rules, error) {
 	if err != nil {
 		return engine.Rules{}, err
 	}
-	r := engine.Rules{Draw: s.Draw, Passes: s.Passes, FoundationToTableau: s.FoundationToTableau, Undo: u, Scoring: sc}
+	game, err := engine.ParseVariant(canonicalGameName(s.Game))
+	if err != nil {
+		return engine.Rules{}, err
+	}
+	r := engine.Rules{Draw: s.Draw, Passes: s.Passes, FoundationToTableau: s.FoundationToTableau, Undo: u, Scoring: sc, Game: game}
 	return r, r.Validate()
 }

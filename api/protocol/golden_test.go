@@ -43,6 +43,11 @@ var (
 		State:    match.StateBetween, Round: 1, RoundID: "3418e212c6f57ca6", Spectators: 2, Quick: true, Totals: gTotals, NextMatch: "0e6cb76d3b12c494",
 	}
 	gOpen = &match.MatchInfo{ID: "6d9a481b3488bd4e", Code: "PVHCMH", Settings: match.DefaultSettings(), Players: []match.MemberInfo{}, State: match.StateOpen}
+	// gDouble is an open match of another game than Klondike, which its
+	// settings name.
+	gDouble = &match.MatchInfo{ID: "6d9a481b3488bd4e", Code: "PVHCMH", Players: []match.MemberInfo{}, State: match.StateOpen,
+		Settings: match.WithDefaults(match.PartialSettings{Game: new("double_klondike")})}
+	gDoubleRules = engine.DefaultRulesFor(engine.DoubleKlondike)
 )
 
 func gView() []byte {
@@ -89,6 +94,11 @@ func goldenMessages(t *testing.T) [][2]string {
 		Layout: engine.NumberedDeal(gSeed), Totals: gTotals})
 	event("round_over_known_void", match.RoundOver{MatchID: "m1", RoundID: "r2", Round: 2, Deal: match.KnownDeal(1),
 		Layout: engine.NumberedDeal(1), Totals: gTotals, Void: "the shared store lost its data"})
+	event("match_double_klondike", match.MatchUpdate{Info: gDouble})
+	event("round_starting_double_klondike", match.RoundStarting{MatchID: "m1", RoundID: "r1", Round: 1, StartsAt: gT0, EndsAt: gT1,
+		Rules: gDoubleRules, Deal: announce})
+	event("round_over_double_klondike", match.RoundOver{MatchID: "m1", RoundID: "r3", Round: 1, Results: gEntries, Deal: secret,
+		Layout: engine.NumberedDealFor(engine.DoubleKlondike, gSeed), Totals: gTotals})
 	event("match_over", match.MatchOver{MatchID: "m1", Totals: gTotals})
 	event("match_over_void", match.MatchOver{MatchID: "m1", Totals: []match.Total{}, Void: "abandoned"})
 
@@ -109,6 +119,7 @@ func goldenMessages(t *testing.T) [][2]string {
 	reply("hint_none", protocol.HintReply{Type: protocol.TypeHint, RoundID: "r1", Verdict: "unwinnable"})
 	out = append(out, [2]string{"move_ok", string(protocol.AppendMoveOK(nil, "5", "r1", 2, view, engine.Revealed|engine.ToTableau, false))})
 	out = append(out, [2]string{"move_ok_duplicate", string(protocol.AppendMoveOK(nil, "", "r1", 2, view, 0, true))})
+	out = append(out, [2]string{"move_ok_redo", string(protocol.AppendMoveOK(nil, "9", "r1", 4, view, engine.Redid|engine.ToFoundation, false))})
 	return out
 }
 

@@ -105,3 +105,24 @@ func BenchmarkGen(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSolvePouch is BenchmarkSolve for Thumb and Pouch in its own
+// rules (draw 1, one pass): deals 1..20 on 50,000 nodes each.
+func BenchmarkSolvePouch(b *testing.B) {
+	r := engine.DefaultRulesFor(engine.ThumbAndPouch)
+	deals := make([]engine.Deal, benchDeals)
+	for i := range deals {
+		deals[i] = engine.NumberedDealFor(r.Game, uint64(benchFirst+i))
+	}
+	var nodes int64
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		for _, d := range deals {
+			nodes += Solve(d, r, Budget{Nodes: benchBudget}).Nodes
+		}
+	}
+	sec := b.Elapsed().Seconds()
+	b.ReportMetric(float64(nodes)/sec, "nodes/s")
+	b.ReportMetric(1000*sec/float64(b.N*benchDeals), "ms/deal")
+}

@@ -8,8 +8,13 @@ import (
 	"klondike/engine"
 )
 
-// load sets the position from the engine's text form and the rules.
+// load sets the position from the engine's text form and the rules, of a
+// game the solver plays.
 func (x *search) load(text string, r engine.Rules) error {
+	x.gr = rulesOf(r.Game)
+	if x.gr == nil {
+		return unsupported(r.Game)
+	}
 	f := strings.Fields(text)
 	if len(f) != 5 {
 		return fmt.Errorf("solver: want 5 fields in %q", text)
@@ -103,6 +108,9 @@ func (x *search) solution(sim *engine.Game) ([]engine.Move, bool) {
 			em = engine.PileUp(int(m.from) + 1)
 		case mPilePile:
 			em = engine.PileToPile(int(m.from)+1, int(m.to)+1, 0)
+			if x.gr.anyToEmpty {
+				em.Count = partCount(sim, m, a.cnt)
+			}
 		case mTalon:
 			for i := 0; sim.WasteSize() != int(m.at); i++ {
 				if i > maxDrawsToReach {
@@ -128,4 +136,18 @@ func (x *search) solution(sim *engine.Game) ([]engine.Move, bool) {
 		}
 	}
 	return out, sim.Status() == engine.Won
+}
+
+// partCount returns the count that the notation needs for the move m of
+// cnt cards from pile to pile, played on sim: none onto a card, whose
+// rank fixes the count, nor for the whole run to an empty pile; cnt for a
+// part of a run to an empty pile that takes any card.
+func partCount(sim *engine.Game, m move, cnt uint8) uint8 {
+	if down, up := sim.Pile(int(m.to) + 1); down > 0 || len(up) > 0 {
+		return 0
+	}
+	if _, up := sim.Pile(int(m.from) + 1); int(cnt) == len(up) {
+		return 0
+	}
+	return cnt
 }

@@ -24,7 +24,15 @@ package solver
 // the stock stays at hand. Unlike a pile's leaver, a card still in the
 // waste takes no card onto it, so a waste card is reachable only once it
 // has left (see "The dead-end test" in docs/solver.md).
+//
+// Where an empty pile takes any card (Thumb and Pouch), every leaver is
+// like a king: in the relaxed game each can always leave, so the test
+// finds nothing there and is not made (docs/solver.md, "Thumb and
+// Pouch").
 func (x *search) deadlocked() bool {
+	if x.gr.anyToEmpty {
+		return false
+	}
 	s := &x.s
 	// unreach is the set of the cards that are not reachable: at first the
 	// face-down ones (under the face-up run's bottom, the topmost leaver of
@@ -102,8 +110,11 @@ func (x *search) lastPass() bool {
 // leave if it is a king, if every card of its suit below it that is not
 // up is reachable (it can go up), or if a card it could be built on is
 // reachable, or on a foundation and may come back down.
+//
+// Only Klondike's positions get the test (see deadlocked), so it builds by
+// Klondike's rule.
 func canLeave(a uint8, unreach, onOK uint64) bool {
-	return kingSet&(1<<a) != 0 || suitBelow[a]&unreach == 0 || aboveSet[a]&^unreach&onOK != 0
+	return kingSet&(1<<a) != 0 || suitBelow[a]&unreach == 0 || klondikeRules.aboveSet[a]&^unreach&onOK != 0
 }
 
 // suitBelow[c] is the set of the cards of c's suit of lower rank.

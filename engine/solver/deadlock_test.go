@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
@@ -91,7 +92,8 @@ func (x *search) canLeaveScan(a uint8, reachable func(uint8) bool) bool {
 	if up {
 		return true
 	}
-	for _, t := range above[a] {
+	for on := klondikeRules.aboveSet[a]; on != 0; on &= on - 1 {
+		t := uint8(bits.TrailingZeros64(on))
 		if int8(x.s.f[cSuit[t]]) >= cRank[t] {
 			if x.f2t {
 				return true

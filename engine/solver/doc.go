@@ -1,8 +1,11 @@
-// Package solver decides Klondike positions with full information (the
-// "thoughtful" game): it sees the face-down cards and the order of the
-// stock, so it is for checking deals and for hints outside a race, never
-// for a player during one. It handles every rule combination of the engine:
-// draw 1 or 3, 1, 3 or unlimited passes, foundation-to-tableau on or off.
+// Package solver decides Klondike and Thumb and Pouch positions with full
+// information (the "thoughtful" game): it sees the face-down cards and the
+// order of the stock, so it is for checking deals and for hints outside a
+// race, never for a player during one. It handles every rule combination
+// of the engine for those games: draw 1 or 3, 1, 3 or unlimited passes,
+// foundation-to-tableau on or off. Whitehead and Double Klondike it does
+// not play yet: [Supports] says which games it plays, and a solve or hint
+// of another game answers Unknown with [ErrUnsupportedGame].
 //
 //	res := solver.Solve(engine.NumberedDeal(42), rules, solver.Budget{Time: 2 * time.Second})
 //	switch res.Verdict {

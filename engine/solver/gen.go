@@ -10,6 +10,7 @@ const (
 	scoreTalonPile  int16 = 600
 	scorePartialUp  int16 = 450
 	scoreTalonKing  int16 = 400
+	scoreTalonEmpty int16 = 200 // a talon card other than a king to an empty pile
 	scorePileUp     int16 = 350
 	scoreEmptyPile  int16 = 150
 	scorePartial    int16 = 5
@@ -25,9 +26,10 @@ const (
 )
 
 // gen appends the moves of the position, best first: those that the
-// obligation ob allows of the moves to the foundations and of king-headed
-// runs to an empty pile (genUp), from pile to pile (genTableau), from the
-// talon (genTalon) and from the foundations (genFoundDown).
+// obligation ob allows of the moves to the foundations and of runs that
+// uncover a card to an empty pile (genUp), from pile to pile (genTableau),
+// where an empty pile takes any card of parts of runs to one (genParts),
+// from the talon (genTalon) and from the foundations (genFoundDown).
 func (x *search) gen(out []move, ob oblig) []move {
 	start := len(out)
 	var c genCtx
@@ -35,10 +37,12 @@ func (x *search) gen(out []move, ob oblig) []move {
 	// With an obligation, gen skips the parts whose moves the obligation
 	// never allows (allows still has the last word, so the list is the
 	// same as that of every move filtered). After a card came to a pile
-	// (obOnto) no card goes up, and a king-headed run that uncovers a card
-	// is no lazy move; after a pile was emptied (obEmpty) only moves to an
-	// empty pile are allowed, and no tableau-to-tableau move goes to one;
-	// after a card came to a pile from the talon, only moves onto it are.
+	// (obOnto) no card goes up, and a run that uncovers a card on its way
+	// to an empty pile is no lazy move; after a pile was emptied (obEmpty)
+	// only moves to an empty pile are allowed, and genTableau makes none;
+	// after a card came to a pile from the talon, only moves onto it are,
+	// and after a part of a run left a card, only moves onto that card or
+	// up: genParts makes none of those.
 	onlyPile := -1
 	skipUp := ob.kind == obOnto && !x.opts.fullGen
 	skipTab := ob.kind == obEmpty && !x.opts.fullGen
@@ -50,6 +54,9 @@ func (x *search) gen(out []move, ob oblig) []move {
 	}
 	if !skipTab {
 		out = x.genTableau(out, &c, ob, onlyPile)
+	}
+	if x.gr.anyToEmpty && c.empty >= 0 && onlyPile < 0 && (ob.kind != obPartial || x.opts.fullGen) {
+		out = x.genParts(out, &c)
 	}
 	out = x.genTalon(out, &c)
 	if c.f2t {
@@ -64,18 +71,19 @@ func (x *search) gen(out []move, ob oblig) []move {
 
 // genCtx is what gen's steps share: where cards can be taken from right
 // now (face up on the tableau, reachable in the talon, on top of a
-// foundation) and where a king can go. A lazy move is made only if a card
-// can use it at once. The face-up cards are state.up, their places
-// state.loc and state.pos, and state.topOf tells the pile a card tops.
+// foundation) and where a card can go to an empty pile. A lazy move is
+// made only if a card can use it at once. The face-up cards are state.up,
+// their places state.loc and state.pos, and state.topOf tells the pile a
+// card tops.
 type genCtx struct {
-	empty     int    // the first empty pile, or −1
-	kingHeads uint64 // kings heading a face-up run over face-down cards
-	talon     uint64 // the talon cards D and R can bring to the top
-	foundTops uint64 // the foundations' top cards, when they may come down
-	avail     uint64 // every card that can be taken: face up, talon or foundation top
-	kingReady bool   // a king could go to a pile that a move empties
-	f2t       bool   // cards may come down from the foundations
-	tps       []talonPos
+	empty      int    // the first empty pile, or −1
+	emptyHeads uint64 // cards an empty pile takes heading a face-up run over face-down cards (kings in Klondike)
+	talon      uint64 // the talon cards D and R can bring to the top
+	foundTops  uint64 // the foundations' top cards, when they may come down
+	avail      uint64 // every card that can be taken: face up, talon or foundation top
+	emptyReady bool   // a card could go to a pile that a move empties
+	f2t        bool   // cards may come down from the foundations
+	tps        []talonPos
 }
 
 // sources fills c for the current position.
@@ -90,8 +98,8 @@ func (x *search) sources(c *genCtx) {
 			}
 			continue
 		}
-		if p.down > 0 && cRank[p.c[p.down]] == king {
-			c.kingHeads |= 1 << p.c[p.down]
+		if p.down > 0 && x.gr.empty&(1<<p.c[p.down]) != 0 {
+			c.emptyHeads |= 1 << p.c[p.down]
 		}
 	}
 	c.tps = x.talonPositions()
@@ -105,16 +113,20 @@ func (x *search) sources(c *genCtx) {
 		}
 	}
 	c.avail = s.up | c.talon | c.foundTops
-	c.kingReady = (c.kingHeads | (c.talon|c.foundTops)&kingSet) != 0
+	// Where an empty pile takes any card, so much can use one (a run
+	// that uncovers a card, a part of a run that frees the card under it,
+	// a talon or foundation card) that the search always counts on it.
+	c.emptyReady = x.gr.anyToEmpty || (c.emptyHeads|(c.talon|c.foundTops)&x.gr.empty) != 0
 }
 
 // genUp appends the moves from the tableau to the foundations, and those
-// of king-headed runs to an empty pile when they uncover a card (all
-// empty piles are alike). There are none when no pile's top is the next
-// card of its foundation and no king-headed run can go to an empty pile.
+// of runs to an empty pile when they uncover a card (all empty piles are
+// alike; in Klondike only king-headed runs go there). There are none when
+// no pile's top is the next card of its foundation and no such run can go
+// to an empty pile.
 func (x *search) genUp(out []move, c *genCtx) []move {
 	s := &x.s
-	if s.nxt&s.tops == 0 && (c.empty < 0 || c.kingHeads == 0) {
+	if s.nxt&s.tops == 0 && (c.empty < 0 || c.emptyHeads == 0) {
 		return out
 	}
 	for i := range s.p {
@@ -129,7 +141,7 @@ func (x *search) genUp(out []move, c *genCtx) []move {
 			}
 			out = append(out, move{kind: mPileUp, from: uint8(i), score: sc})
 		}
-		if c.empty >= 0 && p.down > 0 && cRank[p.c[p.down]] == king {
+		if c.empty >= 0 && p.down > 0 && c.emptyHeads&(1<<p.c[p.down]) != 0 {
 			out = append(out, move{kind: mPilePile, from: uint8(i), to: uint8(c.empty), at: p.down,
 				score: scoreReveal + scoreRevealDown*int16(p.down) - 5})
 		}
@@ -138,19 +150,22 @@ func (x *search) genUp(out []move, c *genCtx) []move {
 }
 
 // genTableau appends the moves from pile to pile: onto each pile's top
-// (only pile onlyPile's, if it is not −1), the two cards that fit, if face
-// up elsewhere, with the cards above them. A move that uncovers nothing
-// useful is left out.
+// (only pile onlyPile's, if it is not −1), the cards that fit (two in
+// Klondike, three in Thumb and Pouch), if face up elsewhere, with the
+// cards above them. A move that uncovers nothing useful is left out.
 func (x *search) genTableau(out []move, c *genCtx, ob oblig, onlyPile int) []move {
 	s := &x.s
+	gr := x.gr
 	tabUp := s.up
 	for j := range s.p {
 		q := &s.p[j]
-		if q.n == 0 || onlyPile >= 0 && j != onlyPile || onto[q.c[q.n-1]]&tabUp == 0 {
+		if q.n == 0 || onlyPile >= 0 && j != onlyPile {
 			continue
 		}
-		for _, u := range below[q.c[q.n-1]] {
-			if tabUp&(1<<u) == 0 || int(s.loc[u]) == j {
+		// The cards that fit, in the order of their numbers.
+		for fit := gr.onto[q.c[q.n-1]] & tabUp; fit != 0; fit &= fit - 1 {
+			u := uint8(bits.TrailingZeros64(fit))
+			if int(s.loc[u]) == j {
 				continue
 			}
 			i := int(s.loc[u])
@@ -161,7 +176,7 @@ func (x *search) genTableau(out []move, c *genCtx, ob oblig, onlyPile int) []mov
 			case at == p.down && p.down > 0:
 				sc = scoreReveal + scoreRevealDown*int16(p.down)
 			case at == p.down:
-				if !c.kingReady && !x.opts.ref {
+				if !c.emptyReady && !x.opts.ref {
 					continue
 				}
 				sc = scoreEmptyPile
@@ -177,7 +192,7 @@ func (x *search) genTableau(out []move, c *genCtx, ob oblig, onlyPile int) []mov
 					if ob.kind == obNone {
 						continue
 					}
-				} else if onto[p.c[at-1]]&^(1<<u)&c.avail == 0 && !x.opts.ref {
+				} else if gr.onto[p.c[at-1]]&^(1<<u)&c.avail == 0 && !x.opts.ref {
 					continue
 				}
 				sc = scorePartial
@@ -193,19 +208,21 @@ func (x *search) genTableau(out []move, c *genCtx, ob oblig, onlyPile int) []mov
 // for the draws and the recycle it needs.
 func (x *search) genTalon(out []move, c *genCtx) []move {
 	s := &x.s
+	gr := x.gr
 	tps := c.tps
 	if len(tps) == 0 {
 		return out
 	}
 	// The talon cards that have a move: the next of their foundation, a
-	// king when a pile is empty, a card that goes on a pile's top. The
-	// others are passed over at once (the lists are up to 24 long).
+	// card an empty pile takes when a pile is empty, a card that goes on
+	// a pile's top. The others are passed over at once (the lists are up
+	// to 24 long).
 	useful := s.nxt
 	if c.empty >= 0 {
-		useful |= kingSet
+		useful |= gr.empty
 	}
 	for ts := s.tops; ts != 0; ts &= ts - 1 {
-		useful |= onto[bits.TrailingZeros64(ts)]
+		useful |= gr.onto[bits.TrailingZeros64(ts)]
 	}
 	if useful&c.talon == 0 {
 		return out // no talon card has a move
@@ -228,22 +245,19 @@ func (x *search) genTalon(out []move, c *genCtx) []move {
 		if x.next(card) {
 			out = append(out, move{kind: mTalon, at: tp.at, rec: tp.rec, to: toFound, score: scoreTalonUp - pen})
 		}
-		if lazyTalon && onto[card]&c.avail == 0 {
+		if lazyTalon && gr.onto[card]&c.avail == 0 {
 			continue
 		}
-		if cRank[card] == king {
-			if c.empty >= 0 {
-				out = append(out, move{kind: mTalon, at: tp.at, rec: tp.rec, to: uint8(c.empty), score: scoreTalonKing - pen})
+		if c.empty >= 0 && gr.empty&(1<<card) != 0 {
+			sc := scoreTalonKing
+			if cRank[card] != king {
+				sc = scoreTalonEmpty
 			}
-			continue
+			out = append(out, move{kind: mTalon, at: tp.at, rec: tp.rec, to: uint8(c.empty), score: sc - pen})
 		}
-		if aboveSet[card]&s.tops == 0 {
-			continue
-		}
-		for _, t := range above[card] {
-			if j := s.topOf(t); j >= 0 {
-				out = append(out, move{kind: mTalon, at: tp.at, rec: tp.rec, to: uint8(j), score: scoreTalonPile - pen})
-			}
+		for on := gr.aboveSet[card] & s.tops; on != 0; on &= on - 1 {
+			j := s.loc[bits.TrailingZeros64(on)]
+			out = append(out, move{kind: mTalon, at: tp.at, rec: tp.rec, to: j, score: scoreTalonPile - pen})
 		}
 	}
 	return out
@@ -253,27 +267,46 @@ func (x *search) genTalon(out []move, c *genCtx) []move {
 // unless the card would go straight back up or nothing could use it.
 func (x *search) genFoundDown(out []move, c *genCtx) []move {
 	s := &x.s
+	gr := x.gr
 	for su := range uint8(4) {
 		if s.f[su] == 0 {
 			continue
 		}
 		card := cardOf(int(s.f[su]), su)
-		if !x.opts.ref && (x.safeDown(card) || (onto[card]&c.avail == 0 && s.f[su] < 2)) {
+		if !x.opts.ref && (x.safeDown(card) || (gr.onto[card]&c.avail == 0 && s.f[su] < 2)) {
 			continue
 		}
-		if cRank[card] == king {
-			if c.empty >= 0 {
-				out = append(out, move{kind: mFoundDn, from: su, to: uint8(c.empty), score: scoreFoundDown})
+		if c.empty >= 0 && gr.empty&(1<<card) != 0 {
+			out = append(out, move{kind: mFoundDn, from: su, to: uint8(c.empty), score: scoreFoundDown})
+		}
+		for on := gr.aboveSet[card] & s.tops; on != 0; on &= on - 1 {
+			j := s.loc[bits.TrailingZeros64(on)]
+			out = append(out, move{kind: mFoundDn, from: su, to: j, score: scoreFoundDown})
+		}
+	}
+	return out
+}
+
+// genParts appends, where an empty pile takes any card (Thumb and Pouch),
+// the moves of a part of a run, off a face-up card y, to the first empty
+// pile (c.empty, which must be one). Like a part of a run moved onto a
+// card, such a move is made only when y can go up or a card could go onto
+// y; it is a lazy move (obPartial). A whole run goes to an empty pile in
+// genUp, when it uncovers a card, and never otherwise.
+func (x *search) genParts(out []move, c *genCtx) []move {
+	s := &x.s
+	for i := range s.p {
+		p := &s.p[i]
+		for at := p.down + 1; at < p.n; at++ {
+			y := p.c[at-1]
+			sc := scorePartial
+			switch {
+			case x.next(y):
+				sc = scorePartialUp
+			case x.gr.onto[y]&^(1<<p.c[at])&c.avail == 0 && !x.opts.ref:
+				continue
 			}
-			continue
-		}
-		if aboveSet[card]&s.tops == 0 {
-			continue
-		}
-		for _, t := range above[card] {
-			if j := s.topOf(t); j >= 0 {
-				out = append(out, move{kind: mFoundDn, from: su, to: uint8(j), score: scoreFoundDown})
-			}
+			out = append(out, move{kind: mPilePile, from: uint8(i), to: uint8(c.empty), at: at, score: sc})
 		}
 	}
 	return out

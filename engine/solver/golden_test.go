@@ -14,8 +14,12 @@ import (
 // update rewrites the golden files from what the code computes now.
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
-// goldenSearches is the file of TestGoldenSearches.
-const goldenSearches = "testdata/searches.golden"
+// goldenSearches is the file of TestGoldenSearches; goldenPouch that of
+// TestGoldenPouchSearches.
+const (
+	goldenSearches = "testdata/searches.golden"
+	goldenPouch    = "testdata/searches_pouch.golden"
+)
 
 // TestGoldenSearches solves the first deals of every variant on a node
 // budget and compares verdict, node count and a hash of the line with
@@ -26,10 +30,25 @@ const goldenSearches = "testdata/searches.golden"
 // file, for the diff to be reviewed.
 func TestGoldenSearches(t *testing.T) {
 	t.Parallel()
+	checkGolden(t, goldenSearches, variants())
+}
+
+// TestGoldenPouchSearches is TestGoldenSearches for Thumb and Pouch, in a
+// file of its own (testdata/searches_pouch.golden), so that a change made
+// for one game shows whether it moved the other's searches.
+func TestGoldenPouchSearches(t *testing.T) {
+	t.Parallel()
+	checkGolden(t, goldenPouch, pouchVariants())
+}
+
+// checkGolden solves deals 1..8 of each of the rules rs on 20,000 nodes
+// and compares verdict, node count and a hash of the line with the file
+// (or, with -update, writes them there).
+func checkGolden(t *testing.T, file string, rs []engine.Rules) {
 	var b strings.Builder
-	for _, r := range variants() {
+	for _, r := range rs {
 		for n := uint64(1); n <= 8; n++ {
-			res := Solve(engine.NumberedDeal(n), r, Budget{Nodes: 20_000})
+			res := Solve(engine.NumberedDealFor(r.Game, n), r, Budget{Nodes: 20_000})
 			line := fmt.Sprint(res.Moves)
 			fmt.Fprintf(&b, "%s deal %d: %v %d nodes, %d moves %x\n", variantName(r), n,
 				res.Verdict, res.Nodes, len(res.Moves), sha256.Sum256([]byte(line)))
@@ -37,12 +56,12 @@ func TestGoldenSearches(t *testing.T) {
 	}
 	got := b.String()
 	if *update {
-		if err := os.WriteFile(goldenSearches, []byte(got), 0o644); err != nil {
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	want, err := os.ReadFile(goldenSearches)
+	want, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}

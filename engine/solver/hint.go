@@ -17,10 +17,16 @@ type HintResult struct {
 	Verdict Verdict
 	// Nodes is how many positions the search expanded.
 	Nodes int64
+	// Err says why there is no verdict, with Verdict Unknown: a game the
+	// solver does not play (wrapping ErrUnsupportedGame; see Supports). It
+	// is nil when the solver searched.
+	Err error
 }
 
 // Hint returns the next move of a winning line from g's current position,
 // for solo practice. It searches within the budget b and does not change g.
+// For a game the solver does not play (Supports) it answers Unknown with
+// ErrUnsupportedGame in Err.
 //
 // Hint uses full information: it sees the face-down cards and the order of
 // the stock, which the player cannot. It must therefore never be offered in
@@ -43,7 +49,7 @@ type HintResult struct {
 //	}
 func Hint(g *engine.Game, b Budget) HintResult {
 	res := SolveGame(g, b)
-	h := HintResult{Verdict: res.Verdict, Nodes: res.Nodes}
+	h := HintResult{Verdict: res.Verdict, Nodes: res.Nodes, Err: res.Err}
 	if res.Verdict == Winnable && len(res.Moves) > 0 && g.Status() == engine.Playing {
 		h.Move = res.Moves[0]
 		h.Line = res.Moves

@@ -17,9 +17,9 @@ func TestHintPlaysToAWin(t *testing.T) {
 	if raceOn || testing.Short() {
 		deals = deals[:1]
 	}
-	for _, r := range []engine.Rules{variants()[0], variants()[6]} {
+	for _, r := range []engine.Rules{variants()[0], variants()[6], engine.DefaultRulesFor(engine.ThumbAndPouch)} {
 		for _, n := range deals {
-			g, _ := engine.NewGame(engine.NumberedDeal(n), r)
+			g, _ := engine.NewGame(engine.NumberedDealFor(r.Game, n), r)
 			first := Hint(g, Budget{Nodes: 200_000})
 			if first.Verdict != Winnable {
 				continue // only games the solver wins quickly

@@ -8,15 +8,17 @@ package solver
 // only when the very next move uses it:
 //
 //   - obPartial: the top part of a run went from pile i, off card y (now
-//     i's top), onto a card z of the same rank and colour. Next, y goes up
-//     or a card goes onto y. (A next move that carries y or z on to another
-//     pile, with or without the moved part, gives a position that moving
-//     those cards first and the part after reaches as well.) With the
-//     twin-stack reduction the move is made only when y goes up, and y
-//     goes up in the same step, or to meet the position's own obligation,
-//     and then the new position has none: no position keeps this one.
-//   - obEmpty: a whole run with nothing under it, not headed by a king,
-//     left pile i empty. Next, a king goes to an empty pile.
+//     i's top), onto a card z of y's rank (in Klondike, of y's colour too)
+//     or, where an empty pile takes any card, to an empty pile. Next, y
+//     goes up or a card goes onto y. (A next move that carries y or z on
+//     to another pile, with or without the moved part, gives a position
+//     that moving those cards first and the part after reaches as well.)
+//     With the twin-stack reduction the move is made only when y goes up,
+//     and y goes up in the same step, or to meet the position's own
+//     obligation, and then the new position has none: no position keeps
+//     this one.
+//   - obEmpty: a whole run with nothing under it (in Klondike not headed
+//     by a king) left pile i empty. Next, a card goes to an empty pile.
 //   - obOnto: a card came to pile j from the talon (in draw 1 with
 //     unlimited passes, where every talon card can be reached at any time)
 //     or from a foundation. Next, a card goes onto it; after a foundation

@@ -31,7 +31,7 @@ func bruteForce(g *engine.Game, limit int) (winnable, complete bool) {
 		return buf
 	}
 	start, err := engine.ParseGame(g.String(), engine.Rules{Draw: r.Draw, Passes: r.Passes,
-		FoundationToTableau: r.FoundationToTableau, Undo: r.Undo, Scoring: r.Scoring})
+		FoundationToTableau: r.FoundationToTableau, Undo: r.Undo, Scoring: r.Scoring, Game: r.Game})
 	if err != nil {
 		// A score field the zero floor would refuse cannot happen: the
 		// text comes from a game.
@@ -135,7 +135,7 @@ func solveRef(g *engine.Game, b Budget) Result {
 }
 
 // TestAgainstBruteForce checks the solver's verdicts on small random
-// positions in every variant: a winnable verdict must replay to a win
+// positions in every variant of every game: a winnable verdict must replay to a win
 // through the engine, and for an unwinnable one an exhaustive search over
 // the engine's own legal moves (no pruning, no macro moves) must find no
 // win. That search gives up after a number of positions (worrying back
@@ -150,7 +150,7 @@ func TestAgainstBruteForce(t *testing.T) {
 			t.Errorf("only %d unwinnable verdicts confirmed in all", totalConfirmed)
 		}
 	})
-	for _, r := range variants() {
+	for _, r := range allVariants() {
 		r.Undo = engine.UndoOff
 		t.Run(variantName(r), func(t *testing.T) {
 			t.Parallel()
@@ -185,14 +185,14 @@ func TestAgainstBruteForce(t *testing.T) {
 // agree, and every win must replay.
 func TestAgainstReference(t *testing.T) {
 	positions := size{long: 40, normal: 10, short: 4, race: 2}.get()
-	for _, r := range variants() {
+	for _, r := range allVariants() {
 		r.Undo = engine.UndoOff
 		t.Run(variantName(r), func(t *testing.T) {
 			t.Parallel()
 			rng := variantRNG(r, 5, 11)
 			var agree, lose, undecided int
 			for i := range positions {
-				d := engine.NumberedDeal(uint64(1000 + i))
+				d := engine.NumberedDealFor(r.Game, uint64(1000+i))
 				g := randomWalk(rng, d, r, 30+rng.IntN(120))
 				if g.Status() != engine.Playing {
 					continue
@@ -238,7 +238,7 @@ func TestAgainstReference(t *testing.T) {
 func TestSmallPositionsAgainstReference(t *testing.T) {
 	positions := size{long: 200, normal: 60, short: 20, race: 6}.get()
 	const stream = 41
-	for _, r := range variants() {
+	for _, r := range allVariants() {
 		r.Undo = engine.UndoOff
 		t.Run(variantName(r), func(t *testing.T) {
 			t.Parallel()

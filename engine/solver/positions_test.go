@@ -10,9 +10,9 @@ import (
 	"klondike/engine"
 )
 
-// randomPosition builds a small position: most cards on the foundations,
-// the rest spread over the tableau (face down and in face-up runs) and the
-// talon, with a random waste size and recycle count.
+// randomPosition builds a small position of r's game: most cards on the
+// foundations, the rest spread over the tableau (face down and in face-up
+// runs) and the talon, with a random waste size and recycle count.
 func randomPosition(rng *rand.Rand, r engine.Rules) string {
 	var found [4]int
 	var rest []engine.Card
@@ -39,6 +39,8 @@ func randomPosition(rng *rand.Rand, r engine.Rules) string {
 		}
 	}
 	rng.Shuffle(len(rest), func(i, j int) { rest[i], rest[j] = rest[j], rest[i] })
+	gr := rulesOf(r.Game)
+	goes := func(d, c engine.Card) bool { return gr.onto[c.Index()]&(1<<d.Index()) != 0 }
 	used := map[engine.Card]bool{}
 	take := func() engine.Card {
 		for _, c := range rest {
@@ -76,7 +78,7 @@ func randomPosition(rng *rand.Rand, r engine.Rules) string {
 		for rng.IntN(2) != 0 {
 			var nextCard engine.Card
 			for _, d := range rest {
-				if !used[d] && d.Rank()+1 == c.Rank() && d.Red() != c.Red() {
+				if !used[d] && goes(d, c) {
 					nextCard = d
 					break
 				}
@@ -194,14 +196,14 @@ var (
 )
 
 // eachTestGame calls f, in a subtest per variant, with the positions the
-// same-search tests solve: deals 1..deals of each variant from their
+// same-search tests solve: deals 1..deals of each variant of every game from their
 // opening (k = 0) and part way through a random game (k = 1), when the
 // game is still being played.
 func eachTestGame(t *testing.T, rng *rand.Rand, deals int, f func(t *testing.T, r engine.Rules, n, k int, g *engine.Game)) {
-	for _, r := range variants() {
+	for _, r := range allVariants() {
 		t.Run(variantName(r), func(t *testing.T) {
 			for n := 1; n <= deals; n++ {
-				d := engine.NumberedDeal(uint64(n))
+				d := engine.NumberedDealFor(r.Game, uint64(n))
 				games := []*engine.Game{randomWalk(rng, d, r, 0), randomWalk(rng, d, r, 15+rng.IntN(40))}
 				for k, g := range games {
 					if g != nil && g.Status() == engine.Playing {

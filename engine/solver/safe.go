@@ -7,13 +7,15 @@ func (x *search) next(c uint8) bool { return x.s.nxt&(1<<c) != 0 }
 
 // safe reports whether c, the next card of its foundation, may go up at once
 // without losing a win. The rules are Solvitaire's (Blake & Gent): aces and
-// twos always; a card of rank r when both foundations of the other colour
-// hold at least r − 2 and the other foundation of its colour at least r − 3
-// (then every card that could be built on c can go up itself). Only when
-// foundation-to-tableau moves are off is c also safe as soon as both
-// foundations of the other colour hold r − 1 (the engine's SafeMove rule):
-// with them that rule loses wins, since a card may have to come back down
-// a long way.
+// twos always. In Klondike, a card of rank r when both foundations of the
+// other colour hold at least r − 2 and the other foundation of its colour
+// at least r − 3 (then every card that could be built on c can go up
+// itself); only when foundation-to-tableau moves are off is c also safe as
+// soon as both foundations of the other colour hold r − 1 (the engine's
+// SafeMove rule): with them that rule loses wins, since a card may have to
+// come back down a long way. In Thumb and Pouch, a card of rank r when the
+// three other foundations hold at least r − 2 (Solvitaire's rule for
+// building in any suit).
 func (x *search) safe(c uint8) bool {
 	r := cRank[c]
 	if r <= 2 || x.stream {
@@ -23,6 +25,18 @@ func (x *search) safe(c uint8) bool {
 		return false
 	}
 	f := &x.s.f
+	if x.gr.anySuit {
+		// Each card that could go on c (rank r − 1, another suit) can
+		// go up itself, and every card that could go on one of those
+		// (rank r − 2) is up already.
+		su := cSuit[c]
+		for o := range uint8(4) {
+			if o != su && int8(f[o]) < r-2 {
+				return false
+			}
+		}
+		return true
+	}
 	var o1, o2 int8
 	if cRed[c] {
 		o1, o2 = int8(f[0]), int8(f[3])

@@ -8,6 +8,9 @@ import (
 
 // solveWith is SolveGame with the search's options o.
 func solveWith(g *engine.Game, b Budget, o searchOpts) Result {
+	if v := g.Rules().Game; !Supports(v) {
+		return Result{Verdict: Unknown, Err: unsupported(v)}
+	}
 	start := time.Now()
 	res, x := solveOn(g, b, start, o, false)
 	if x != nil {
@@ -59,7 +62,7 @@ func solveOn(g *engine.Game, b Budget, start time.Time, o searchOpts, relaxed bo
 	}
 	x.nodes = usedNodes
 	x.tt.reset(maxSlots)
-	phases := schedule
+	phases := x.gr.phases
 	if x.opts.phases != nil {
 		phases = *x.opts.phases
 	}
@@ -132,7 +135,9 @@ func (x *search) runPhases(phases []phase, b Budget, start time.Time, usedNodes 
 			tshare *= beamTimeFactor
 		}
 		usedTime += b.Time * time.Duration(tshare) / 1000
-		x.deadline = start.Add(usedTime)
+		// The beams' shares of the time may add up to more than the
+		// whole (Thumb and Pouch's): none runs past the budget.
+		x.deadline = start.Add(min(usedTime, b.Time))
 		if ph.beam > 0 && x.relaxed {
 			continue // no beams in the relaxed search (see search.relaxed)
 		}
@@ -195,6 +200,13 @@ var schedule = func() []phase {
 	}
 	return append(out, phase{beam: 1000, share: 25}, phase{beam: 4000, share: 50})
 }()
+
+// pouchSchedule is Thumb and Pouch's schedule: the same eight restarts,
+// then three beam searches, of widths 300, 1,000 and 4,000, on half of the
+// budget in all. Nearly every deal of that game is won, many of them only
+// by a beam, and most proofs are short: its beams get the budget that
+// Klondike's proofs need (docs/solver.md, "Thumb and Pouch").
+var pouchSchedule = append(schedule[:8:8], phase{beam: 300, share: 40}, phase{beam: 1000, share: 150}, phase{beam: 4000, share: 300})
 
 // beamTimeFactor multiplies a beam's share of a time budget: a beam's node
 // costs several depth-first ones (every child of a position is made,

@@ -6,6 +6,7 @@ import "time"
 // depth-first search and the transposition table.
 type search struct {
 	s        state
+	gr       *gameRules // the game's rules
 	draw     uint8
 	recLimit int32 // recycles allowed in all, or −1 for no limit
 	f2t      bool
@@ -120,8 +121,8 @@ type frame struct {
 // differ only by which of two twins (cards of one rank and colour, face up
 // or face down) carries which stack are one, and a part of a run moves off
 // a face-up card only when that card goes up at once (docs/solver.md,
-// "Twin stacks").
-func (x *search) twins() bool { return !x.opts.ref && !x.opts.noTwins }
+// "Twin stacks"). It holds in Klondike only.
+func (x *search) twins() bool { return x.gr.twins && !x.opts.ref && !x.opts.noTwins }
 
 // undoTo takes back moves until hist has n of them.
 func (x *search) undoTo(n int) {

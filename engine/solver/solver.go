@@ -1,19 +1,36 @@
 package solver
 
 import (
+	"errors"
+	"fmt"
 	"strconv"
 	"time"
 
 	"klondike/engine"
 )
 
+// ErrUnsupportedGame is the error of a solve or a hint asked for a game
+// the solver does not play (see Supports): the Result's Err wraps it,
+// naming the game.
+var ErrUnsupportedGame = errors.New("the solver does not play this game yet")
+
+// Supports reports whether the solver plays game v: Klondike and Thumb and
+// Pouch. For Whitehead and Double Klondike it has no solver yet: Solve,
+// SolveGame and Hint answer Unknown with ErrUnsupportedGame, so a server
+// offers neither winnable deals nor hints for them.
+func Supports(v engine.Variant) bool { return rulesOf(v) != nil }
+
+// unsupported returns the error for game v, which the solver does not play.
+func unsupported(v engine.Variant) error { return fmt.Errorf("%v: %w", v, ErrUnsupportedGame) }
+
 // A Verdict is what the solver found out about a position.
 type Verdict int
 
 // The verdicts.
 const (
-	// Unknown: the budget ran out (or the input was not valid) before the
-	// solver found a win or searched every position.
+	// Unknown: the budget ran out before the solver found a win or
+	// searched every position, or the solver did not search (Result.Err
+	// says why: an invalid input, or a game it does not play).
 	Unknown Verdict = iota
 	// Winnable: Result.Moves wins the game.
 	Winnable
@@ -59,15 +76,23 @@ type Result struct {
 	Nodes int64
 	// Elapsed is the wall-clock time the solve took.
 	Elapsed time.Duration
+	// Err says why the solver did not search, with Verdict Unknown: a
+	// game it does not play (wrapping ErrUnsupportedGame), or for Solve a
+	// deal or rules the engine refuses. It is nil when it searched.
+	Err error
 }
 
 // Solve solves deal d under rules r from its opening position. The rules'
 // undo policy and scoring make no difference. An invalid deal or invalid
-// rules give Unknown.
+// rules, or a game the solver does not play (Supports), give Unknown with
+// the reason in Err.
 func Solve(d engine.Deal, r engine.Rules, b Budget) Result {
+	if !Supports(r.Game) {
+		return Result{Verdict: Unknown, Err: unsupported(r.Game)}
+	}
 	g, err := engine.NewGame(d, r)
 	if err != nil {
-		return Result{Verdict: Unknown}
+		return Result{Verdict: Unknown, Err: err}
 	}
 	return SolveGame(g, b)
 }
@@ -77,7 +102,8 @@ func Solve(d engine.Deal, r engine.Rules, b Budget) Result {
 // hints outside a race, never for a player during one. The moves of a
 // Winnable result continue g from where it stands (for a game that has
 // already ended, from a game in the same position still being played).
-// SolveGame does not change g.
+// SolveGame does not change g. For a game the solver does not play
+// (Supports) it answers Unknown with the reason in Err.
 func SolveGame(g *engine.Game, b Budget) Result {
 	return solveWith(g, b, searchOpts{})
 }

@@ -179,11 +179,11 @@ func TestVerdictString(t *testing.T) {
 }
 
 func TestInvalidInput(t *testing.T) {
-	if res := Solve(engine.Deal{}, engine.DefaultRules(), Budget{Nodes: 10}); res.Verdict != Unknown {
-		t.Errorf("empty deal: %v", res.Verdict)
+	if res := Solve(engine.Deal{}, engine.DefaultRules(), Budget{Nodes: 10}); res.Verdict != Unknown || res.Err == nil {
+		t.Errorf("empty deal: %v, error %v", res.Verdict, res.Err)
 	}
-	if res := Solve(engine.NumberedDeal(1), engine.Rules{}, Budget{Nodes: 10}); res.Verdict != Unknown {
-		t.Errorf("zero rules: %v", res.Verdict)
+	if res := Solve(engine.NumberedDeal(1), engine.Rules{}, Budget{Nodes: 10}); res.Verdict != Unknown || res.Err == nil {
+		t.Errorf("zero rules: %v, error %v", res.Verdict, res.Err)
 	}
 }
 

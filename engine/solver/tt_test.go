@@ -190,7 +190,7 @@ func TestVariantsDistinct(t *testing.T) {
 func TestHashAfter(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	checked := 0
-	for _, r := range variants() {
+	for _, r := range allVariants() {
 		for _, noTwins := range []bool{false, true} {
 			for n := 1; n <= 25; n++ {
 				g := randomWalk(rng, engine.NumberedDeal(uint64(n)), r, rng.IntN(30))

@@ -7,7 +7,7 @@ import (
 	"klondike/engine"
 )
 
-// variants are every rule combination the solver supports.
+// variants are every rule combination of Klondike.
 func variants() []engine.Rules {
 	var out []engine.Rules
 	for _, draw := range []int{1, 3} {
@@ -22,6 +22,18 @@ func variants() []engine.Rules {
 	return out
 }
 
+// pouchVariants are every rule combination of Thumb and Pouch.
+func pouchVariants() []engine.Rules {
+	out := variants()
+	for i := range out {
+		out[i].Game = engine.ThumbAndPouch
+	}
+	return out
+}
+
+// allVariants are every rule combination of every game the solver plays.
+func allVariants() []engine.Rules { return append(variants(), pouchVariants()...) }
+
 func variantName(r engine.Rules) string {
 	p := "unlimited"
 	if r.Passes != 0 {
@@ -31,14 +43,18 @@ func variantName(r engine.Rules) string {
 	if !r.FoundationToTableau {
 		f = "nof2t"
 	}
-	return fmt.Sprintf("draw%d-passes%s-%s", r.Draw, p, f)
+	game := ""
+	if r.Game != engine.Klondike {
+		game = r.Game.String() + "-"
+	}
+	return fmt.Sprintf("%sdraw%d-passes%s-%s", game, r.Draw, p, f)
 }
 
 // variantRNG is a test's random source for one variant: each test picks
 // its salt and stream, and the variant's rules pick the seed, so that the
 // variants of one test see different positions.
 func variantRNG(r engine.Rules, salt, stream uint64) *rand.Rand {
-	seed := uint64(r.Draw)*100 + uint64(r.Passes)*10 + salt
+	seed := uint64(r.Game)*1000 + uint64(r.Draw)*100 + uint64(r.Passes)*10 + salt
 	if r.FoundationToTableau {
 		seed++
 	}

@@ -19,10 +19,10 @@
 //	if !ok {
 //		seed = randomSeed() // not verified: say so in the round's announcement
 //	}
-//	deal := engine.NumberedDeal(seed)
+//	deal := engine.NumberedDealFor(rules.Game, seed)
 //
-// Only the rules that change the game's tree matter: Draw, Passes and
-// FoundationToTableau (see KeyOf). The undo policy and the scoring do not
+// Only the rules that change the game's tree matter: the game, Draw, Passes
+// and FoundationToTableau (see KeyOf). The undo policy and the scoring do not
 // change which deals can be won, so rule sets that differ only in them share
 // a store.
 //
@@ -30,7 +30,9 @@
 // memory the per-deal node budget bounds, and uses at most one core while a
 // store is short; when every store is full the workers sleep until a Take
 // empties a place. A rule set first met by Take is added to those kept, so
-// the pool learns which rule sets the matches use; there are only twelve.
+// the pool learns which rule sets the matches use; there are only twelve a
+// game. Rules of a game the solver does not play (solver.Supports) are
+// never kept, and Take has no deal for them.
 package dealpool
 
 import (
@@ -67,6 +69,7 @@ const (
 // A Key is what a store is kept for: the rules that decide which deals can
 // be won.
 type Key struct {
+	Game                engine.Variant
 	Draw                int  // 1 or 3
 	Passes              int  // 1, 3 or 0 (unlimited)
 	FoundationToTableau bool // Fs-Tn moves allowed
@@ -74,13 +77,13 @@ type Key struct {
 
 // KeyOf returns the key of rules r.
 func KeyOf(r engine.Rules) Key {
-	return Key{Draw: r.Draw, Passes: r.Passes, FoundationToTableau: r.FoundationToTableau}
+	return Key{Game: r.Game, Draw: r.Draw, Passes: r.Passes, FoundationToTableau: r.FoundationToTableau}
 }
 
 // rules returns engine rules with k's options (and the defaults for the
 // others, which make no difference to the solver).
 func (k Key) rules() engine.Rules {
-	r := engine.DefaultRules()
+	r := engine.DefaultRulesFor(k.Game)
 	r.Draw, r.Passes, r.FoundationToTableau = k.Draw, k.Passes, k.FoundationToTableau
 	return r
 }
@@ -88,8 +91,8 @@ func (k Key) rules() engine.Rules {
 // Config configures a Pool. The zero value is a pool with the defaults
 // that learns its rule sets from Take.
 type Config struct {
-	// Rules are rule sets to fill from the start, in order. Invalid rules
-	// are ignored.
+	// Rules are rule sets to fill from the start, in order. Invalid rules,
+	// and those of a game the solver does not play, are ignored.
 	Rules []engine.Rules
 	// Size is how many deals to keep per rule set (0: DefaultSize).
 	Size int
@@ -160,7 +163,7 @@ func New(ctx context.Context, cfg Config) *Pool {
 		p.solve = solver.Solve
 	}
 	for _, r := range cfg.Rules {
-		if r.Validate() == nil {
+		if r.Validate() == nil && solver.Supports(r.Game) {
 			p.addLocked(KeyOf(r))
 		}
 	}
@@ -185,11 +188,12 @@ func (p *Pool) Close() {
 
 // Take hands out a proved winnable deal number for rules r and forgets it,
 // so no two callers get the same one. It never blocks on a solve: ok is
-// false when no deal is at hand for r (or r is not valid), and the caller
-// then deals any deal and says that it was not checked. A rule set Take
-// has not seen before is kept from then on.
+// false when no deal is at hand for r (or r is not valid, or of a game the
+// solver does not play), and the caller then deals any deal and says that
+// it was not checked. A rule set Take has not seen before is kept from
+// then on.
 func (p *Pool) Take(r engine.Rules) (seed uint64, ok bool) {
-	if r.Validate() != nil {
+	if r.Validate() != nil || !solver.Supports(r.Game) {
 		return 0, false
 	}
 	k := KeyOf(r)
@@ -288,7 +292,7 @@ func (p *Pool) work(ctx context.Context) {
 		p.seedMu.Lock()
 		seed := p.seeds()
 		p.seedMu.Unlock()
-		res := p.solve(engine.NumberedDeal(seed), k.rules(), p.budget)
+		res := p.solve(engine.NumberedDealFor(k.Game, seed), k.rules(), p.budget)
 		p.mu.Lock()
 		p.pending[k]--
 		st := p.stats[k]

@@ -243,3 +243,94 @@ func TestRandomSeedVaries(t *testing.T) {
 		t.Errorf("two random seeds are equal: %d", a)
 	}
 }
+
+// TestOnlyGamesTheSolverPlays: rules of a game the solver does not play
+// are never kept, from the Config or from Take, and nothing is solved for
+// them; the games' keys differ.
+func TestOnlyGamesTheSolverPlays(t *testing.T) {
+	var others []engine.Rules
+	for v := range engine.Variant(engine.NumVariants) {
+		if !solver.Supports(v) {
+			others = append(others, engine.DefaultRulesFor(v))
+		}
+	}
+	if len(others) == 0 {
+		t.Skip("the solver plays every game")
+	}
+	synctest.Test(t, func(t *testing.T) {
+		var solved atomic.Int64
+		tp := others[0]
+		p := New(t.Context(), Config{
+			Rules: others,
+			Seeds: func() uint64 { return 3 },
+			Solve: func(engine.Deal, engine.Rules, solver.Budget) solver.Result {
+				solved.Add(1)
+				return solver.Result{Verdict: solver.Winnable}
+			},
+		})
+		defer p.Close()
+		if _, ok := p.Take(tp); ok {
+			t.Fatalf("Take handed out a deal of %v", tp.Game)
+		}
+		synctest.Wait()
+		if n := solved.Load(); n != 0 || len(p.Stats()) != 0 {
+			t.Fatalf("%d solves, rule sets %v; want none", n, p.Stats())
+		}
+		k, d := engine.DefaultRules(), engine.DefaultRulesFor(engine.DoubleKlondike)
+		if KeyOf(k) == KeyOf(d) || KeyOf(d).Game != engine.DoubleKlondike || KeyOf(d).rules().Game != engine.DoubleKlondike {
+			t.Errorf("keys of Klondike %+v and Double Klondike %+v", KeyOf(k), KeyOf(d))
+		}
+	})
+}
+
+// TestGamesKeptApart: each game the solver plays has its own store, filled
+// by solving that game's numbered deals under its rules.
+func TestGamesKeptApart(t *testing.T) {
+	var games []engine.Variant
+	for v := range engine.Variant(engine.NumVariants) {
+		if solver.Supports(v) {
+			games = append(games, v)
+		}
+	}
+	if len(games) < 2 {
+		t.Skip("the solver plays one game")
+	}
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		wrong := 0
+		p := New(t.Context(), Config{
+			Size:  2,
+			Seeds: func() uint64 { return 5 },
+			Solve: func(d engine.Deal, r engine.Rules, b solver.Budget) solver.Result {
+				mu.Lock()
+				defer mu.Unlock()
+				got, _ := d.MarshalJSON()
+				want, _ := engine.NumberedDealFor(r.Game, 5).MarshalJSON()
+				if string(got) != string(want) {
+					wrong++
+				}
+				return solver.Result{Verdict: solver.Winnable}
+			},
+		})
+		defer p.Close()
+		for _, v := range games {
+			p.Take(engine.DefaultRulesFor(v)) // learns the rule set
+		}
+		synctest.Wait()
+		stats := p.Stats()
+		for _, v := range games {
+			r := engine.DefaultRulesFor(v)
+			if st := stats[KeyOf(r)]; st.Solved != 2 || st.Kept != 2 {
+				t.Errorf("%v: %+v, want 2 solved and kept", v, st)
+			}
+			if seed, ok := p.Take(r); !ok || seed != 5 {
+				t.Errorf("Take(%v) = %d, %v; want deal 5", v, seed, ok)
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if wrong != 0 {
+			t.Errorf("%d solves were of another game's deal", wrong)
+		}
+	})
+}

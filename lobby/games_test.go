@@ -1,0 +1,217 @@
+package lobby_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"klondike/engine"
+	"klondike/lobby"
+	"klondike/match"
+	"klondike/match/memstore"
+)
+
+// TestQuickMatchByGame: quick match seats players only with the same game,
+// Klondike whether it is named or left out; the lobby list shows the game.
+func TestQuickMatchByGame(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		l := newLobby(t)
+		a, b, c, d := hello(t, l, "alice"), hello(t, l, "bob"), hello(t, l, "carol"), hello(t, l, "dave")
+		tp := match.PartialSettings{Game: new("thumb_and_pouch"), MaxPlayers: new(3)}
+		ia, err := l.QuickMatch(ctx, a.PlayerID, tp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ib, err := l.QuickMatch(ctx, b.PlayerID, match.PartialSettings{MaxPlayers: new(3)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ic, _ := l.QuickMatch(ctx, c.PlayerID, match.PartialSettings{Game: new("klondike"), MaxPlayers: new(3)})
+		id, _ := l.QuickMatch(ctx, d.PlayerID, tp)
+		if ia.ID == ib.ID {
+			t.Errorf("Klondike joined a Thumb and Pouch quick match")
+		}
+		if ia.ID != id.ID || ib.ID != ic.ID {
+			t.Errorf("the same game went to different matches: %s %s, %s %s", ia.ID, id.ID, ib.ID, ic.ID)
+		}
+		page, _, err := l.OpenMatches(ctx, "", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		games := map[string]string{}
+		for _, info := range page {
+			games[info.ID] = info.Settings.Game
+		}
+		if len(games) != 2 || games[ia.ID] != "thumb_and_pouch" || games[ib.ID] != "" {
+			t.Errorf("the lobby list's games: %v, want %s thumb_and_pouch and %s Klondike (\"\")", games, ia.ID, ib.ID)
+		}
+		if _, err := l.QuickMatch(ctx, a.PlayerID, match.PartialSettings{Game: new("whitehead"), Draw: new(3)}); err == nil {
+			t.Errorf("a quick match of Whitehead in draw 3 was taken")
+		}
+	})
+}
+
+// TestChallengeOnEveryGame: a challenge of each game deals the game's
+// numbered deal, names its records' variant after the game, gives the
+// next player a ghost replayed on that deal, and publishes replays that
+// verify under the game's rules.
+func TestChallengeOnEveryGame(t *testing.T) {
+	for _, game := range []string{"klondike", "thumb_and_pouch", "whitehead", "double_klondike"} {
+		t.Run(game, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				ctx := context.Background()
+				sk := &rawSink{}
+				l := asyncNode(t, memstore.NewBackends(), sk)
+				alice, bob := hello(t, l, "alice"), hello(t, l, "bob")
+				rec, err := l.CreateChallenge(ctx, alice.PlayerID, match.PartialSettings{Game: new(game)}, time.Hour)
+				if err != nil {
+					t.Fatal(err)
+				}
+				v, _ := engine.ParseVariant(game)
+				wantVariant := match.Variant(engine.DefaultRulesFor(v))
+				if rec.Rules.Game != v || rec.Variant != wantVariant {
+					t.Fatalf("challenge of %s: rules %v, variant %q; want %q", game, rec.Rules, rec.Variant, wantVariant)
+				}
+				for _, p := range []lobby.Session{alice, bob} {
+					ev, err := l.StartAttempt(ctx, p.PlayerID, rec.ID)
+					if err != nil {
+						t.Fatal(err)
+					}
+					r, err := l.Round(ctx, ev.RoundID)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got, want := r.Deal.Decks(), v.Decks(); got != want {
+						t.Fatalf("%s's attempt dealt %d decks, want %d", p.Name, got, want)
+					}
+					time.Sleep(3 * time.Second)
+					playLegal(t, r, p.PlayerID, 12)
+					if err := r.Resign(ctx, p.PlayerID, time.Now()); err != nil {
+						t.Fatal(err)
+					}
+					synctest.Wait()
+				}
+				var ghost struct{ Event match.GhostUpdate }
+				ghosts := sk.of(bob.PlayerID, "GhostUpdate")
+				if len(ghosts) == 0 || json.Unmarshal(ghosts[len(ghosts)-1], &ghost) != nil || len(ghost.Event.Ghosts) == 0 {
+					t.Fatalf("bob got no ghost of alice: %q", ghosts)
+				}
+				rs, err := l.Records(ctx, alice.PlayerID)
+				if err != nil || len(rs) != 1 || rs[0].Variant != wantVariant || rs[0].Played != 1 {
+					t.Fatalf("alice's records %+v, %v; want one game of %s", rs, err, wantVariant)
+				}
+				if rec, err = l.CloseChallenge(ctx, alice.PlayerID, rec.ID); err != nil {
+					t.Fatal(err)
+				}
+				page, err := l.Board(ctx, &rec, 10, "", 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rep, err := l.Replay(ctx, &rec, 1, 10)
+				if err != nil {
+					t.Fatal(err)
+				}
+				verifyReplay(t, rep, page.Top)
+			})
+		})
+	}
+}
+
+// playLegal makes up to n moves in the player's round, each the first
+// legal move of their view that is not a draw after a recycle (so the
+// game goes on rather than turn the stock round and round).
+func playLegal(t *testing.T, r *match.Round, playerID string, n int) {
+	t.Helper()
+	ctx := context.Background()
+	raw, last, err := r.View(ctx, playerID, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range n {
+		var v engine.View
+		if err := json.Unmarshal(raw, &v); err != nil {
+			t.Fatal(err)
+		}
+		moves := v.LegalMoves(r.Rules, nil)
+		if len(moves) == 0 || v.Status != engine.Playing {
+			return
+		}
+		m := moves[0]
+		for _, c := range moves {
+			if c.Kind != engine.Draw && c.Kind != engine.Recycle {
+				m = c
+				break
+			}
+		}
+		last++
+		if _, err := r.Move(ctx, playerID, last, m.String(), time.Now(), func(_ match.MoveResult, b []byte) {
+			raw = append(raw[:0], b...)
+		}); err != nil {
+			t.Fatalf("move %d %s: %v", last, m, err)
+		}
+	}
+}
+
+// winnablePool hands out a deal for every rule set it is asked, and
+// counts the asks.
+type winnablePool struct{ asked []engine.Rules }
+
+func (p *winnablePool) Take(r engine.Rules) (uint64, bool) {
+	p.asked = append(p.asked, r)
+	return 7, true
+}
+
+// TestDailyOfAnotherGame: a daily variant of a game the solver does not
+// play is dealt any deal at once, said so, without asking the pool; its
+// id names the game.
+func TestDailyOfAnotherGame(t *testing.T) {
+	other := engine.Klondike
+	for v := range engine.Variant(engine.NumVariants) {
+		if !match.Solvable(v) {
+			other = v
+			break
+		}
+	}
+	if other == engine.Klondike {
+		t.Skip("the solver plays every game")
+	}
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		mem := memstore.NewBackends()
+		name := other.String() + "-draw1"
+		tp, err := match.ParseVariant(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, _ := match.ParseVariant("draw3")
+		pool := &winnablePool{}
+		l := lobby.New(lobby.Config{
+			Store: mem.Store, Coord: mem.Coord, Sessions: mem.Sessions, Sink: &rawSink{}, Async: mem.Async, Records: mem.Async,
+			Logger:        slog.New(slog.NewTextHandler(io.Discard, nil)),
+			Match:         match.Config{Encode: encodeAll, Winnable: pool},
+			DailyVariants: []engine.Rules{k, tp},
+		})
+		t.Cleanup(l.Close)
+		start := time.Now()
+		day, recs, err := l.Daily(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(recs) != 2 || !recs[0].Fair.Winnable || recs[1].Fair.Winnable || time.Since(start) != 0 {
+			t.Fatalf("daily rounds %+v after %v: want Klondike's winnable, %s's any deal at once", recs, time.Since(start), other)
+		}
+		if want := "daily-" + day + "-" + name; recs[1].ID != want || recs[1].Rules.Game != other {
+			t.Fatalf("%s's daily round %s (%v), want %s", other, recs[1].ID, recs[1].Rules, want)
+		}
+		for _, r := range pool.asked {
+			if r.Game != engine.Klondike {
+				t.Fatalf("the pool was asked for %v", r)
+			}
+		}
+	})
+}
