@@ -62,7 +62,7 @@ func TestRoomsAndRaceShowOnlyWhatApplies(t *testing.T) {
 	for _, p := range []*page{host, guest} {
 		p.waitFor("the board", card("T6", "AH"))
 		p.waitShown("Resign", "#resign")
-		p.wantShown("the race's HUD", map[string]bool{"#hint": false, "#undo": false, "#countdown": false})
+		p.wantShown("the race's HUD", map[string]bool{"#hint": false, "#undo": false, "#redo": false, "#countdown": false})
 	}
 	host.dblclick("AH up", card("T6", "AH"))
 	host.waitFor("AH up", card("FH", "AH"))

@@ -14,6 +14,8 @@ import { S } from './state.js';
 import { fail } from './feedback.js';
 import { seenCommitment } from './async.js';
 import { scoreNote } from './tables.js';
+import { gameName, isKlondike } from './games.js';
+import { specOf } from './engine.js';
 
 // BOARD_POLL_MS is how often an open round's board is read again.
 export const BOARD_POLL_MS = 5000;
@@ -22,18 +24,19 @@ export const BOARD_POLL_MS = 5000;
 const BOARD_TOP = 100;
 const BOARD_AROUND = 5;
 
-/** variantLabel names a round's variant: "Draw 3", "Draw 1 · Vegas". */
+/** variantLabel names a round's variant: "Draw 3", "Draw 1 · Vegas", "Whitehead · Draw 1". */
 export function variantLabel(info) {
   const r = info.rules || {};
-  const draw = r.draw || (String(info.variant || '').startsWith('draw1') ? 1 : 3);
+  const draw = r.draw || (/(^|-)draw1(-|$)/.test(String(info.variant || '')) ? 1 : 3);
+  const game = isKlondike(r) ? '' : `${gameName(r)} · `;
   const scoring = r.scoring && r.scoring !== 'standard' ? ` · ${r.scoring === 'vegas' ? 'Vegas' : 'no scoring'}` : '';
-  return `Draw ${draw}${scoring}`;
+  return `${game}Draw ${draw}${scoring}`;
 }
 
 /** describeRules writes a round's rules and time limit in one line. */
 export function describeRules(info) {
   const r = info.rules || {};
-  const parts = [`Draw ${r.draw}`, r.passes ? `${r.passes} pass${r.passes === 1 ? '' : 'es'}` : 'unlimited passes',
+  const parts = [...(isKlondike(r) ? [] : [gameName(r)]), `Draw ${r.draw}`, r.passes ? `${r.passes} pass${r.passes === 1 ? '' : 'es'}` : 'unlimited passes',
     `${r.scoring} scoring`, info.mode === 'score' ? 'ranked by score' : 'ranked like a race',
     `undo ${String(r.undo || '').replace('_', ' ')}`];
   if (r.foundation_to_tableau === false) parts.push('no cards back from the foundations');
@@ -95,7 +98,7 @@ function scoreHeader(scoring) {
  * the player is further down, a gap and their own entry with its
  * neighbours. The player's row and their neighbours' are marked.
  */
-export function boardTable(page, { id, caption, scoring }) {
+export function boardTable(page, { id, caption, scoring, cards = 52 }) {
   const top = page.top || [];
   const around = page.around || [];
   const near = new Set(around.map((e) => e.player_id));
@@ -119,7 +122,7 @@ export function boardTable(page, { id, caption, scoring }) {
     h('caption', { text: caption }),
     h('thead', {}, h('tr', {},
       num('#', 'rank'), h('th', { scope: 'col', text: 'Player' }),
-      num('Cards', 'cards on the foundations, of 52'),
+      num('Cards', `cards on the foundations, of ${cards}`),
       header ? num(header) : null,
       h('th', { scope: 'col', class: 'num col-moves', text: 'Moves' }),
       num('Time', 'on the player\u2019s own clock: the finish, or the end of the attempt'),
@@ -140,7 +143,8 @@ export function liveBoard(info, { id, onPage, showRank = true } = {}) {
   const host = h('div', { class: 'async-board', id, dataset: { round: roundId } },
     info.known_deal ? h('p', { class: 'open-deal', id: `${id}-open`, text: `Open deal #${info.seed} — anyone can look this deal up` }) : null);
   const body = h('div', {}, h('p', { class: 'muted', text: 'Reading the board…' }));
-  host.append(body, scoreNote(info.rules && info.rules.scoring, info.mode === 'score' ? 'score' : 'race', `${id}-note`));
+  const cards = specOf(info.rules).cards;
+  host.append(body, scoreNote(info.rules && info.rules.scoring, info.mode === 'score' ? 'score' : 'race', `${id}-note`, cards));
   let gone = false;
   let reading = false;
   let timer = 0;
@@ -152,7 +156,7 @@ export function liveBoard(info, { id, onPage, showRank = true } = {}) {
     }
     replace(body,
       b.rank && showRank ? h('p', { class: 'my-rank', text: `Your rank: ${b.rank} of ${b.finished}` }) : null,
-      boardTable(b, { id: `${id}-table`, caption, scoring: info.rules && info.rules.scoring }));
+      boardTable(b, { id: `${id}-table`, caption, scoring: info.rules && info.rules.scoring, cards }));
   };
   const read = () => {
     if (gone || reading || !S.conn || !S.conn.isOpen()) return;

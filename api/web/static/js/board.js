@@ -4,8 +4,8 @@
 
 import { h, replace, reducedMotion } from './util.js';
 import {
-  SUITS, SUIT_SYMBOLS, cardName, rankLabel, suitOf, isRed, makeCard, suitName,
-  runLength, fitLength,
+  SUITS, SUIT_SYMBOLS, cardName, rankLabel, suitOf, isRed, suitName,
+  runLength, fitLength, gameOf, specOf, foundationCard, RANKS,
 } from './engine.js';
 
 const TEXT_STYLE = '\uFE0E'; // keeps the suit symbols from turning into emoji
@@ -29,8 +29,17 @@ export function cardEl(card, extra = {}) {
 
 function topOf(up) { return up.length ? up[up.length - 1] : null; }
 
-// Slots in keyboard order: stock, waste, the foundations, then the piles.
-const SLOT_ORDER = ['S', 'W', 'FC', 'FD', 'FH', 'FS', 'T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7'];
+// fslot names a foundation's slot: FC … FS, and in Double Klondike FC2 …
+// FS2 for the second foundation of each suit.
+function fslot(suit, second) { return `F${suit}${second ? '2' : ''}`; }
+
+// foundationSlots are the game's foundations in the order they are drawn:
+// the first of each suit, then the second ones.
+function foundationSlots(sp) {
+  const out = SUITS.map((s) => ({ suit: s, second: false }));
+  if (sp.decks === 2) out.push(...SUITS.map((s) => ({ suit: s, second: true })));
+  return out;
+}
 
 /**
  * A Board draws into root. With interactive, onMove(text, info) is called
@@ -45,7 +54,9 @@ export class Board {
     this.onHint = onHint;
     this.view = null;
     this.rules = null;
-    this.sel = null; // {pile:'T3', index, auto} | {pile:'W'} | {pile:'F', suit}
+    this.game = 'klondike';
+    this.sp = specOf(this.game);
+    this.sel = null; // {pile:'T3', index, auto} | {pile:'W'} | {pile:'F', suit, second}
     this.drag = null;
     this.ghost = null;
     this.suppressClick = false;
@@ -63,6 +74,8 @@ export class Board {
   setView(view, rules) {
     this.view = view;
     this.rules = rules || this.rules;
+    this.game = gameOf(this.rules);
+    this.sp = specOf(this.game);
     if (this.sel && !this.selValid()) this.sel = null;
     this.render();
   }
@@ -79,9 +92,27 @@ export class Board {
     const s = this.sel;
     if (!v || v.status !== 'playing') return false;
     if (s.pile === 'W') return v.waste.length > 0;
-    if (s.pile === 'F') return v.foundations[s.suit] > 0;
+    if (s.pile === 'F') return this.foundationCount(s.suit, s.second) > 0;
     const up = v.tableau[+s.pile.slice(1) - 1].up;
     return s.index >= 0 && s.index < up.length;
+  }
+
+  /** foundationCount is how many cards a foundation of the view holds. */
+  foundationCount(suit, second) {
+    const f = second ? this.view.foundations2 : this.view.foundations;
+    return f ? f[suit] : 0;
+  }
+
+  /** foundationTop is a foundation's top card, or null. */
+  foundationTop(suit, second) {
+    return foundationCard(suit, this.foundationCount(suit, second), this.view.foundation_base || 1);
+  }
+
+  /** slotOrder lists the slots in keyboard order: stock, waste, the foundations, then the piles. */
+  slotOrder() {
+    const piles = this.view ? this.view.tableau.length : 7;
+    return ['S', 'W', ...foundationSlots(this.sp).map((f) => fslot(f.suit, f.second)),
+      ...Array.from({ length: piles }, (_, i) => `T${i + 1}`)];
   }
 
   // ---- rendering ----
@@ -93,10 +124,13 @@ export class Board {
       ? document.activeElement.closest('[data-slot]')?.dataset.slot : null;
     const top = h('div', { class: 'row row-top' },
       this.stockEl(v), this.wasteEl(v), h('div', { class: 'gap', 'aria-hidden': 'true' }),
-      SUITS.map((s) => this.foundationEl(v, s)));
+      h('div', { class: 'foundations' }, foundationSlots(this.sp).map((f) => this.foundationEl(f.suit, f.second))));
     const tab = h('div', { class: 'row row-tableau' }, v.tableau.map((p, i) => this.pileEl(p, i + 1)));
     replace(this.el, top, tab);
     this.el.classList.toggle('over', v.status !== 'playing');
+    // The game's layout: Double Klondike's nine piles and eight foundations.
+    this.el.dataset.game = this.game;
+    this.el.classList.toggle('double', this.sp.decks === 2);
     if (focused) this.focusSlot(focused);
   }
 
@@ -143,15 +177,22 @@ export class Board {
     return slot;
   }
 
-  foundationEl(v, s) {
-    const n = v.foundations[s];
-    const selected = this.sel && this.sel.pile === 'F' && this.sel.suit === s;
-    const label = n ? `${suitName(s)} foundation: ${n} card${n === 1 ? '' : 's'}, top ${cardName(makeCard(n, s))}${selected ? ', selected' : ''}` : `${suitName(s)} foundation: empty`;
-    const slot = h('div', this.slotAttrs(`F${s}`, label, { dataset: { slot: `F${s}`, drop: 'F', suit: s }, ...(selected ? { 'aria-pressed': 'true' } : {}) }));
-    slot.appendChild(h('div', { class: `empty-mark suit-mark suit-${s} ${s === 'D' || s === 'H' ? 'red' : 'black'}`, 'aria-hidden': 'true', text: SUIT_SYMBOLS[s] + TEXT_STYLE }));
+  foundationEl(s, second) {
+    const n = this.foundationCount(s, second);
+    const name = fslot(s, second);
+    const selected = this.sel && this.sel.pile === 'F' && this.sel.suit === s && !!this.sel.second === second;
+    // Whitehead's foundations start at the base rank, which the empty
+    // ones show beside the suit.
+    const base = this.view.foundation_base;
+    const baseRank = base ? RANKS[base - 1].replace('T', '10') : '';
+    const what = `${second ? 'second ' : ''}${suitName(s)} foundation`;
+    const label = n ? `${what}: ${n} card${n === 1 ? '' : 's'}, top ${cardName(this.foundationTop(s, second))}${selected ? ', selected' : ''}`
+      : `${what}: empty${baseRank ? `, starts at ${baseRank}` : ''}`;
+    const slot = h('div', this.slotAttrs(name, label, { dataset: { slot: name, drop: 'F', suit: s }, ...(selected ? { 'aria-pressed': 'true' } : {}) }));
+    slot.appendChild(h('div', { class: `empty-mark suit-mark suit-${s} ${s === 'D' || s === 'H' ? 'red' : 'black'}${baseRank ? ' base' : ''}`, 'aria-hidden': 'true', text: baseRank + SUIT_SYMBOLS[s] + TEXT_STYLE }));
     if (n) {
-      const el = cardEl(makeCard(n, s));
-      el.dataset.drag = `F${s}`;
+      const el = cardEl(this.foundationTop(s, second));
+      el.dataset.drag = name;
       if (selected) el.classList.add('selected');
       slot.appendChild(el);
     }
@@ -180,7 +221,7 @@ export class Board {
       cards.push(el);
       y += down;
     }
-    const run = runLength(p.up);
+    const run = runLength(p.up, this.game);
     p.up.forEach((c, i) => {
       const el = cardEl(c);
       el.style.setProperty('--y', y.toFixed(3));
@@ -191,7 +232,8 @@ export class Board {
       cards.push(el);
       y += up;
     });
-    if (!cards.length) slot.appendChild(h('div', { class: 'empty-mark', 'aria-hidden': 'true', text: 'K' }));
+    // An empty pile takes a king, or in Thumb and Pouch and Whitehead any card.
+    if (!cards.length) slot.appendChild(h('div', { class: 'empty-mark', 'aria-hidden': 'true', text: this.sp.anyToEmpty ? '' : 'K' }));
     slot.style.setProperty('--depth', Math.max(0, y - up).toFixed(3));
     cards.forEach((el) => slot.appendChild(el));
     return slot;
@@ -212,6 +254,17 @@ export class Board {
     if (sel.pile === 'W') return toF ? 'W-F' : `W-${slot}`;
     if (sel.pile === 'F') {
       if (toF) return null;
+      // Fs-Tn names no foundation: the target decides which of Double
+      // Klondike's two comes down. A card that does not go there is not
+      // sent, lest the other foundation's card come down instead.
+      if (this.sp.decks === 2) {
+        const c = this.foundationTop(sel.suit, sel.second);
+        const t = topOf(v.tableau[+slot.slice(1) - 1].up);
+        if (c && (t ? !this.sp.goes(c, t) : !this.sp.empty(c))) {
+          this.onHint(`The ${cardName(c)} does not go there.`);
+          return 'HINT';
+        }
+      }
       return `F${sel.suit}-${slot}`;
     }
     const from = +sel.pile.slice(1);
@@ -226,8 +279,8 @@ export class Board {
     const to = +slot.slice(1);
     if (sel.auto || to === from) return `T${from}-T${to}`;
     const k = up.length - sel.index;
-    const run = runLength(up);
-    const fit = run ? fitLength(up, run, topOf(v.tableau[to - 1].up)) : 0;
+    const run = runLength(up, this.game);
+    const fit = run ? fitLength(up, run, topOf(v.tableau[to - 1].up), this.game) : 0;
     return fit === k ? `T${from}-T${to}` : `T${from}:${k}-T${to}`;
   }
 
@@ -248,7 +301,7 @@ export class Board {
       return;
     }
     if (this.sel) {
-      const same = this.sel.pile === slot || (this.sel.pile === 'F' && slot === `F${this.sel.suit}`);
+      const same = this.sel.pile === slot || (this.sel.pile === 'F' && slot === fslot(this.sel.suit, this.sel.second));
       if (same) {
         if (slot[0] === 'T' && index !== undefined && index !== this.sel.index && v.tableau[+slot.slice(1) - 1].up.length > index) {
           this.sel = { pile: slot, index, auto: false };
@@ -274,12 +327,12 @@ export class Board {
     const v = this.view;
     this.sel = null;
     if (slot === 'W' && v.waste.length) this.sel = { pile: 'W' };
-    else if (slot[0] === 'F' && v.foundations[slot[1]] > 0) this.sel = { pile: 'F', suit: slot[1] };
+    else if (slot[0] === 'F' && this.foundationCount(slot[1], slot.length > 2) > 0) this.sel = { pile: 'F', suit: slot[1], second: slot.length > 2 };
     else if (slot[0] === 'T') {
       const up = v.tableau[+slot.slice(1) - 1].up;
       if (!up.length) return;
       if (index === undefined) {
-        this.sel = { pile: slot, index: up.length - runLength(up), auto: true };
+        this.sel = { pile: slot, index: up.length - runLength(up, this.game), auto: true };
       } else {
         this.sel = { pile: slot, index, auto: false };
       }
@@ -369,7 +422,7 @@ export class Board {
       sel = { pile: 'W' };
       els = [cardElm];
     } else if (slot[0] === 'F') {
-      sel = { pile: 'F', suit: slot[1] };
+      sel = { pile: 'F', suit: slot[1], second: slot.length > 2 };
       els = [cardElm];
     } else {
       const index = +cardElm.dataset.index;
@@ -441,7 +494,7 @@ export class Board {
     this.el.querySelectorAll('.drop-over').forEach((x) => x.classList.remove('drop-over'));
     const target = this.dropTarget(e.clientX, e.clientY);
     const slot = target ? target.dataset.slot : null;
-    const from = d.sel.pile === 'F' ? `F${d.sel.suit}` : d.sel.pile;
+    const from = d.sel.pile === 'F' ? fslot(d.sel.suit, d.sel.second) : d.sel.pile;
     const move = slot && slot !== from ? this.moveFor(d.sel, slot) : null;
     if (!move || move === 'HINT') {
       this.snapBack();
@@ -507,7 +560,7 @@ export class Board {
     if (!origin) return;
     let sel = null;
     if (origin.pile === 'W') sel = '[data-slot="W"] .card[data-drag]';
-    else if (origin.pile === 'F') sel = `[data-slot="F${origin.suit}"] .card`;
+    else if (origin.pile === 'F') sel = `[data-slot="${fslot(origin.suit, origin.second)}"] .card`;
     else if (origin.pile) sel = `[data-slot="${origin.pile}"] .card[data-index]`;
     if (!sel) return;
     this.el.querySelectorAll(sel).forEach((el) => {
@@ -529,7 +582,7 @@ export class Board {
     const focusedSlot = document.activeElement && this.el.contains(document.activeElement)
       ? document.activeElement.closest('[data-slot]')?.dataset.slot : null;
     const lower = key.length === 1 ? key.toLowerCase() : key;
-    if (lower >= '1' && lower <= '7') {
+    if (lower >= '1' && lower <= String(this.view.tableau.length)) {
       e.preventDefault();
       this.activate(`T${lower}`);
       this.focusSlot(`T${lower}`);
@@ -556,9 +609,10 @@ export class Board {
         }
         return;
       case 'u':
+      case 'y':
         e.preventDefault();
         this.sel = null;
-        this.onMove('U', {});
+        this.onMove(lower === 'u' ? 'U' : 'Y', {});
         this.render();
         return;
       case 'Escape':
@@ -576,9 +630,10 @@ export class Board {
       case 'ArrowLeft':
       case 'ArrowRight': {
         e.preventDefault();
-        const i = focusedSlot ? SLOT_ORDER.indexOf(focusedSlot) : -1;
-        const next = key === 'ArrowLeft' ? (i <= 0 ? SLOT_ORDER.length - 1 : i - 1) : (i + 1) % SLOT_ORDER.length;
-        this.focusSlot(SLOT_ORDER[next]);
+        const order = this.slotOrder();
+        const i = focusedSlot ? order.indexOf(focusedSlot) : -1;
+        const next = key === 'ArrowLeft' ? (i <= 0 ? order.length - 1 : i - 1) : (i + 1) % order.length;
+        this.focusSlot(order[next]);
         return;
       }
       case 'ArrowUp':
@@ -587,8 +642,11 @@ export class Board {
           if (focusedSlot) {
             e.preventDefault();
             // Up and down jump between the top row and the tableau.
-            const i = SLOT_ORDER.indexOf(focusedSlot);
-            const target = key === 'ArrowDown' ? (i < 6 ? SLOT_ORDER[Math.min(6 + i, 12)] : null) : (i >= 6 ? SLOT_ORDER[Math.min(i - 6, 5)] : null);
+            const order = this.slotOrder();
+            const tops = order.length - this.view.tableau.length;
+            const i = order.indexOf(focusedSlot);
+            const target = key === 'ArrowDown' ? (i < tops ? order[tops + Math.min(i, order.length - tops - 1)] : null)
+              : (i >= tops ? order[Math.min(i - tops, tops - 1)] : null);
             if (target) this.focusSlot(target);
           }
           return;

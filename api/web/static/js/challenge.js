@@ -10,14 +10,15 @@ import { fail, confirmDialog } from './feedback.js';
 import { goPage, startAttempt, fetchRound, createChallenge, closeChallenge, DAY_WINDOW_S } from './async.js';
 import { settingsForm } from './settings.js';
 import { shareBox } from './share.js';
+import { gameName, gameSummary, isKlondike } from './games.js';
 import {
   describeRules, leftText, serverNow, playersText, commitmentLine,
   liveBoard, revealPanel, closeReplay, attemptAction,
 } from './asyncboard.js';
 
-// The settings a challenge takes: the rules, the ranking, the time limit
+// The settings a challenge takes: the game and its rules, the ranking, the time limit
 // and, for an open deal, its number.
-const CHALLENGE_FIELDS = ['draw', 'passes', 'scoring', 'undo', 'foundation_to_tableau', 'mode', 'time_limit_s', 'seed'];
+const CHALLENGE_FIELDS = ['game', 'draw', 'passes', 'scoring', 'undo', 'foundation_to_tableau', 'mode', 'time_limit_s', 'seed'];
 
 // The windows a challenge can stay open for.
 const WINDOWS = [[3600, '1 hour'], [DAY_WINDOW_S, '24 hours'], [7 * DAY_WINDOW_S, '7 days']];
@@ -109,6 +110,7 @@ export function challengeScreen() {
         h('dt', { text: 'Rules' }), h('dd', { id: 'challenge-rules', text: describeRules(info) }),
         h('dt', { text: info.closed ? 'Closed' : 'Open until' }), left,
         h('dt', { text: 'Players so far' }), players),
+      isKlondike(info.rules) ? null : h('p', { class: 'hint game-summary', id: 'challenge-game', text: `${gameName(info.rules)}: ${gameSummary(info.rules)}` }),
       commitmentLine(info, 'challenge-commit'),
       h('div', { class: 'actions round-action' },
         attemptAction(info, attempt, { id: 'challenge', onPlay: () => startAttempt(id) })),

@@ -1,6 +1,6 @@
 // The game screen: the player's board with its HUD (the round's figures and
-// clock, Hint, Undo and Resign), the countdown, and the leaderboard beside
-// it. A spectator, or a player before their board is dealt, gets the same
+// clock, Hint, Undo, Redo and Resign), the game's rules in a line, the
+// countdown, and the leaderboard beside it. A spectator, or a player before their board is dealt, gets the same
 // screen with the leaderboard and no board: spectators never see the boards.
 // An attempt at an asynchronous round (S.attempt) is played on the same
 // screen, with its ghosts beside it instead of a leaderboard.
@@ -10,7 +10,8 @@
 
 import { h, replace, fmtClock } from './util.js';
 import { Board } from './board.js';
-import { timedScore } from './engine.js';
+import { timedScore, foundationsHome, pilesOf, specOf } from './engine.js';
+import { boardSummary, hasSolver } from './games.js';
 import { S, isPlayer } from './state.js';
 import { toast, fail, confirmDialog } from './feedback.js';
 import { request } from './connection.js';
@@ -61,23 +62,21 @@ function soloRound() {
   return !!S.match && S.match.players.length === 1;
 }
 
-// foundationCount is the number of cards home.
-function foundationCount(v) {
-  return v.foundations.C + v.foundations.D + v.foundations.H + v.foundations.S;
-}
-
 /** gameScreen is the game screen of a player or a spectator. */
 export function gameScreen() {
   const hud = h('div', { class: 'hud', role: 'group', 'aria-label': 'Round status' });
   const roundStat = stat('round-label', 'Round');
   const dealStat = stat('deal-label', 'Deal', 'a known deal: anyone can play it again');
   const clock = stat('clock', 'Left', null, 'clock');
-  const cards = stat('cards', 'Cards', 'cards on the foundations, of 52');
+  const cards = stat('cards', 'Cards', 'cards on the foundations');
   const points = stat('points', 'Points', 'move points: what your moves earned, before the clock');
   const timed = stat('timed-score', 'Timed score', 'the timed score the leaderboard shows: points − 2 for every 10 s played (never below 0), + a bonus for a win', '', 'Timed');
   const moves = stat('moves', 'Moves');
-  const passes = stat('passes', 'Recycles left');
+  const passes = stat('passes', 'Recycles left', 'how many more times the waste may go back to the stock', '', 'Recycles');
   const undoBtn = h('button', { class: 'btn', type: 'button', id: 'undo', text: 'Undo', title: 'Undo (U)', onclick: () => sendMove('U', {}) });
+  // Redo plays again the move Undo took back: the client counts what can
+  // be redone (round.redoable), since the view does not say.
+  const redoBtn = h('button', { class: 'btn', type: 'button', id: 'redo', text: 'Redo', title: 'Redo (Y)', onclick: () => sendMove('Y', {}) });
   const resignBtn = h('button', {
     class: 'btn subtle', type: 'button', id: 'resign', text: 'Resign',
     onclick: () => confirmDialog('Resign this round? Your game ends where it stands.', 'Resign', () => {
@@ -99,8 +98,10 @@ export function gameScreen() {
     },
   });
   const stats = h('div', { class: 'hud-stats' }, roundStat.el, dealStat.el, clock.el, cards.el, points.el, timed.el, moves.el, passes.el);
-  const buttons = h('div', { class: 'hud-actions' }, hintBtn, undoBtn, resignBtn);
+  const buttons = h('div', { class: 'hud-actions' }, hintBtn, undoBtn, redoBtn, resignBtn);
   replace(hud, stats, buttons);
+  // The game's rules in a line, above the board.
+  const rulesLine = h('p', { class: 'rules-line', id: 'rules-summary', hidden: true });
   const banner = h('div', { class: 'banner', id: 'banner', role: 'status', 'aria-live': 'polite', hidden: true });
   // The countdown sits in the flow, above the board: it covers nothing.
   const overlay = h('div', { class: 'countdown', id: 'countdown', 'aria-live': 'assertive', hidden: true });
@@ -111,16 +112,16 @@ export function gameScreen() {
     h('ul', {},
       h('li', { text: 'Drag a card (or a run) onto a pile or a foundation; or click it, then click where it goes.' }),
       h('li', { text: 'Double-click a card to send it to its foundation.' }),
-      h('li', { text: '1–7 choose a pile (first the source, then the target); W the waste; F sends the chosen card to its foundation.' }),
+      h('li', { text: `1–${pilesOf(S.round && S.round.rules)} choose a pile (first the source, then the target); W the waste; F sends the chosen card to its foundation.` }),
       h('li', { text: 'Arrow keys move between piles; up/down change how many cards are chosen; Enter or Space picks or places; Esc cancels.' }),
-      h('li', { text: 'D draws (or turns the waste over); U undoes.' })));
+      h('li', { text: 'D draws (or turns the waste over); U undoes; Y redoes what Undo took back.' })));
   // watching holds for the screen's life: once the player's board is
   // dealt, the screen's kind turns from watch to game and render() builds
   // a new one.
   const att = S.attempt;
   const watching = !att && (!isPlayer(S.match) || !(S.round && S.round.view));
   const side = h('aside', { class: 'side', 'aria-label': att ? 'Your attempt' : 'Leaderboard' }, sideMain, watching ? null : help);
-  const main = h('div', { class: 'game-main' }, hud, overlay, banner, boardHost);
+  const main = h('div', { class: 'game-main' }, hud, overlay, banner, rulesLine, boardHost);
   const el = h('div', { class: 'game' }, main, side);
   let board = null;
   if (!watching) {
@@ -151,8 +152,9 @@ export function gameScreen() {
     if (S.leaderboard && S.leaderboard.entries) {
       const rules = (r && r.rules) || (m && m.settings) || {};
       const mode = m && m.settings.mode;
-      parts.push(leaderboardTable(S.leaderboard.entries, { caption: `Leaderboard${r ? ` · round ${r.number}` : ''}`, scoring: rules.scoring, mode }),
-        scoreNote(rules.scoring, mode, 'score-note'));
+      const cards = specOf(rules).cards;
+      parts.push(leaderboardTable(S.leaderboard.entries, { caption: `Leaderboard${r ? ` · round ${r.number}` : ''}`, scoring: rules.scoring, mode, cards }),
+        scoreNote(rules.scoring, mode, 'score-note', cards));
     } else if (m) {
       parts.push(h('h2', { text: 'Players' }), playersList(m));
     }
@@ -162,19 +164,22 @@ export function gameScreen() {
   };
 
   // controls shows the buttons that apply now: a player's own game being
-  // played, past the countdown; Hint in a solo round, Undo if the rules
-  // allow it.
+  // played, past the countdown; Hint in a solo round of a game the solver
+  // plays, Undo and Redo if the rules allow them.
   const controls = (counting) => {
     const r = S.round;
     const v = r && r.view;
     const playing = !watching && !counting && !!v && v.status === 'playing';
     undoBtn.hidden = !playing || r.rules.undo === 'off';
+    redoBtn.hidden = undoBtn.hidden;
     resignBtn.hidden = !playing;
-    hintBtn.hidden = !playing || !soloRound();
+    hintBtn.hidden = !playing || !soloRound() || !hasSolver(r.rules);
     if (playing) {
       const turned = r.lastEvents && (r.lastEvents.includes('drew') || r.lastEvents.includes('revealed'));
       undoBtn.disabled = v.moves === 0 || (r.rules.undo === 'no_reveal' && !!turned);
       undoBtn.title = undoBtn.disabled && v.moves > 0 ? 'No undo of a move that turned a card (these rules)' : 'Undo (U)';
+      redoBtn.disabled = !r.redoable;
+      redoBtn.title = redoBtn.disabled ? 'Nothing to redo: Redo plays again what Undo took back, until another move' : 'Redo (Y)';
     }
   };
 
@@ -226,10 +231,14 @@ export function gameScreen() {
       board.setView(r.view, r.rules);
       const v = r.view;
       const scoring = r.rules.scoring;
-      cards.set(foundationCount(v));
+      rulesLine.textContent = boardSummary(r.rules, v);
+      rulesLine.hidden = false;
+      cards.set(foundationsHome(v));
+      cards.el.title = `cards on the foundations, of ${specOf(r.rules).cards}`;
       points.set(scoring === 'none' ? null : v.score, scoring === 'vegas' ? 'Vegas' : 'Points');
       moves.set(v.moves);
-      passes.set(v.passes_left === null ? null : v.passes_left);
+      // A game with one pass (Whitehead's only) never recycles: no figure.
+      passes.set(v.passes_left === null || r.rules.passes === 1 ? null : v.passes_left);
       const msg = (att ? {
         won: 'You won!', stuck: 'No useful move is left: your game is over.', resigned: 'You resigned.', timed_out: 'Time is up.',
       } : {
@@ -240,6 +249,7 @@ export function gameScreen() {
       banner.hidden = !msg;
     } else {
       banner.hidden = true;
+      rulesLine.hidden = true;
       for (const s of [cards, points, timed, moves, passes]) s.set(null);
     }
     updateSide();

@@ -13,6 +13,7 @@ import { joinByCode, watchByCode, createMatch, soloPractice } from './match.js';
 import { settingsForm, describeSettings } from './settings.js';
 import { goPage } from './async.js';
 import { challengeForm } from './challenge.js';
+import { GAME_OPTIONS, gameName, gameSummary, isKlondike } from './games.js';
 
 // POLL_MS is how often the open matches are read again while the lobby is
 // shown: the server pushes no changes to the list.
@@ -23,19 +24,44 @@ export function lobbyScreen() {
   let lastSettings = {};
   try { lastSettings = JSON.parse(storageGet(LAST_SETTINGS_KEY, '{}')) || {}; } catch { lastSettings = {}; }
   const drawSel = h('select', { id: 'quick-draw', 'aria-label': 'Draw for quick match and practice' }, h('option', { value: '3', text: 'Draw 3' }), h('option', { value: '1', text: 'Draw 1' }));
+  const gameSel = h('select', { id: 'quick-game', 'aria-label': 'Game for quick match and practice', 'aria-describedby': 'quick-game-summary' },
+    GAME_OPTIONS.map(([val, text]) => h('option', { value: val, text, selected: val === (lastSettings.game || 'klondike') })));
+  const gameAbout = h('p', { class: 'hint game-summary', id: 'quick-game-summary', 'aria-live': 'polite' });
+  // Whitehead draws one card at a time: its draw is fixed.
+  const gameChanged = () => {
+    gameAbout.textContent = gameSummary(gameSel.value);
+    const whitehead = gameSel.value === 'whitehead';
+    if (whitehead) drawSel.value = '1';
+    drawSel.disabled = whitehead;
+  };
+  gameSel.addEventListener('change', () => {
+    drawSel.value = gameSel.value === 'thumb_and_pouch' ? '1' : drawSel.value;
+    gameChanged();
+  });
+  gameChanged();
+  // quickSettings are the settings quick match and practice ask for: the
+  // draw and, unless it is Klondike, the game (Whitehead with its one pass).
+  const quickSettings = () => {
+    const s = { draw: +drawSel.value };
+    if (!isKlondike(gameSel.value)) s.game = gameSel.value;
+    if (gameSel.value === 'whitehead') s.passes = 1;
+    return s;
+  };
   const codeInput = h('input', { id: 'join-code', name: 'code', maxlength: '16', autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false', placeholder: 'K7QX2M' });
   const list = h('ul', { class: 'match-list', id: 'open-matches', 'aria-live': 'polite' });
   const more = h('button', { class: 'btn subtle more-matches', type: 'button', id: 'more-matches', text: 'Show more', hidden: true });
   const offer = S.dealOffer;
   const offerEl = offer ? h('section', { class: 'panel deal-offer', 'aria-labelledby': 'offer-title' },
     h('h2', { id: 'offer-title', text: `Deal #${offer.seed}` }),
-    h('p', { text: `Someone shared this deal with you (draw ${offer.draw}). Play it alone, or open a match so friends can race you on it.` }),
+    h('p', { text: `Someone shared this deal with you (${isKlondike(offer.game) ? '' : `${gameName(offer.game)}, `}draw ${offer.draw}). Play it alone, or open a match so friends can race you on it.` }),
+    isKlondike(offer.game) ? null : h('p', { class: 'hint game-summary', text: gameSummary(offer.game) }),
     h('div', { class: 'actions' },
-      h('button', { class: 'btn primary', type: 'button', id: 'deal-solo', 'data-autofocus': true, text: `Play deal #${offer.seed} solo`, onclick: () => { S.dealOffer = null; soloPractice(offer.draw, offer.seed); } }),
+      h('button', { class: 'btn primary', type: 'button', id: 'deal-solo', 'data-autofocus': true, text: `Play deal #${offer.seed} solo`, onclick: () => { S.dealOffer = null; soloPractice(offer.draw, offer.seed, offer.game); } }),
       h('button', {
         class: 'btn', type: 'button', id: 'deal-match', text: 'Open a match on it',
         onclick: () => {
           const s = { seed: offer.seed, draw: offer.draw, public: false };
+          if (!isKlondike(offer.game)) s.game = offer.game;
           if (offer.passes !== undefined) s.passes = offer.passes;
           if (offer.scoring) s.scoring = offer.scoring;
           S.dealOffer = null;
@@ -68,10 +94,11 @@ export function lobbyScreen() {
     h('section', { class: 'panel', 'aria-labelledby': 'play-title' },
       h('h1', { id: 'play-title', text: `Hello, ${S.name}` }),
       h('div', { class: 'actions' },
-        drawSel,
-        h('button', { class: 'btn primary', type: 'button', id: 'quick-match', text: 'Quick match', onclick: () => request('quick_match', { settings: { draw: +drawSel.value } }).catch(fail) }),
-        h('button', { class: 'btn', type: 'button', id: 'solo', text: 'Solo practice', onclick: () => soloPractice(+drawSel.value) })),
-      h('p', { class: 'hint', text: 'Quick match seats you with others who want the same draw; it starts a few seconds after a second player arrives.' }),
+        gameSel, drawSel,
+        h('button', { class: 'btn primary', type: 'button', id: 'quick-match', text: 'Quick match', onclick: () => request('quick_match', { settings: quickSettings() }).catch(fail) }),
+        h('button', { class: 'btn', type: 'button', id: 'solo', text: 'Solo practice', onclick: () => { const q = quickSettings(); soloPractice(q.draw, '', q.game); } })),
+      gameAbout,
+      h('p', { class: 'hint', text: 'Quick match seats you with others who want the same game and draw; it starts a few seconds after a second player arrives.' }),
       h('div', { class: 'actions' },
         h('button', { class: 'btn', type: 'button', id: 'lobby-daily', text: 'Daily deals', onclick: () => goPage({ kind: 'daily' }) }),
         challengeBtn,

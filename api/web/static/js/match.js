@@ -96,7 +96,7 @@ export function handleRoute() {
   if (r.kind === 'match') {
     joinByCode(r.code, true);
   } else if (r.kind === 'deal') {
-    S.dealOffer = { seed: r.seed, draw: r.draw, passes: r.passes, scoring: r.scoring };
+    S.dealOffer = { seed: r.seed, draw: r.draw, passes: r.passes, scoring: r.scoring, game: r.game };
     rebuild(); // the lobby shows the offer
   }
 }
@@ -175,12 +175,15 @@ export function createMatch(settings) {
 }
 
 /**
- * soloPractice creates and starts a private match of one player: undo
- * always on, no countdown, an hour to play, ranked by score.
+ * soloPractice creates and starts a private match of one player on the
+ * game (Klondike when absent): undo always on, no countdown, an hour to
+ * play, ranked by score. Whitehead draws one card with no redeal.
  */
-export function soloPractice(draw, seed) {
+export function soloPractice(draw, seed, game) {
   const settings = { draw, max_players: 1, public: false, undo: 'on', countdown_s: 0, time_limit_s: 3600, mode: 'score' };
   if (seed) settings.seed = seed;
+  if (game && game !== 'klondike') settings.game = game;
+  if (game === 'whitehead') Object.assign(settings, { draw: 1, passes: 1 });
   request('create_match', { settings })
     .then((m) => request('start_match', { match_id: m.match.id }))
     .catch(fail);

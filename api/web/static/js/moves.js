@@ -7,7 +7,7 @@
 // which is only known once the move before it is answered. Moves the player
 // makes meanwhile wait in a short queue.
 
-import { cardName, parseMove, makeCard } from './engine.js';
+import { cardName, parseMove, pilesOf } from './engine.js';
 import { S } from './state.js';
 import { toast, announce } from './feedback.js';
 import { screen, update } from './screen.js';
@@ -23,8 +23,8 @@ const MAX_QUEUED = 3;
 export function sendMove(text, info = {}) {
   const r = S.round;
   if (!r || !r.view || r.view.status !== 'playing') return;
-  if (text === 'U' && r.rules.undo === 'off') {
-    toast('Undo is off in this match.');
+  if ((text === 'U' || text === 'Y') && r.rules.undo === 'off') {
+    toast(`${text === 'U' ? 'Undo' : 'Redo'} is off in this match.`);
     return;
   }
   if (!S.conn || !S.conn.isOpen()) {
@@ -74,9 +74,13 @@ export function onMoveOK(m) {
     r.lastSeq = m.seq;
     r.view = m.view;
     r.lastEvents = m.events || [];
+    // What Redo can play again: one more after an accepted U, one less
+    // after a Y, nothing after any other move (or one we did not send).
+    const text = mv ? mv.text : '';
+    r.redoable = text === 'U' ? (r.redoable || 0) + 1 : text === 'Y' ? Math.max(0, (r.redoable || 0) - 1) : 0;
   }
   if (screen.board) screen.board.moveAnswered(true);
-  if (mv) announce(describeMove(mv.text, before, m.view, m.events || []));
+  if (mv) announce(describeMove(mv.text, before, m.view, m.events || [], pilesOf(r.rules)));
   update();
   pump();
 }
@@ -169,8 +173,8 @@ export function onError(m) {
 
 // describeMove says in words what a move did, for screen readers: the board
 // changes silently.
-function describeMove(text, before, after, events) {
-  const m = parseMove(text);
+function describeMove(text, before, after, events, piles) {
+  const m = parseMove(text, piles);
   if (!m || !before) return `${text} played.`;
   const tail = events.includes('won') ? ' You won!' : events.includes('stuck') ? ' No useful move is left: the game is over.' : events.includes('revealed') ? ' A card turned face up.' : '';
   const wtop = before.waste.length ? before.waste[before.waste.length - 1] : null;
@@ -178,6 +182,7 @@ function describeMove(text, before, after, events) {
     case 'D': return `Drew ${after.waste.slice(-Math.min(after.waste.length, 3)).map(cardName).join(', ')}; ${cardName(after.waste[after.waste.length - 1])} on top.${tail}`;
     case 'R': return `Turned the waste over: ${after.stock} cards in the stock.${tail}`;
     case 'U': return 'Undid the last move.';
+    case 'Y': return `Redid the move taken back.${tail}`;
     case 'WF': return `${cardName(wtop)} to the foundation.${tail}`;
     case 'WT': return `${cardName(wtop)} onto pile ${m.to}.${tail}`;
     case 'TF': {
@@ -185,7 +190,11 @@ function describeMove(text, before, after, events) {
       return `${cardName(up[up.length - 1])} from pile ${m.from} to the foundation.${tail}`;
     }
     case 'TT': return `Moved cards from pile ${m.from} onto pile ${m.to}.${tail}`;
-    case 'FT': return `${cardName(makeCard(before.foundations[m.suit], m.suit))} back onto pile ${m.to}.${tail}`;
+    case 'FT': {
+      // In Double Klondike either foundation of the suit may have given it.
+      const up = after.tableau[m.to - 1].up;
+      return `${cardName(up[up.length - 1])} back onto pile ${m.to}.${tail}`;
+    }
   }
   return `${text} played.`;
 }

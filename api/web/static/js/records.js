@@ -5,14 +5,22 @@
 import { h, replace, fmtClock } from './util.js';
 import { S } from './state.js';
 import { goPage } from './async.js';
+import { GAMES } from './engine.js';
+import { gameName } from './games.js';
 
-/** variantName names a records variant: "draw3" is "Draw 3", "draw1-vegas" "Draw 1 · Vegas". */
+/**
+ * variantName names a records variant: "draw3" is "Draw 3", "draw1-vegas"
+ * "Draw 1 · Vegas", "whitehead-draw1" "Whitehead · Draw 1".
+ */
 export function variantName(v) {
-  const [draw, scoring] = String(v).split('-');
+  const parts = String(v).split('-');
+  const game = GAMES.includes(parts[0]) ? parts.shift() : '';
+  const [draw, scoring] = parts;
   const m = /^draw(\d)$/.exec(draw);
-  const base = m ? `Draw ${m[1]}` : draw;
-  if (!scoring) return base;
-  return `${base} · ${{ vegas: 'Vegas', none: 'no scoring' }[scoring] || scoring}`;
+  let name = m ? `Draw ${m[1]}` : draw;
+  if (game && game !== 'klondike') name = `${gameName(game)} · ${name}`;
+  if (!scoring) return name;
+  return `${name} · ${{ vegas: 'Vegas', none: 'no scoring' }[scoring] || scoring}`;
 }
 
 // figure is one labelled number of a record.

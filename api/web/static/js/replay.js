@@ -3,8 +3,9 @@
 // the layout with the JavaScript engine and steps through them.
 
 import { h, replace, fmtClock, reducedMotion } from './util.js';
-import { Game, timedScore } from './engine.js';
+import { Game, timedScore, foundationsHome } from './engine.js';
 import { Board } from './board.js';
+import { gameName, isKlondike } from './games.js';
 
 export class ReplayViewer {
   constructor(host, url, me, { onError = () => {} } = {}) {
@@ -58,7 +59,7 @@ export class ReplayViewer {
     this.list = h('ol', { class: 'replay-moves', id: 'replay-moves' });
     this.boardHost = h('div', { class: 'replay-board' });
     replace(this.el,
-      h('h3', { text: `Replay of deal #${d.seed}` }),
+      h('h3', { text: `Replay of deal #${d.seed}${isKlondike(d.rules) ? '' : ` (${gameName(d.rules)})`}` }),
       h('div', { class: 'replay-controls' },
         h('label', { for: 'replay-player', text: 'Player' }), this.select,
         btn('replay-first', '«', 'First position', () => this.go(0)),
@@ -158,5 +159,5 @@ export class ReplayViewer {
 }
 
 function foundation(v) {
-  return v.foundations.C + v.foundations.D + v.foundations.H + v.foundations.S;
+  return foundationsHome(v);
 }

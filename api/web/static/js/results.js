@@ -15,6 +15,7 @@ import { request } from './connection.js';
 import { onMatch, leaveMatch } from './match.js';
 import { goPage, createChallenge } from './async.js';
 import { scoreNote, leaderboardTable, totalsTable } from './tables.js';
+import { specOf } from './engine.js';
 
 /** resultsScreen is the results of the round S.roundOver, or of the match. */
 export function resultsScreen() {
@@ -27,8 +28,9 @@ export function resultsScreen() {
   parts.push(h('h1', { id: 'results-title', text: ro ? `Round ${ro.round} results` : 'Match over' }));
   if (ro) {
     const mode = m && m.settings.mode;
-    parts.push(leaderboardTable(ro.results, { caption: `Results of round ${ro.round}`, scoring: rules.scoring, mode }),
-      scoreNote(rules.scoring, mode, 'score-note'));
+    const cards = specOf(rules).cards;
+    parts.push(leaderboardTable(ro.results, { caption: `Results of round ${ro.round}`, scoring: rules.scoring, mode, cards }),
+      scoreNote(rules.scoring, mode, 'score-note', cards));
     const d = ro.deal;
     const check = h('p', { class: 'fair-check', id: 'commitment-check', dataset: { state: 'checking' }, text: 'Checking the commitment…' });
     // The commitment kept from round_starting is the one that proves
@@ -53,6 +55,7 @@ export function resultsScreen() {
     const q = new URLSearchParams({ draw: String(rules.draw || 3) });
     if (rules.passes) q.set('passes', String(rules.passes));
     if (rules.scoring && rules.scoring !== 'standard') q.set('scoring', rules.scoring);
+    if (rules.game && rules.game !== 'klondike') q.set('game', rules.game);
     const again = `/deal/${d.seed}?${q}`;
     const replayHost = h('div', { class: 'replay-host', id: 'replay-host' });
     let viewer = null;
@@ -100,6 +103,7 @@ export function resultsScreen() {
       const practice = player && mm.settings.max_players === 1;
       const rules = { draw: mm.settings.draw, scoring: mm.settings.scoring };
       if (mm.settings.passes) rules.passes = mm.settings.passes;
+      if (mm.settings.game && mm.settings.game !== 'klondike') rules.game = mm.settings.game;
       replace(actions,
         practice ? h('button', {
           class: 'btn', type: 'button', id: 'challenge-after', text: 'Challenge a friend', title: 'A new deal of these rules: you play it first, then share the link',

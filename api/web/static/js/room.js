@@ -8,6 +8,7 @@ import { fail } from './feedback.js';
 import { request } from './connection.js';
 import { leaveMatch } from './match.js';
 import { describeSettings } from './settings.js';
+import { gameName, gameSummary, isKlondike } from './games.js';
 import { playersList } from './tables.js';
 import { shareBox } from './share.js';
 
@@ -18,6 +19,8 @@ export function roomScreen() {
   const startBtn = h('button', { class: 'btn primary', type: 'button', id: 'start-match', text: 'Start the match' });
   const playersHost = h('div');
   const settingsP = h('p', { class: 'muted' });
+  // A game other than Klondike says its rules, so that guests know them.
+  const gameP = h('p', { class: 'muted game-summary', id: 'room-game', hidden: true });
   const note = h('p', { class: 'hint' });
   const title = h('h1', { id: 'room-title' });
   readyBtn.addEventListener('click', () => {
@@ -26,7 +29,7 @@ export function roomScreen() {
   });
   startBtn.addEventListener('click', () => request('start_match', { match_id: S.match.id }).catch(fail));
   const el = h('section', { class: 'panel room', 'aria-labelledby': 'room-title' },
-    title, settingsP,
+    title, settingsP, gameP,
     shareBox({ id: 'invite-link', copyId: 'copy-link', label: 'Invite link', url: `${location.origin}/m/${m0.code}` }),
     h('h2', { text: 'Players' }),
     playersHost,
@@ -37,6 +40,8 @@ export function roomScreen() {
     if (!m) return;
     title.textContent = `Match ${m.code}`;
     settingsP.textContent = describeSettings(m.settings);
+    gameP.hidden = isKlondike(m.settings);
+    gameP.textContent = gameP.hidden ? '' : `${gameName(m.settings)}: ${gameSummary(m.settings)}`;
     replace(playersHost, playersList(m), m.spectators ? h('p', { class: 'muted', text: `${m.spectators} watching` }) : null);
     const me = m.players.find((p) => p.player_id === S.me);
     const player = !!me;

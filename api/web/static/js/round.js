@@ -11,13 +11,14 @@ import { screen, render, updateSide } from './screen.js';
  * newRound is the client's record of a round: its rules and clock, the
  * commitment to its deal, the player's view, and the moves in flight.
  * lastSeq is the seq of the player's last accepted move; inflight the move
- * sent and not yet answered, queue the moves made meanwhile (moves.js).
+ * sent and not yet answered, queue the moves made meanwhile (moves.js);
+ * redoable how many moves taken back by U a Y could play again.
  */
 export function newRound(m) {
   return {
     id: m.round_id, number: m.round, startsAt: Date.parse(m.starts_at), endsAt: Date.parse(m.ends_at),
     rules: m.rules, commitment: m.commitment || '', known: !!m.known_deal, seed: m.seed || '',
-    view: null, lastSeq: 0, inflight: null, queue: [], lastEvents: null,
+    view: null, lastSeq: 0, inflight: null, queue: [], lastEvents: null, redoable: 0,
   };
 }
 
@@ -71,6 +72,8 @@ export function takeDeal(m) {
     // The events of the last move are unknown: Undo's "no reveal" rule
     // cannot tell whether it turned a card, and the server decides.
     r.lastEvents = null;
+    // Nor is what a Y could play again: Redo waits for the next Undo.
+    r.redoable = 0;
     announce('Back in the game.');
   }
   if (screen.board) screen.board.moveAnswered(false);

@@ -3,9 +3,13 @@
 // which one opened the page. The path is kept in step with what the tab shows (replaceState, never
 // pushState), so that a reload or a copied address comes back to it.
 
+import { GAMES } from './engine.js';
+import { gameName } from './games.js';
+
 /**
  * parseRoute reads a location: {kind: 'match', code} for an invite link,
- * {kind: 'deal', seed, draw, passes?, scoring?} for a shared deal,
+ * {kind: 'deal', seed, draw, passes?, scoring?, game?} for a shared deal
+ * (game only for a game other than Klondike),
  * {kind: 'daily'} for the daily deals, {kind: 'challenge', id} for a
  * challenge's link, or {kind: 'lobby'}. The seed stays a string: deal
  * numbers are 64-bit.
@@ -23,6 +27,8 @@ export function parseRoute(loc) {
     const offer = { seed: m[1], draw: q.get('draw') === '1' ? 1 : 3 };
     if (['0', '1', '3'].includes(q.get('passes'))) offer.passes = +q.get('passes');
     if (['standard', 'vegas', 'none'].includes(q.get('scoring'))) offer.scoring = q.get('scoring');
+    if (GAMES.includes(q.get('game')) && q.get('game') !== 'klondike') offer.game = q.get('game');
+    if (offer.game === 'whitehead') Object.assign(offer, { draw: 1, passes: 1 }); // its only draw and passes
     return { kind: 'deal', ...offer };
   }
   return { kind: 'lobby' };
@@ -30,7 +36,7 @@ export function parseRoute(loc) {
 
 /** describeRoute says in words what a link offers, or '' for the lobby. */
 export function describeRoute(r) {
-  if (r.kind === 'deal') return `Deal #${r.seed}, draw ${r.draw}`;
+  if (r.kind === 'deal') return `Deal #${r.seed}, ${r.game ? `${gameName(r.game)}, ` : ''}draw ${r.draw}`;
   if (r.kind === 'match') return `An invite to match ${r.code}`;
   if (r.kind === 'daily') return 'Today\u2019s daily deals';
   if (r.kind === 'challenge') return 'A challenge from a friend';
@@ -46,6 +52,7 @@ export function routePath(r) {
   const q = new URLSearchParams({ draw: String(r.draw) });
   if (r.passes !== undefined) q.set('passes', String(r.passes));
   if (r.scoring) q.set('scoring', r.scoring);
+  if (r.game) q.set('game', r.game);
   return `/deal/${r.seed}?${q}`;
 }
 

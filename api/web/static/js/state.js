@@ -37,7 +37,7 @@ export const S = {
   leaderboard: null, // the last leaderboard message of the round
   roundOver: null, // the round_over message shown on the results screen
   matchOver: null, // the match_over message
-  dealOffer: null, // {seed, draw, passes, scoring} from /deal/<seed>
+  dealOffer: null, // {seed, draw, passes, scoring, game} from /deal/<seed>
   watchOffer: '', // the code of a match a link named that had already started
   route: parseRoute(location),
   routeDone: false, // the link that opened the page has been acted on

@@ -20,13 +20,15 @@ export function playersList(m) {
 }
 
 // scoreWords names and explains a round's score in each scoring: the
-// column's header, and one line under every table that shows it.
-function scoreWords(scoring, mode) {
+// column's header, and one line under every table that shows it. cards is
+// how many the game deals (Vegas buys in a point a card: 104 in Double
+// Klondike).
+function scoreWords(scoring, mode, cards = 52) {
   const ranking = mode === 'score'
     ? 'Ranked by timed score.'
     : 'Ranked by who won first, then cards home, then timed score.';
   if (scoring === 'vegas') {
-    return { header: 'Vegas score', title: '−52 to start, +5 for each card home; no time penalty', note: `Vegas score: −52 to start, +5 for each card home, no time penalty. ${mode === 'score' ? 'Ranked by Vegas score.' : 'Ranked by who won first, then by cards home.'}` };
+    return { header: 'Vegas score', title: `−${cards} to start, +5 for each card home; no time penalty`, note: `Vegas score: −${cards} to start, +5 for each card home, no time penalty. ${mode === 'score' ? 'Ranked by Vegas score.' : 'Ranked by who won first, then by cards home.'}` };
   }
   if (scoring === 'none') {
     return { header: '', title: '', note: mode === 'score' ? 'No scoring: ties are broken by who got there first.' : 'Ranked by who won first, then by cards home.' };
@@ -38,24 +40,24 @@ function scoreWords(scoring, mode) {
   };
 }
 
-/** scoreNote is the one line that explains the score of a table. */
-export function scoreNote(scoring, mode, id) {
-  return h('p', { class: 'score-note', id, text: scoreWords(scoring, mode).note });
+/** scoreNote is the one line that explains the score of a table; cards is how many the game deals. */
+export function scoreNote(scoring, mode, id, cards = 52) {
+  return h('p', { class: 'score-note', id, text: scoreWords(scoring, mode, cards).note });
 }
 
 /** leaderboardTable shows a round's entries, ranked by the server. */
-export function leaderboardTable(entries, { caption, scoring, mode }) {
+export function leaderboardTable(entries, { caption, scoring, mode, cards = 52 }) {
   const statusText = (e) => {
     const t = e.finished_ms !== null && e.finished_ms !== undefined ? ` ${fmtClock(e.finished_ms)}` : '';
     return { playing: 'playing', won: `won${t}`, stuck: `stuck${t}`, resigned: 'resigned', timed_out: 'out of time' }[e.status] || e.status;
   };
-  const words = scoreWords(scoring, mode);
+  const words = scoreWords(scoring, mode, cards);
   const num = (text, title) => h('th', { scope: 'col', class: 'num', text, title: title || null });
   return h('table', { class: 'board-table leaderboard', id: 'leaderboard', 'aria-describedby': 'score-note' },
     h('caption', { text: caption }),
     h('thead', {}, h('tr', {},
       num('#', 'rank'), h('th', { scope: 'col', text: 'Player' }),
-      num('Cards home', 'cards on the foundations, of 52'),
+      num('Cards home', `cards on the foundations, of ${cards}`),
       words.header ? num(words.header, words.title) : null,
       num('Moves'), h('th', { scope: 'col', class: 'status', text: 'Status' }))),
     h('tbody', {}, entries.map((e) => h('tr', { class: `${e.player_id === S.me ? 'me' : ''} st-${e.status}`, dataset: { player: e.name, foundation: String(e.foundation) } },
