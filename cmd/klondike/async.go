@@ -212,8 +212,8 @@ func (c *playClient) printDealCheck(in *match.AsyncInfo) {
 		}
 	}
 	if played && r.opening != nil {
-		deal := engine.NumberedDeal(seed)
-		if err := openingMatches(r.opening, &deal); err != nil {
+		deal := engine.NumberedDealFor(r.rules.Game, seed)
+		if err := openingMatches(r.opening, &deal, r.rules); err != nil {
 			c.printf("WARNING: the board you were dealt is not deal #%d's: %v\n", seed, err)
 		} else {
 			c.printf("layout checked: deal #%d, as dealt to you\n", seed)

@@ -266,8 +266,9 @@ func oneTypo(a, b string) bool {
 
 // looksLikeMove reports whether a word that is not a command is meant as a
 // move, so that its parse error (which says what is wrong with the move) is
-// the right answer: a word of the notation's shape, with a '-' or a ':', or
-// a pile name (T1, a move cut short). Anything else is an unknown command.
+// the right answer: a word of the notation's shape, with a '-' or a ':', a
+// one-letter move (D, R, U, Y), or a pile name (T1, a move cut short).
+// Anything else is an unknown command.
 func looksLikeMove(word string) bool {
 	if strings.ContainsAny(word, "-:") {
 		return true
@@ -280,8 +281,9 @@ func looksLikeMove(word string) bool {
 }
 
 // playHelp is the help command's text.
-const playHelp = `Moves: D (draw), R (recycle), U (undo), W-Tn, W-F, Tn-F, Tn-Tm, Tn:k-Tm, Fs-Tn
-  (piles T1..T7, foundations FC FD FH FS; several moves may share a line)
+const playHelp = `Moves: D (draw), R (recycle), U (undo), Y (redo what U took back), W-Tn, W-F,
+  Tn-F, Tn-Tm, Tn:k-Tm, Fs-Tn (piles T1..T7, T1..T9 in double_klondike;
+  foundations FC FD FH FS; several moves may share a line)
 Commands:
   moves      list your legal moves       board    print your board
   lb         print the leaderboard       resign   give up this round (y/N)

@@ -15,19 +15,30 @@ import (
 )
 
 // seedFlagHelp documents --seed for every command that takes it.
-const seedFlagHelp = `  --seed N        the deal: PySolFC's Klondike game number N, any whole
-                  number from 0 to 18446744073709551615
+const seedFlagHelp = `  --seed N        the deal: deal number N of the game, any whole number
+                  from 0 to 18446744073709551615; PySolFC's game number N
+                  (its Klondike deal in Klondike, Thumb and Pouch and
+                  Whitehead, its Double Klondike deal in Double Klondike)
+`
+
+// gameFlagHelp documents --game for every command that takes it.
+const gameFlagHelp = `  --game GAME     the game: klondike (the default), thumb_and_pouch,
+                  whitehead or double_klondike (docs/rules.md, "Games")
 `
 
 // gameFlagsHelp documents the deal and rule flags that addGameFlags defines.
 const gameFlagsHelp = `Deal (exactly one):
 ` + seedFlagHelp + `  --deal FILE     the deal: a layout in canonical JSON, as 'klondike deal' prints
+                  (one of nine piles and two decks is double_klondike's,
+                  the game then unless --game says otherwise)
 
 Rules:
-  --draw 1|3      cards turned by each D (default 3)
+` + gameFlagHelp + `  --draw 1|3      cards turned by each D (default 3; 1 in thumb_and_pouch
+                  and whitehead, which plays draw 1 only)
   --passes 0|1|3  passes through the stock: 1 (no recycle), 3, or 0 for
-                  unlimited (default 0; but with --scoring vegas and no
-                  --passes, 1 in draw 1 and 3 in draw 3)
+                  unlimited (default the game's: 0, or 1 in thumb_and_pouch
+                  and whitehead, which has no redeal; with --scoring vegas
+                  and no --passes, 1 in draw 1 and 3 in draw 3)
   --scoring standard|vegas|none
                   the scoring system (default standard)
   --undo on|off|no_reveal
@@ -38,14 +49,16 @@ Rules:
 `
 
 // movesFileHelp documents the moves file.
-const movesFileHelp = `Moves are written in the move notation (D R U W-Tn W-F Tn-F Tn-Tm Tn:k-Tm
-Fs-Tn, in either case), separated by spaces or newlines; '#' starts a comment
+const movesFileHelp = `Moves are written in the move notation (D R U Y W-Tn W-F Tn-F Tn-Tm Tn:k-Tm
+Fs-Tn, in either case; Y redoes what U took back; piles T1..T7, T1..T9 in
+double_klondike), separated by spaces or newlines; '#' starts a comment
 that runs to the end of the line.
 `
 
 // gameFlags holds the deal and rule flags shared by the commands that play a
 // game on a deal.
 type gameFlags struct {
+	game     string
 	seed     string
 	dealFile string
 	draw     int
@@ -60,6 +73,7 @@ type gameFlags struct {
 func addGameFlags(fs *flag.FlagSet) *gameFlags {
 	def := engine.DefaultRules()
 	f := &gameFlags{}
+	fs.StringVar(&f.game, "game", engine.Klondike.String(), "the `GAME`: klondike, thumb_and_pouch, whitehead or double_klondike")
 	fs.StringVar(&f.seed, "seed", "", "deal number `N`")
 	fs.StringVar(&f.dealFile, "deal", "", "canonical layout JSON `FILE`")
 	fs.IntVar(&f.draw, "draw", def.Draw, "cards turned by D: 1 or 3")
@@ -105,21 +119,39 @@ func parseSeed(s string) (uint64, error) {
 	return n, nil
 }
 
-// rules returns the rules the flags ask for, validated. Passes not given
-// explicitly default to engine.DefaultPasses (which depends on the scoring).
+// variant returns the game that --game names.
+func (f *gameFlags) variant() (engine.Variant, error) {
+	v, err := engine.ParseVariant(f.game)
+	if err != nil {
+		return 0, fmt.Errorf("--game %q: want klondike, thumb_and_pouch, whitehead or double_klondike", f.game)
+	}
+	return v, nil
+}
+
+// rules returns the rules the flags ask for, validated. A draw not given
+// explicitly is the game's (engine.DefaultRulesFor); passes not given are
+// the game's too, except in Vegas scoring, where they follow the draw
+// (engine.DefaultPassesFor), as the server's match settings do.
 func (f *gameFlags) rules(fs *flag.FlagSet) (engine.Rules, error) {
-	r := engine.DefaultRules()
-	var err error
+	game, err := f.variant()
+	if err != nil {
+		return engine.Rules{}, err
+	}
+	r := engine.DefaultRulesFor(game)
 	if r.Scoring, err = engine.ParseScoring(f.scoring); err != nil {
 		return r, err
 	}
 	if r.Undo, err = engine.ParseUndoPolicy(f.undo); err != nil {
 		return r, err
 	}
-	r.Draw = f.draw
-	r.Passes = f.passes
-	if !isSet(fs, "passes") {
-		r.Passes = engine.DefaultPasses(f.draw, r.Scoring)
+	if isSet(fs, "draw") {
+		r.Draw = f.draw
+	}
+	switch {
+	case isSet(fs, "passes"):
+		r.Passes = f.passes
+	case r.Scoring == engine.ScoringVegas:
+		r.Passes = engine.DefaultPassesFor(game, r.Draw, r.Scoring)
 	}
 	r.FoundationToTableau = !f.noF2T
 	if err := r.Validate(); err != nil {
@@ -140,7 +172,11 @@ func (f *gameFlags) deal(fs *flag.FlagSet) (engine.Deal, error) {
 		if err != nil {
 			return engine.Deal{}, err
 		}
-		return engine.NumberedDeal(n), nil
+		game, err := f.variant()
+		if err != nil {
+			return engine.Deal{}, err
+		}
+		return engine.NumberedDealFor(game, n), nil
 	case dealSet:
 		if f.dealFile == "" {
 			return engine.Deal{}, errors.New("--deal: want a file name")
@@ -158,13 +194,21 @@ func (f *gameFlags) deal(fs *flag.FlagSet) (engine.Deal, error) {
 	return engine.Deal{}, errors.New("no deal: give --seed N or --deal FILE")
 }
 
-// newGame starts the game that the flags describe.
+// newGame starts the game that the flags describe. A deal file of two
+// decks is Double Klondike's, which is then the game unless --game says
+// otherwise.
 func (f *gameFlags) newGame(fs *flag.FlagSet) (*engine.Game, error) {
-	r, err := f.rules(fs)
-	if err != nil {
+	if _, err := f.rules(fs); err != nil {
 		return nil, err
 	}
 	d, err := f.deal(fs)
+	if err != nil {
+		return nil, err
+	}
+	if d.Decks() == 2 && !isSet(fs, "game") {
+		f.game = engine.DoubleKlondike.String()
+	}
+	r, err := f.rules(fs)
 	if err != nil {
 		return nil, err
 	}
@@ -233,15 +277,17 @@ func noteTerminalInput(fs *flag.FlagSet, stdin io.Reader, stderr io.Writer, stdi
 	}
 }
 
-// playMoves plays the tokens in order on g. It calls report after each one
+// playMoves plays the tokens in order on g, read with the piles of g's game
+// (T8 and T9 in Double Klondike). It calls report after each one
 // with its 1-based index, the parsed move (zero when it did not parse), what
 // it did and why it was refused (a parse error or a refusal, nil when played).
 // A refused move changes nothing and play goes on. It returns how many moves
 // were refused.
 func playMoves(g *engine.Game, toks []moveToken, report func(i int, tok moveToken, m engine.Move, ev engine.Events, err error)) int {
 	refused := 0
+	game := g.Rules().Game
 	for i, tok := range toks {
-		m, err := engine.ParseMove(tok.text)
+		m, err := game.ParseMove(tok.text)
 		var ev engine.Events
 		if err == nil {
 			ev, err = g.Apply(m)

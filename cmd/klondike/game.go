@@ -126,6 +126,21 @@ func (c *playClient) onRoundStarted(m *roundStartedMsg) {
 	}
 }
 
+// game returns the game being played: the round's, from its rules when a
+// round message gave them, else the match's (for moves typed before the
+// round starts), else Klondike. Its piles are those moves may name.
+func (c *playClient) game() engine.Variant {
+	if r := c.round; r != nil && r.rules.Draw != 0 {
+		return r.rules.Game
+	}
+	if c.match != nil {
+		if v, err := engine.ParseVariant(c.match.Settings.Game); err == nil {
+			return v
+		}
+	}
+	return engine.Klondike
+}
+
 // scoring returns the scoring system of the current round by name: from its
 // rules when a round message gave them, else from the match's settings; ""
 // when neither is known.
@@ -279,9 +294,18 @@ func (c *playClient) onRoundOver(m *protocol.RoundOver) {
 	r := c.round
 	announced, seed := "", ""
 	var opening *engine.View
+	rules := engine.DefaultRules()
+	if c.match != nil && c.match.ID == m.MatchID {
+		if mr, err := c.match.Settings.Rules(); err == nil {
+			rules = mr
+		}
+	}
 	if r != nil && r.id == m.RoundID {
 		announced, seed = r.commitment, r.seed
 		opening = r.opening
+		if r.rules.Draw != 0 {
+			rules = r.rules
+		}
 		r.over = true
 		r.pending = nil
 	}
@@ -294,7 +318,7 @@ func (c *playClient) onRoundOver(m *protocol.RoundOver) {
 		replay = c.httpURL(m.ReplayURL)
 	}
 	c.printf("\n%s", renderRoundOver(m, c.playerID, replay, c.scoring()))
-	for _, line := range verifyDeal(announced, seed, m.Deal, opening) {
+	for _, line := range verifyDeal(announced, seed, m.Deal, rules, opening) {
 		c.printf("%s\n", line)
 	}
 }

@@ -102,10 +102,12 @@ func (c *playClient) program() string {
 }
 
 // settings returns the match settings that create and quick send:
-// cfg.Settings, with the draw of cfg.Draw unless they say theirs.
+// cfg.Settings, with the draw of cfg.Draw unless they say theirs. A game
+// other than Klondike with no draw of its own (--game without --draw) is
+// sent without one: the server gives it the game's draw.
 func (c *playClient) settings() match.PartialSettings {
 	s := c.cfg.Settings
-	if s.Draw == nil {
+	if s.Draw == nil && s.Game == nil {
 		draw := c.cfg.Draw
 		s.Draw = &draw
 	}

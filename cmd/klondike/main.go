@@ -1,7 +1,9 @@
 // Command klondike is the command-line tool of the Klondike solitaire server:
 // it prints numbered deals, replays games move by move and lists the legal
-// moves of a position, so that anyone can check a round's result; it solves
-// deals and measures the share of winnable ones.
+// moves of a position, so that anyone can check a round's result, in every
+// game the server plays (--game: Klondike, Thumb and Pouch, Whitehead,
+// Double Klondike); it solves deals of the games the solver plays and
+// measures the share of winnable ones.
 //
 // Usage:
 //
@@ -107,10 +109,12 @@ Run 'klondike COMMAND --help' for a command's flags and examples.
 
 Examples:
   klondike deal --seed 1
+  klondike deal 1 --game double_klondike
   echo "T6-F T7-F D" | klondike replay --seed 1
   klondike replay --deal layout.json --draw 1 game.txt
   klondike moves --seed 1 game.txt
   klondike solve --seed 1 --json
+  klondike solve --seed 1 --game thumb_and_pouch
   klondike winnability --from 1 --count 100
   klondike winnability --all-rules --from 1 --count 100 --nodes 1000000 --budget 0
 `)

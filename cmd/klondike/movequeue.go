@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"klondike/api/protocol"
-	"klondike/engine"
 	"klondike/match"
 )
 
@@ -16,12 +15,13 @@ type pendingMove struct {
 	move string
 }
 
-// moves checks each field as a move and queues them all, or reports the
-// first that does not parse.
+// moves checks each field as a move of the game being played and queues
+// them all, or reports the first that does not parse.
 func (c *playClient) moves(fields []string) {
 	ms := make([]string, 0, len(fields))
+	game := c.game()
 	for _, f := range fields {
-		m, err := engine.ParseMove(f)
+		m, err := game.ParseMove(f)
 		switch {
 		case err != nil && !looksLikeMove(f):
 			c.printf("%q is not a move (moves look like D, W-T3, T7-F); nothing sent. Type help.\n", clean(f))

@@ -14,8 +14,10 @@ func movesUsage(w io.Writer) {
 Moves plays the moves of MOVES_FILE (stdin when it is '-' or not given, as
 for 'klondike replay') on a deal, then prints every legal move of the
 position reached, one a line in canonical notation, in the engine's order:
-D, R, W-F, W-Tn, Tn-F, Tn-Tm, Fs-Tn, U. It prints nothing when the game is
-over. A refused move is reported on stderr, changes nothing, and the replay
+D, R, W-F, W-Tn, Tn-F, Tn-Tm, Fs-Tn, U (Y, the redo, is never listed). In
+thumb_and_pouch and whitehead, where an empty pile takes any part of a run,
+a run's move to an empty pile is followed by Tn:k-Tm for each shorter part.
+It prints nothing when the game is over. A refused move is reported on stderr, changes nothing, and the replay
 goes on. For the opening position give no moves: an empty file, or stdin
 from /dev/null; on a terminal, type the moves and end them with Ctrl-D.
 
@@ -28,6 +30,7 @@ Examples:
   klondike moves --seed 1 < /dev/null
   klondike moves --seed 1 game.txt
   echo "T6-F T7-F" | klondike moves --seed 1 --undo no_reveal
+  klondike moves --seed 1 --game double_klondike < /dev/null
 `)
 }
 

@@ -12,6 +12,8 @@ import (
 	"os/signal"
 	"slices"
 	"strconv"
+
+	"klondike/engine"
 )
 
 // playUsage prints play's help: its flags, commands and exit statuses.
@@ -20,7 +22,7 @@ func playUsage(w io.Writer) {
                      [--create [--public] | --code CODE | --quick | --spectate MATCH_ID |
                       --daily 1|3 | --challenge ID |
                       --create-challenge [--window D] [--seed N]]
-                     [--draw 1|3] [--color[=auto|always|never]]
+                     [--game GAME] [--draw 1|3] [--color[=auto|always|never]]
 
 Play connects to a klondiked server and plays matches from the terminal: it
 prints the board after every change (face-down cards as ##), reads moves in
@@ -54,8 +56,15 @@ Flags:
                   90m, 24h or 2d, from 1m to 168h (default 24h)
   --seed N        with --create-challenge: an open deal, deal number N,
                   that anyone can look up (default: a fresh hidden deal)
+  --game GAME     the game of the match or challenge you create or the
+                  quick match you look for: klondike (the default),
+                  thumb_and_pouch, whitehead or double_klondike
+                  (docs/rules.md, "Games"); a match you join or watch has
+                  its own
   --draw 1|3      cards turned by each D in the match or challenge you
-                  create or the quick match you look for (default 3)
+                  create or the quick match you look for (default 3; with
+                  --game, the game's: 1 in thumb_and_pouch and whitehead,
+                  which plays draw 1 only)
   --color[=WHEN]  paint the board, red suits red and card backs dim: auto
                   (the default) when stdout is a terminal, NO_COLOR is unset
                   or empty and TERM is not dumb; always (--color alone), even
@@ -66,9 +75,12 @@ With none of --create, --code, --quick, --spectate, --daily, --challenge and
 join CODE, create, create public, quick, spectate ID, daily, challenge ID.
 
 Commands (one a line):
-  D, R, U, W-Tn, W-F, Tn-F, Tn-Tm, Tn:k-Tm, Fs-Tn
-                  a move (several may share a line); moves typed before the
-                  round starts, or while a move awaits the server, are queued
+  D, R, U, Y, W-Tn, W-F, Tn-F, Tn-Tm, Tn:k-Tm, Fs-Tn
+                  a move (several may share a line): U takes the last move
+                  back and Y plays again what U took back, when the match's
+                  undo setting allows; piles are T1..T7, T1..T9 in
+                  double_klondike; moves typed before the round starts, or
+                  while a move awaits the server, are queued
   moves           list the legal moves of your board
   board           print your board again; after your game of a daily deal
                   or challenge, its board (board ID: any such round's)
@@ -135,6 +147,7 @@ Examples:
   klondike play --server ws://127.0.0.1:8080/ws --name alice --create --public
   klondike play --server ws://127.0.0.1:8080/ws --name bob --code K7QX2M
   klondike play --server ws://127.0.0.1:8080/ws --quick --draw 1
+  klondike play --server ws://127.0.0.1:8080/ws --create --game thumb_and_pouch
   klondike play --server ws://127.0.0.1:8080/ws --daily 3
   klondike play --server ws://127.0.0.1:8080/ws --create-challenge --draw 1 --window 2h
   klondike play --server ws://127.0.0.1:8080/ws --challenge http://127.0.0.1:8080/c/9f3a2b1c
@@ -212,6 +225,7 @@ func playSetup(args []string, env playEnv, stdout, stderr io.Writer) (cfg playCo
 	fs.BoolVar(&quick, "quick", false, "join a quick match")
 	fs.StringVar(&spectate, "spectate", "", "`MATCH_ID` to watch")
 	fs.IntVar(&cfg.Draw, "draw", 3, "cards turned by D: 1 or 3")
+	gameName := fs.String("game", engine.Klondike.String(), "the `GAME` of the match you create or look for")
 	fs.Var(&color, "color", "paint the board: auto, always or never")
 	var daily int
 	var challenge, window, seed string
@@ -266,6 +280,11 @@ func playSetup(args []string, env playEnv, stdout, stderr io.Writer) (cfg playCo
 	}
 	if cfg.Draw != 1 && cfg.Draw != 3 {
 		return cfg, false, usageError(stderr, fs.Name(), fmt.Errorf("--draw %d: want 1 or 3", cfg.Draw))
+	}
+	if isSet(fs, "game") {
+		if err := gameSetting(&cfg, *gameName, isSet(fs, "draw")); err != nil {
+			return cfg, false, usageError(stderr, fs.Name(), err)
+		}
 	}
 	u, err := serverURL(cfg.URL)
 	if err != nil {
@@ -322,6 +341,40 @@ func asyncFlags(fs *flag.FlagSet, cfg *playConfig, daily int, challenge, window,
 		}
 		canon := strconv.FormatUint(n, 10)
 		cfg.Settings.Seed = &canon
+	}
+	return nil
+}
+
+// gameSetting checks --game and puts it in cfg's settings: a game other than
+// Klondike is sent by name, with --draw when it was given (drawSet), so that
+// without it the server deals the game's own draw. --game goes with what
+// creates a match or challenge or looks for a quick match (or with none of
+// them, for the lobby's create and quick); it must be a game the engine
+// knows and fit the draw.
+func gameSetting(cfg *playConfig, name string, drawSet bool) error {
+	v, err := engine.ParseVariant(name)
+	if err != nil {
+		return fmt.Errorf("--game %q: want klondike, thumb_and_pouch, whitehead or double_klondike", name)
+	}
+	switch cfg.Action {
+	case "join", "spectate", "daily", "challenge":
+		return errors.New("--game goes with --create, --quick and --create-challenge: a match you join or watch, a daily deal and a challenge have their own game")
+	}
+	r := engine.DefaultRulesFor(v)
+	if drawSet {
+		r.Draw = cfg.Draw
+	}
+	if err := r.Validate(); err != nil {
+		return fmt.Errorf("--game %v with --draw %d: %w", v, cfg.Draw, err)
+	}
+	if v == engine.Klondike {
+		return nil
+	}
+	game := v.String()
+	cfg.Settings.Game = &game
+	if drawSet {
+		draw := cfg.Draw
+		cfg.Settings.Draw = &draw
 	}
 	return nil
 }

@@ -65,12 +65,14 @@ func cardText(c engine.Card, color bool) string {
 //
 // Face-down cards are "##", an empty pile "--"; the visible waste cards are
 // listed bottom first with the top one, the playable card, in brackets.
-// scoring is the round's scoring system by name ("" when unknown): only
-// standard scoring has a timed score apart from the game score.
+// Double Klondike's nine piles are T1 to T9, and its foundations line counts
+// both foundations of each suit; Whitehead's shows each foundation's top
+// card and the rank they start at (see foundationsLine). scoring is the
+// round's scoring system by name ("" when unknown): only standard scoring
+// has a timed score apart from the game score.
 func renderBoard(v *engine.View, scoring string, color bool) string {
 	var b strings.Builder
-	f := v.Foundations
-	fmt.Fprintf(&b, "Foundations: C: %d  D: %d  H: %d  S: %d\n", f.C, f.D, f.H, f.S)
+	b.WriteString(foundationsLine(v, color))
 
 	fmt.Fprintf(&b, "Stock: %d  Waste: ", v.Stock)
 	if len(v.Waste) == 0 {
@@ -89,19 +91,23 @@ func renderBoard(v *engine.View, scoring string, color bool) string {
 	}
 	fmt.Fprintf(&b, "  (%s)\n\n", plural(v.WasteSize, "card"))
 
+	piles := make([]engine.PileView, v.Piles())
+	for i := range piles {
+		piles[i] = v.Pile(i + 1)
+	}
 	rows := 1
-	for _, p := range v.Tableau {
+	for _, p := range piles {
 		rows = max(rows, p.Down+len(p.Up))
 	}
 	var line strings.Builder
-	for i := range v.Tableau {
+	for i := range piles {
 		line.WriteString(padRight("T"+strconv.Itoa(i+1), colWidth))
 	}
 	b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
 	for r := range rows {
 		line.Reset()
 		pad := 0 // spaces owed before the next token
-		for _, p := range v.Tableau {
+		for _, p := range piles {
 			tok := ""
 			switch {
 			case r == 0 && p.Down+len(p.Up) == 0:
@@ -134,6 +140,45 @@ func renderBoard(v *engine.View, scoring string, color bool) string {
 	fmt.Fprintf(&b, "\nMoves: %d  Time: %s  Passes: %d used, %s  Status: %s\n",
 		v.Moves, formatMs(v.ElapsedMs, false), v.PassesUsed, passes, v.Status)
 	return b.String()
+}
+
+// foundationsLine is the board's first line, what the foundations hold:
+//
+//	Foundations: C: 0  D: 3  H: 1  S: 0
+//	Foundations: C: 2, 0  D: 3, 1  H: 0, 0  S: 0, 0  (two of each suit)
+//	Foundations: C: --  D: 6D  H: --  S: 4S  (from 4 up, king then ace)
+//
+// Klondike and Thumb and Pouch count each suit's cards; Double Klondike
+// counts both foundations of each suit, the first then the second; in
+// Whitehead, whose foundations start at the rank of a dealt card and go
+// from king to ace, a count would not say which card is next, so the line
+// shows each foundation's top card ("--" when empty) and the base rank.
+func foundationsLine(v *engine.View, color bool) string {
+	f := v.Foundations
+	switch {
+	case v.Foundations2 != nil:
+		g := v.Foundations2
+		return fmt.Sprintf("Foundations: C: %d, %d  D: %d, %d  H: %d, %d  S: %d, %d  (two of each suit)\n",
+			f.C, g.C, f.D, g.D, f.H, g.H, f.S, g.S)
+	case v.FoundationBase >= 1 && v.FoundationBase <= engine.NumRanks:
+		var b strings.Builder
+		b.WriteString("Foundations:")
+		for i, n := range []int{f.C, f.D, f.H, f.S} {
+			su := engine.Suit(i)
+			top := "--"
+			if n > 0 {
+				top = cardText(engine.NewCard((v.FoundationBase-1+n-1)%engine.NumRanks+1, su), color)
+			}
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			fmt.Fprintf(&b, " %v: %s", su, top)
+		}
+		base := engine.NewCard(v.FoundationBase, engine.Clubs).String()[:1]
+		fmt.Fprintf(&b, "  (from %s up, king then ace)\n", base)
+		return b.String()
+	}
+	return fmt.Sprintf("Foundations: C: %d  D: %d  H: %d  S: %d\n", f.C, f.D, f.H, f.S)
 }
 
 // timedScoreNote explains, in one line, the score that leaderboards show
@@ -356,6 +401,9 @@ func describeSettings(s match.Settings) string {
 	rounds := plural(s.Rounds, "round")
 	out := fmt.Sprintf("draw %d, %s, %s scoring, undo %s, %s, %s of %s",
 		s.Draw, passes, clean(s.Scoring), clean(s.Undo), clean(string(s.Mode)), rounds, formatMs(int64(s.TimeLimitS)*1000, false))
+	if s.Game != "" && s.Game != engine.Klondike.String() {
+		out = clean(s.Game) + ", " + out
+	}
 	if s.Seed != "" {
 		out += ", deal #" + clean(s.Seed)
 	}
@@ -414,8 +462,18 @@ func renderMatchList(ms []*match.MatchInfo, more bool) string {
 	case len(ms) == 0:
 		return "No open public matches (create public opens one that others see here).\n"
 	}
+	// A Game column only when a match on the page is not Klondike.
+	games := false
+	for _, m := range ms {
+		games = games || m.Settings.Game != "" && m.Settings.Game != engine.Klondike.String()
+	}
 	t := table{right: []bool{false, false, true, true, false, true, false}}
-	t.add("  Code", "Host", "Players", "Draw", "Mode", "Rounds", "Time")
+	head := []string{"  Code", "Host", "Players", "Draw", "Mode", "Rounds", "Time"}
+	if games {
+		t.right = append(t.right, false)
+		head = append(head, "Game")
+	}
+	t.add(head...)
 	for _, m := range ms {
 		host := "-"
 		for _, p := range m.Players {
@@ -423,9 +481,17 @@ func renderMatchList(ms []*match.MatchInfo, more bool) string {
 				host = clean(p.Name)
 			}
 		}
-		t.add("  "+clean(m.Code), host, fmt.Sprintf("%d/%d", len(m.Players), m.Settings.MaxPlayers),
+		row := []string{"  " + clean(m.Code), host, fmt.Sprintf("%d/%d", len(m.Players), m.Settings.MaxPlayers),
 			strconv.Itoa(m.Settings.Draw), clean(string(m.Settings.Mode)), strconv.Itoa(m.Settings.Rounds),
-			formatMs(int64(m.Settings.TimeLimitS)*1000, false))
+			formatMs(int64(m.Settings.TimeLimitS)*1000, false)}
+		if games {
+			g := m.Settings.Game
+			if g == "" {
+				g = engine.Klondike.String()
+			}
+			row = append(row, clean(g))
+		}
+		t.add(row...)
 	}
 	if more {
 		return "Open matches:\n" + t.String() + "More matches follow: type list more.\n"

@@ -27,7 +27,11 @@ refused move changes nothing and the replay goes on. A last line sums up:
   {"summary":true,"won":false,"status":"playing","score":55,"moves":40,
    "foundation":{"C":1,"D":0,"H":2,"S":0},"illegal":1}
 
-"moves" counts the accepted moves (undos included), "illegal" the refused ones.
+"moves" counts the accepted moves (undos and redos included), "illegal" the
+refused ones. "foundation" counts the cards on each suit's foundation (the
+first of the two in double_klondike, whose summary adds "foundation2", the
+second); whitehead's adds "foundation_base", the rank its foundations start
+at.
 
 `+movesFileHelp+`
 `+gameFlagsHelp+`
@@ -45,6 +49,8 @@ Other:
                   ({"round":…,"commitment_ok":true,"layout_ok":true}) and one
                   a player ({"player_id":…,"timed_score":N,"recorded_score":N,
                   "verified":true,…}); exit status 1 if anything does not match.
+                  The game is the one the replay's rules name; --game, if
+                  given, must be that one
 
 Exit status: 0 when every move was legal, 1 when any was refused, 2 for bad
 usage or a bad deal or moves file.
@@ -54,6 +60,7 @@ Examples:
   echo "T6-F T7-F T7-T6 D" | klondike replay --seed 1
   klondike replay --seed 42 --draw 1 --scoring vegas - < game.txt
   klondike replay --deal layout.json --undo no_reveal --elapsed 3m5s game.txt
+  klondike replay --seed 3 --game thumb_and_pouch game.txt
   klondike replay --round http://127.0.0.1:8080/api/v1/rounds/ROUND_ID/replay
 `)
 }
@@ -83,8 +90,13 @@ type replaySummary struct {
 	Score      int                     `json:"score"`
 	Moves      int                     `json:"moves"`
 	Foundation engine.FoundationCounts `json:"foundation"`
-	Illegal    int                     `json:"illegal"`
-	TimedScore *int                    `json:"timed_score,omitempty"`
+	// Foundation2 is Double Klondike's second foundation of each suit;
+	// FoundationBase Whitehead's base rank. Both are left out in the
+	// other games.
+	Foundation2    *engine.FoundationCounts `json:"foundation2,omitempty"`
+	FoundationBase int                      `json:"foundation_base,omitempty"`
+	Illegal        int                      `json:"illegal"`
+	TimedScore     *int                     `json:"timed_score,omitempty"`
 }
 
 func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -99,7 +111,15 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if fs.NArg() > 0 || isSet(fs, "seed") || isSet(fs, "deal") {
 			return usageError(stderr, fs.Name(), errRoundWithMoves)
 		}
-		return replayRound(*round, stdin, stdout, stderr)
+		var game *engine.Variant
+		if isSet(fs, "game") {
+			v, err := gf.variant()
+			if err != nil {
+				return usageError(stderr, fs.Name(), err)
+			}
+			game = &v
+		}
+		return replayRound(*round, game, stdin, stdout, stderr)
 	}
 	timed := isSet(fs, "elapsed")
 	if timed && *elapsed < 0 {
@@ -134,17 +154,15 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	})
 	sum := replaySummary{
-		Summary: true,
-		Won:     g.Status() == engine.Won,
-		Status:  g.Status().String(),
-		Score:   g.Score(),
-		Moves:   g.Moves(),
-		Foundation: engine.FoundationCounts{
-			C: g.Foundation(engine.Clubs), D: g.Foundation(engine.Diamonds),
-			H: g.Foundation(engine.Hearts), S: g.Foundation(engine.Spades),
-		},
-		Illegal: illegal,
+		Summary:    true,
+		Won:        g.Status() == engine.Won,
+		Status:     g.Status().String(),
+		Score:      g.Score(),
+		Moves:      g.Moves(),
+		Foundation: foundationCounts(g),
+		Illegal:    illegal,
 	}
+	sum.Foundation2, sum.FoundationBase = gameFoundations(g)
 	if timed {
 		ts := engine.TimedScore(g.Rules().Scoring, g.Score(), *elapsed, sum.Won)
 		sum.TimedScore = &ts
@@ -155,4 +173,29 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		status = exitFailure
 	}
 	return flush(w, stderr, fs.Name(), status)
+}
+
+// foundationCounts returns how many cards are on each suit's foundation
+// (the first of a suit's two in Double Klondike).
+func foundationCounts(g *engine.Game) engine.FoundationCounts {
+	return engine.FoundationCounts{
+		C: g.Foundation(engine.Clubs), D: g.Foundation(engine.Diamonds),
+		H: g.Foundation(engine.Hearts), S: g.Foundation(engine.Spades),
+	}
+}
+
+// gameFoundations returns what a game's foundations hold beyond
+// foundationCounts: in Double Klondike the second foundation of each suit,
+// in Whitehead the base rank; nil and 0 in the other games.
+func gameFoundations(g *engine.Game) (second *engine.FoundationCounts, base int) {
+	switch g.Rules().Game {
+	case engine.DoubleKlondike:
+		return &engine.FoundationCounts{
+			C: g.SecondFoundation(engine.Clubs), D: g.SecondFoundation(engine.Diamonds),
+			H: g.SecondFoundation(engine.Hearts), S: g.SecondFoundation(engine.Spades),
+		}, 0
+	case engine.Whitehead:
+		return nil, g.FoundationBase()
+	}
+	return nil, 0
 }

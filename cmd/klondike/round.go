@@ -29,17 +29,21 @@ type roundCheck struct {
 
 // playerCheck is the line of one player of a round replay.
 type playerCheck struct {
-	PlayerID      string                  `json:"player_id"`
-	Name          string                  `json:"name"`
-	Won           bool                    `json:"won"`
-	Status        string                  `json:"status"`
-	Points        int                     `json:"points"`
-	Moves         int                     `json:"moves"`
-	Foundation    engine.FoundationCounts `json:"foundation"`
-	Illegal       int                     `json:"illegal"`
-	TimedScore    int                     `json:"timed_score"`
-	RecordedScore int                     `json:"recorded_score"`
-	Verified      bool                    `json:"verified"`
+	PlayerID   string                  `json:"player_id"`
+	Name       string                  `json:"name"`
+	Won        bool                    `json:"won"`
+	Status     string                  `json:"status"`
+	Points     int                     `json:"points"`
+	Moves      int                     `json:"moves"`
+	Foundation engine.FoundationCounts `json:"foundation"`
+	// Foundation2 and FoundationBase are as in replaySummary: Double
+	// Klondike's second foundations, Whitehead's base rank.
+	Foundation2    *engine.FoundationCounts `json:"foundation2,omitempty"`
+	FoundationBase int                      `json:"foundation_base,omitempty"`
+	Illegal        int                      `json:"illegal"`
+	TimedScore     int                      `json:"timed_score"`
+	RecordedScore  int                      `json:"recorded_score"`
+	Verified       bool                     `json:"verified"`
 }
 
 // loadRound reads a round's replay, as the server publishes it
@@ -81,18 +85,23 @@ func loadRound(src string, stdin io.Reader) (*match.Replay, error) {
 
 // replayRound verifies a server's round replay: the commitment against the
 // revealed seed and salt, the layout against the seed, and every player's
-// moves through the engine to the recorded round score. It prints one line
-// for the deal, then one a player.
-func replayRound(src string, stdin io.Reader, stdout, stderr io.Writer) int {
+// moves through the engine to the recorded round score. The game is the
+// one the replay's rules name (Klondike when they name none); game, when
+// not nil, is the one --game asked for, which must be the same. It prints
+// one line for the deal, then one a player.
+func replayRound(src string, game *engine.Variant, stdin io.Reader, stdout, stderr io.Writer) int {
 	rep, err := loadRound(src, stdin)
 	if err != nil {
 		return inputError(stderr, "replay", err)
+	}
+	if game != nil && *game != rep.Rules.Game {
+		return inputError(stderr, "replay", badInput{fmt.Errorf("round replay: a round of %v, not of %v (--game)", rep.Rules.Game, *game)})
 	}
 	seed, err := strconv.ParseUint(rep.Seed, 10, 64)
 	if err != nil {
 		return inputError(stderr, "replay", badInput{fmt.Errorf("round replay: seed %q is not a deal number", rep.Seed)})
 	}
-	deal := engine.NumberedDeal(seed)
+	deal := engine.NumberedDealFor(rep.Rules.Game, seed)
 	a, _ := json.Marshal(deal)
 	b, _ := json.Marshal(rep.Layout)
 	check := roundCheck{Round: rep.RoundID, Seed: rep.Seed, KnownDeal: rep.KnownDeal, LayoutOK: string(a) == string(b)}
@@ -114,7 +123,7 @@ func replayRound(src string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		pc := playerCheck{PlayerID: p.PlayerID, Name: p.Name, RecordedScore: p.Score}
 		for _, e := range p.Moves {
-			m, err := engine.ParseMove(e.Move)
+			m, err := rep.Rules.Game.ParseMove(e.Move)
 			if err == nil {
 				_, err = g.Apply(m)
 			}
@@ -127,10 +136,8 @@ func replayRound(src string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if !won && g.Status() == engine.Playing && p.Status != "" {
 			pc.Status = p.Status // resigned or timed out: the log ends there
 		}
-		pc.Foundation = engine.FoundationCounts{
-			C: g.Foundation(engine.Clubs), D: g.Foundation(engine.Diamonds),
-			H: g.Foundation(engine.Hearts), S: g.Foundation(engine.Spades),
-		}
+		pc.Foundation = foundationCounts(g)
+		pc.Foundation2, pc.FoundationBase = gameFoundations(g)
 		pc.TimedScore = engine.TimedScore(rep.Rules.Scoring, g.Score(), time.Duration(p.Elapsed)*time.Millisecond, won)
 		pc.Verified = pc.Illegal == 0 && pc.TimedScore == p.Score && pc.Status == p.Status
 		ok = ok && pc.Verified

@@ -57,7 +57,9 @@ With --json it prints exactly one JSON object instead:
 in whole milliseconds.
 
 The solver sees cards that a player cannot: it is for checking deals and
-practice, never for a player during a race.
+practice, never for a player during a race. It plays klondike and
+thumb_and_pouch; for whitehead and double_klondike it has no solver yet,
+and solve says so (exit status 2).
 
 `+movesFileHelp+`
 `+gameFlagsHelp+`
@@ -71,6 +73,7 @@ or a bad deal or moves file.
 Examples:
   klondike solve --seed 1
   klondike solve --seed 1 --draw 1 --json
+  klondike solve --seed 1 --game thumb_and_pouch
   klondike solve --seed 7 --passes 3 --budget 30s > win.txt && klondike replay --seed 7 --passes 3 win.txt
   klondike solve --deal layout.json --nodes 1000000 --json
   echo "T6-F D" | klondike solve --seed 1 -
@@ -122,6 +125,9 @@ func runSolve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	budget, err := bf.budget()
 	if err != nil {
+		return usageError(stderr, fs.Name(), err)
+	}
+	if err := gf.checkSolvable(); err != nil {
 		return usageError(stderr, fs.Name(), err)
 	}
 	g, err := gf.newGame(fs)
@@ -177,6 +183,16 @@ func runSolve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		moves = moves[n:]
 	}
 	return flush(w, stderr, fs.Name(), exitOK)
+}
+
+// checkSolvable returns an error when --game names a game the solver does
+// not play (solver.Supports); a bad name is left to rules to report.
+func (f *gameFlags) checkSolvable() error {
+	v, err := f.variant()
+	if err != nil || solver.Supports(v) {
+		return nil
+	}
+	return fmt.Errorf("--game %v: %w (it plays klondike and thumb_and_pouch)", v, solver.ErrUnsupportedGame)
 }
 
 // errNoDealFlags is the error of a command that solves numbered deals by

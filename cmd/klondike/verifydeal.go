@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,10 +19,11 @@ import (
 // before the round (announced; "" if it was missed, then the one in the
 // reveal is checked) must be the hex SHA-256 of "<salt>:<seed>" (a known
 // deal has none, but must be the deal number announced, knownSeed, if
-// seen); the layout must be that deal number's; and the opening board seen
-// (nil if not seen) must be that layout's. It returns the lines to print; a
-// failed check's line starts with "WARNING".
-func verifyDeal(announced, knownSeed string, d protocol.DealReveal, opening *engine.View) []string {
+// seen); the layout must be that deal number's of the round's game (rules
+// r); and the opening board seen (nil if not seen) must be that layout's
+// under r. It returns the lines to print; a failed check's line starts
+// with "WARNING".
+func verifyDeal(announced, knownSeed string, d protocol.DealReveal, r engine.Rules, opening *engine.View) []string {
 	var out []string
 	seed, err := strconv.ParseUint(d.Seed, 10, 64)
 	if err != nil {
@@ -49,7 +51,7 @@ func verifyDeal(announced, knownSeed string, d protocol.DealReveal, opening *eng
 				"WARNING:   sha256(salt:seed) is: "+got)
 		}
 	}
-	deal := engine.NumberedDeal(seed)
+	deal := engine.NumberedDealFor(r.Game, seed)
 	layout, err := engine.ParseDeal(d.Layout)
 	if err != nil {
 		return append(out, fmt.Sprintf("WARNING: the revealed layout cannot be read: %v", err))
@@ -60,7 +62,7 @@ func verifyDeal(announced, knownSeed string, d protocol.DealReveal, opening *eng
 		return append(out, fmt.Sprintf("WARNING: the revealed layout is not deal #%d's", seed))
 	}
 	if opening != nil {
-		if err := openingMatches(opening, &deal); err != nil {
+		if err := openingMatches(opening, &deal, r); err != nil {
 			return append(out, "WARNING: the board you were dealt is not deal #"+d.Seed+"'s: "+err.Error())
 		}
 		out = append(out, fmt.Sprintf("layout checked: deal #%d, as dealt to you", seed))
@@ -68,17 +70,31 @@ func verifyDeal(announced, knownSeed string, d protocol.DealReveal, opening *eng
 	return out
 }
 
-// openingMatches checks a board at move 0 against a deal: each pile's face-up
-// card, the face-down counts, and the stock.
-func openingMatches(v *engine.View, d *engine.Deal) error {
-	for i, pile := range d.Tableau {
-		p := v.Tableau[i]
-		if p.Down != len(pile)-1 || len(p.Up) != 1 || p.Up[0] != pile[len(pile)-1] {
-			return fmt.Errorf("pile %d differs", i+1)
+// openingMatches checks a board at move 0 against a deal under rules r:
+// each pile's face-down count and face-up cards, the stock and the
+// foundations (Whitehead's first stock card starts one) against the
+// opening the engine deals.
+func openingMatches(v *engine.View, d *engine.Deal, r engine.Rules) error {
+	g, err := engine.NewGame(*d, r)
+	if err != nil {
+		return err
+	}
+	want := g.View(0)
+	if v.Piles() != want.Piles() {
+		return fmt.Errorf("%d piles, the deal has %d", v.Piles(), want.Piles())
+	}
+	for n := 1; n <= want.Piles(); n++ {
+		p, q := v.Pile(n), want.Pile(n)
+		if p.Down != q.Down || !slices.Equal(p.Up, q.Up) {
+			return fmt.Errorf("pile %d differs", n)
 		}
 	}
-	if v.Stock != len(d.Stock) || v.WasteSize != 0 {
+	if v.Stock != want.Stock || v.WasteSize != 0 {
 		return errors.New("the stock differs")
+	}
+	same2 := (v.Foundations2 == nil) == (want.Foundations2 == nil) && (v.Foundations2 == nil || *v.Foundations2 == *want.Foundations2)
+	if v.Foundations != want.Foundations || !same2 || v.FoundationBase != want.FoundationBase {
+		return errors.New("the foundations differ")
 	}
 	return nil
 }

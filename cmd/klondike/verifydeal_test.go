@@ -49,7 +49,7 @@ func TestVerifyDeal(t *testing.T) {
 		{"known deal switched", "", "7", protocol.DealReveal{Seed: "1", KnownDeal: true, Layout: layout(1)}, nil,
 			[]string{"WARNING: DEAL NOT VERIFIED: deal #7 was announced, #1 revealed"}},
 	} {
-		got := verifyDeal(c.announced, c.known, c.deal, c.opening)
+		got := verifyDeal(c.announced, c.known, c.deal, engine.DefaultRules(), c.opening)
 		text := strings.Join(got, "\n")
 		for _, w := range c.want {
 			if !strings.Contains(text, w) {

@@ -42,8 +42,9 @@ Deals:
   --count K       how many deals (required, at least 1)
 
 Rules (as for the other commands):
-  --draw 1|3, --passes 0|1|3, --scoring standard|vegas|none,
-  --no-foundation-to-tableau; --undo is accepted and makes no difference
+  --game klondike|thumb_and_pouch (the games the solver plays), --draw 1|3,
+  --passes 0|1|3, --scoring standard|vegas|none, --no-foundation-to-tableau;
+  --undo is accepted and makes no difference
 
 Solver:
 `+budgetFlagsHelp+`  --workers W     deals solved at once (default 1); each worker holds one
@@ -77,6 +78,7 @@ written, 2 for bad usage.
 Examples:
   klondike winnability --from 1 --count 1000
   klondike winnability --from 1 --count 10000 --draw 1 --workers 2
+  klondike winnability --from 1 --count 1000 --game thumb_and_pouch --nodes 1000000 --budget 0
   nice -n 19 klondike winnability --from 1 --count 10000 --passes 3 --budget 2s --out d3p3.txt
   klondike winnability --all-rules --from 1 --count 1000 --nodes 1000000 --budget 0 --workers 2
   klondike-lab winnability --compare-twins --from 1 --count 300 --nodes 2000000 --budget 0 --out twins.txt
@@ -207,6 +209,9 @@ func runWinnability(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	case *compare && solveWithoutTwins == nil:
 		return usageError(stderr, fs.Name(), errNoSolverLab)
 	}
+	if err := gf.checkSolvable(); err != nil {
+		return usageError(stderr, fs.Name(), err)
+	}
 	budget, err := bf.budget()
 	if err != nil {
 		return usageError(stderr, fs.Name(), err)
@@ -274,9 +279,9 @@ func runWinnability(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	return flush(w, stderr, fs.Name(), status)
 }
 
-// everyRules returns r under each rule combination the solver supports:
-// draw 1 and 3; unlimited passes, three and one; foundation-to-tableau on
-// and off.
+// everyRules returns r under each rule combination the solver supports,
+// in r's game: draw 1 and 3; unlimited passes, three and one;
+// foundation-to-tableau on and off.
 func everyRules(r engine.Rules) []engine.Rules {
 	var out []engine.Rules
 	for _, draw := range []int{1, 3} {
@@ -323,8 +328,12 @@ type dealRange struct {
 // printHead prints the deals, the rules and the budget of a summary.
 func printHead(w io.Writer, d dealRange) {
 	last := d.from + uint64(d.count) - 1
-	fmt.Fprintf(w, "deals %d..%d (%d); draw %d, passes %s, foundation-to-tableau %s\n",
-		d.from, last, d.count, d.rules.Draw, passesName(d.rules.Passes), onOff(d.rules.FoundationToTableau))
+	game := ""
+	if d.rules.Game != engine.Klondike {
+		game = d.rules.Game.String() + ", "
+	}
+	fmt.Fprintf(w, "deals %d..%d (%d); %sdraw %d, passes %s, foundation-to-tableau %s\n",
+		d.from, last, d.count, game, d.rules.Draw, passesName(d.rules.Passes), onOff(d.rules.FoundationToTableau))
 	fmt.Fprintf(w, "budget %s a deal; %d worker(s); wall time %v\n", budgetName(d.budget), d.workers, d.wall.Round(time.Second))
 }
 
@@ -373,7 +382,7 @@ func solveRange(from uint64, count int, r engine.Rules, b solver.Budget, solvers
 				if i >= count {
 					return
 				}
-				d := engine.NumberedDeal(from + uint64(i))
+				d := engine.NumberedDealFor(r.Game, from+uint64(i))
 				rs := make([]dealResult, len(solvers))
 				for k, solve := range solvers {
 					rs[k] = solveDeal(d, r, b, solve)
