@@ -41,17 +41,9 @@ func (s *Service) asyncMessage(ctx context.Context, c *Conn, env *Envelope, pid 
 		}
 		return true, s.roundRef(ctx, c, env, pid, m.RoundID)
 	case protocol.TypeGetDaily:
-		day, recs, err := s.Lobby.Daily(ctx)
+		day, rounds, err := dailyInfo(ctx, s.Lobby)
 		if err != nil {
 			return true, err
-		}
-		rounds := make([]match.AsyncInfo, 0, len(recs))
-		for i := range recs {
-			in, err := s.Lobby.AsyncInfo(ctx, &recs[i])
-			if err != nil {
-				return true, err
-			}
-			rounds = append(rounds, in)
 		}
 		c.SendJSON(protocol.Daily{Type: protocol.TypeDaily, Re: env.ID, Day: day, Rounds: rounds})
 		return true, nil
@@ -168,21 +160,30 @@ func nonNil[T any](s []T) []T {
 func (s *Server) daily(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), commandTimeout)
 	defer cancel()
-	day, recs, err := s.Lobby.Daily(ctx)
+	day, rounds, err := dailyInfo(ctx, s.Lobby)
 	if err != nil {
 		s.routeError(w, err)
 		return
 	}
+	writeJSON(w, http.StatusOK, dailyReply{Day: day, Rounds: rounds})
+}
+
+// dailyInfo returns today's daily rounds as anyone may see them, with
+// their counts: what get_daily and GET /api/v1/daily answer.
+func dailyInfo(ctx context.Context, l *lobby.Lobby) (string, []match.AsyncInfo, error) {
+	day, recs, err := l.Daily(ctx)
+	if err != nil {
+		return "", nil, err
+	}
 	rounds := make([]match.AsyncInfo, 0, len(recs))
 	for i := range recs {
-		in, err := s.Lobby.AsyncInfo(ctx, &recs[i])
+		in, err := l.AsyncInfo(ctx, &recs[i])
 		if err != nil {
-			s.routeError(w, err)
-			return
+			return "", nil, err
 		}
 		rounds = append(rounds, in)
 	}
-	writeJSON(w, http.StatusOK, dailyReply{Day: day, Rounds: rounds})
+	return day, rounds, nil
 }
 
 // dailyReply is the answer of GET /api/v1/daily.

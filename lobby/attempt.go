@@ -100,11 +100,16 @@ func (l *Lobby) AttemptState(ctx context.Context, rec *match.AsyncRecord, player
 		return "", nil, err
 	}
 	roundID = match.AttemptRoundID(rec.ID, playerID)
-	if !a.Finished && !l.attemptOf(rec, a).round.Running(time.Now()) {
-		if _, err := l.finishAttempt(ctx, l.attemptOf(rec, a), time.Now()); err != nil {
-			return "", nil, err
+	if !a.Finished {
+		// An attempt whose time ran out while its player was away ends
+		// now, as it stands.
+		now := time.Now()
+		if at := l.attemptOf(rec, a); !at.round.Running(now) {
+			if _, err := l.finishAttempt(ctx, at, now); err != nil {
+				return "", nil, err
+			}
+			a.Finished = true
 		}
-		a.Finished = true
 	}
 	if !a.Finished {
 		return roundID, nil, nil
