@@ -50,7 +50,9 @@ type Coord interface {
 	// message published (match.Coord.Publish) from now on, until ctx is
 	// done. It returns once the subscription is in place, or with an error
 	// if it cannot be made. A subscription that breaks is made again by
-	// the Coord itself; messages published meanwhile are lost.
+	// the Coord itself; messages published meanwhile are lost, so once it
+	// is in place again the Coord calls f(nil) for the lobby to read again
+	// what it may have missed.
 	Subscribe(ctx context.Context, f func(msg []byte)) error
 
 	// DataEpoch returns the shared state's data epoch: a random value

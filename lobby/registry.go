@@ -35,6 +35,10 @@ type entry struct {
 
 // onEnvelope hands another node's news of a match to this node's replica.
 func (l *Lobby) onEnvelope(msg []byte) {
+	if msg == nil {
+		l.resync()
+		return
+	}
 	var env match.Envelope
 	if err := json.Unmarshal(msg, &env); err != nil {
 		l.cfg.Logger.Warn("a bad event from another node", "err", err)
@@ -48,6 +52,23 @@ func (l *Lobby) onEnvelope(msg []byte) {
 	l.mu.Unlock()
 	if e != nil && e.m != nil {
 		e.m.Deliver(env)
+	}
+}
+
+// resync tells every match of this node that news from the other nodes may
+// have been lost: the subscription broke and was made again.
+func (l *Lobby) resync() {
+	l.mu.Lock()
+	ms := make([]*match.Match, 0, len(l.matches))
+	for _, e := range l.matches {
+		if e.m != nil {
+			ms = append(ms, e.m)
+		}
+	}
+	l.mu.Unlock()
+	l.cfg.Logger.Info("the subscription to the other nodes was made again: matches read their records", "matches", len(ms))
+	for _, m := range ms {
+		m.Resync()
 	}
 }
 

@@ -16,8 +16,9 @@ const (
 )
 
 // idleTick is how often a match without a running round ticks, at most:
-// for the reconcile and its clock's lease, not for leaderboards.
-const idleTick = reconcileEvery / 2
+// for a reconcile asked for (Resync) and its clock's lease, not for
+// leaderboards.
+const idleTick = time.Second
 
 // tickEvery is the period of the match's ticks: LeaderboardEvery while a
 // round runs; otherwise half the interval of the reconcile and of the
@@ -147,7 +148,7 @@ func (m *Match) tick(now time.Time, pace *LeaderboardPace) {
 	if now.Sub(m.leaseAt) >= m.cfg.LeaseTTL/3 {
 		m.renewLease(now)
 	}
-	if now.Sub(m.checkedAt) >= reconcileEvery {
+	if m.resync.Swap(false) || now.Sub(m.checkedAt) >= reconcileEvery {
 		m.checkedAt = now
 		m.reconcile(now)
 	}

@@ -72,7 +72,10 @@ type Match struct {
 	after     []func()  // run once the command's change is saved
 	voidTold  bool      // this node told its players the match was voided
 	checkedAt time.Time // when reconcile last read the record
-	roundSave string    // the phase of the round record last saved
+	// News from another node may have been missed (a dropped delivery,
+	// a gap in the node's subscription): reconcile at the next tick.
+	resync    atomic.Bool
+	roundSave string // the phase of the round record last saved
 
 	// The context of the store calls of the match's ticks (tickCtx).
 	tickCtxV      context.Context

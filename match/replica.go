@@ -40,8 +40,8 @@ func (m *Match) othersNeed() bool {
 
 // Deliver takes what another node published about the match: it adopts a
 // newer record and sends the messages to the players this node serves. It
-// does not block; what the match cannot take now is dropped (the next
-// command reads the record again).
+// does not block; what the match cannot take now is dropped, and the match
+// reads its record again at its next tick.
 func (m *Match) Deliver(env Envelope) {
 	f := func() {
 		if env.Board != "" {
@@ -62,7 +62,26 @@ func (m *Match) Deliver(env Envelope) {
 	select {
 	case m.inbox <- f:
 	default:
-		m.cfg.Logger.Warn("match busy: dropped a message from another node")
+		m.resync.Store(true)
+		m.cfg.Logger.Warn("match busy: dropped a message from another node; reading the record at the next tick")
+	}
+}
+
+// Resync tells the match that news from other nodes may have been lost (the
+// node's subscription broke and was made again): it reads its record at
+// once, or at its next tick if it is busy, and catches its players up if
+// the record changed. It does not block.
+func (m *Match) Resync() {
+	m.resync.Store(true)
+	select {
+	case m.inbox <- func() {
+		if m.resync.Swap(false) {
+			now := time.Now()
+			m.checkedAt = now
+			m.reconcile(now)
+		}
+	}:
+	default:
 	}
 }
 
@@ -130,9 +149,12 @@ func (m *Match) watchedElsewhere() bool {
 }
 
 // reconcileEvery is how often a node reads the record of a match it serves
-// players of, in case it missed news from another node (pub/sub is best
-// effort: a node that was resubscribing loses what was published meanwhile).
-const reconcileEvery = 2 * time.Second
+// players of, in case it missed news from another node that nothing told
+// it of (a publication that failed after its save, say). The losses a node
+// can see, a delivery it dropped and a gap in its subscription, make the
+// match read its record at once (Resync); this read is only the net below
+// them, and rare because it is one store read a match each time.
+const reconcileEvery = 10 * time.Second
 
 // reconcile reads the record; when another node changed it without this
 // node hearing of it, the node adopts it and catches its players up.

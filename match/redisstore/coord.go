@@ -393,7 +393,8 @@ func (c *Coord) Publish(ctx context.Context, msg []byte) error {
 // ctx is done f is not called again (a call in progress finishes) and the
 // PubSub is closed. go-redis reconnects and subscribes again by itself when
 // the connection breaks (within seconds: it pings every 3 s); messages
-// published meanwhile are lost.
+// published meanwhile are lost, and Redis's confirmation of the new
+// SUBSCRIBE makes f(nil), as lobby.Coord has it.
 func (c *Coord) Subscribe(ctx context.Context, f func(msg []byte)) error {
 	ps := c.c.Subscribe(ctx, c.events())
 	reply, err := ps.ReceiveTimeout(ctx, subscribeTimeout)
@@ -406,18 +407,28 @@ func (c *Coord) Subscribe(ctx context.Context, f func(msg []byte)) error {
 		_ = ps.Close()
 		return mapErr(err)
 	}
-	ch := ps.Channel(redis.WithChannelSize(subscribeBuffer))
+	// With its subscriptions, the channel carries the confirmations of
+	// the SUBSCRIBEs go-redis makes again after a reconnect; the first
+	// confirmation was read above.
+	ch := ps.ChannelWithSubscriptions(redis.WithChannelSize(subscribeBuffer))
 	go func() {
 		defer ps.Close()
 		for {
 			select {
 			case <-ctx.Done():
 				return
-			case m, ok := <-ch:
+			case v, ok := <-ch:
 				if !ok || ctx.Err() != nil {
 					return
 				}
-				f([]byte(m.Payload))
+				switch m := v.(type) {
+				case *redis.Message:
+					f([]byte(m.Payload))
+				case *redis.Subscription:
+					if m.Kind == "subscribe" {
+						f(nil)
+					}
+				}
 			}
 		}
 	}()
