@@ -15,6 +15,7 @@ import (
 // neighbour's marked. Yesterday's rounds, closed, show their final boards,
 // the commitment verified in the browser, and their replays.
 func TestAsyncDaily(t *testing.T) {
+	t.Parallel()
 	b := newBrowser(t)
 	srv := startAsyncServer(t, 4*time.Second)
 	today3 := srv.dailyID(srv.today, "draw3")
@@ -68,8 +69,7 @@ func TestAsyncDaily(t *testing.T) {
 	dana.dblclick("AH up", card("T6", "AH"))
 	dana.waitShown("AH on its foundation", card("FH", "AH"))
 	// The connection drops: the client reconnects and resumes the attempt.
-	eval[bool](dana, "drop the connection", `(() => { window.klondike.state.conn.ws.close(); return true; })()`)
-	dana.waitJS("the drop seen", `!window.klondike.state.connected`)
+	dana.dropConnection()
 	dana.waitJS("reconnected", `window.klondike.state.connected`)
 	dana.key("draw", "d")
 	dana.waitJS("a move after reconnecting", `window.klondike.state.round.view.moves === 2`)

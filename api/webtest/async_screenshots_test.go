@@ -13,6 +13,7 @@ import (
 //
 //	KLONDIKE_SCREENSHOTS=1 go test ./api/webtest -run Screenshots -count=1
 func TestAsyncScreenshots(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("KLONDIKE_SCREENSHOTS") == "" {
 		t.Skip("KLONDIKE_SCREENSHOTS is not set")
 	}

@@ -5,6 +5,7 @@ package webtest
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -14,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -22,7 +24,6 @@ import (
 
 	"klondike/api"
 	"klondike/api/web"
-	"klondike/match"
 	"klondike/match/memstore"
 )
 
@@ -62,17 +63,23 @@ func startServerWith(t *testing.T, limits api.Limits) string {
 }
 
 // startServerConfig is startServer with cfg, whose backends (the memory
-// ones), logger, hints and match timings the browser tests set.
+// ones), logger and hints the browser tests set, and the match timings
+// that cfg leaves zero.
 func startServerConfig(t *testing.T, cfg api.Config) string {
 	t.Helper()
 	mem := memstore.NewBackends()
 	cfg.Store, cfg.Sessions, cfg.Coord, cfg.Async, cfg.Records = mem.Store, mem.Sessions, mem.Coord, mem.Async, mem.Async
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	cfg.Hint = api.SolverHints()
-	cfg.Match = match.Config{
-		LeaderboardEvery: 40 * time.Millisecond,
-		Intermission:     300 * time.Millisecond,
-		QuickWait:        500 * time.Millisecond,
+	m := &cfg.Match
+	if m.LeaderboardEvery == 0 {
+		m.LeaderboardEvery = 40 * time.Millisecond
+	}
+	if m.Intermission == 0 {
+		m.Intermission = 300 * time.Millisecond
+	}
+	if m.QuickWait == 0 {
+		m.QuickWait = 500 * time.Millisecond
 	}
 	srv := api.NewServer(cfg)
 	mux := http.NewServeMux()
@@ -92,10 +99,85 @@ func startServerConfig(t *testing.T, cfg api.Config) string {
 	return hs.URL
 }
 
-// A browser is one headless Chromium for a test.
+// A browser is a test's handle on the headless Chromium the package's
+// tests share: each page it opens is a tab in a browser context of its own
+// (its own storage and cache), so tests do not see each other's state.
 type browser struct {
 	t   *testing.T
 	ctx context.Context
+}
+
+// shared is the one Chromium of the package, started by the first test
+// that needs it and stopped by TestMain: a Chromium for each test would
+// spend on starting and stopping the CPU that the pages need.
+var shared struct {
+	once sync.Once
+	ctx  context.Context
+	err  error
+	stop func()
+}
+
+// TestMain runs one test more at once than -parallel's default of one a
+// core, unless -parallel is given: part of the time the tests wait on the
+// server's timers (countdowns, the rate limit's refill), which leaves a
+// core idle. At the end it stops the shared browser.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		if err := flag.Set("test.parallel", strconv.Itoa(runtime.GOMAXPROCS(0)+1)); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+	}
+	code := m.Run()
+	if shared.stop != nil {
+		shared.stop()
+	}
+	os.Exit(code)
+}
+
+// startShared starts the shared Chromium at path.
+func startShared(path string) {
+	dir, err := os.MkdirTemp("", "webtest-chromium-")
+	if err != nil {
+		shared.err = err
+		return
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-background-timer-throttling", true),
+		chromedp.Flag("disable-renderer-backgrounding", true),
+		chromedp.Flag("disable-backgrounding-occluded-windows", true),
+		chromedp.UserDataDir(dir),
+		// Off: the omnibox popup, a hidden page of the browser's own UI for
+		// every window, and the spare renderer kept ready for the next
+		// site, which take CPU from the tests' pages. Translate and
+		// BlinkGenPropertyTrees are chromedp's defaults.
+		chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup,SpareRendererForSitePerProcess"),
+		chromedp.WindowSize(1280, 900),
+	)
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, cancelB := chromedp.NewContext(actx)
+	shared.stop = func() {
+		cancelB()
+		cancelA()
+		os.RemoveAll(dir)
+	}
+	// Start the browser now, with a context that has no deadline.
+	if err := chromedp.Do(bctx); err != nil {
+		shared.err = err
+		return
+	}
+	shared.ctx = bctx
 }
 
 func newBrowser(t *testing.T) *browser {
@@ -112,44 +194,15 @@ func newBrowser(t *testing.T) *browser {
 		}
 		t.Skip("chromium not found: apt-get install -y chromium to run the browser tests")
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-background-timer-throttling", true),
-		chromedp.Flag("disable-renderer-backgrounding", true),
-		chromedp.Flag("disable-backgrounding-occluded-windows", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
-	)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, cancelB := chromedp.NewContext(actx)
-	// Start the browser now, with a context that has no deadline.
 	start := time.Now()
-	defer func() {
-		if trace {
-			t.Logf("browser started in %v", time.Since(start).Round(time.Millisecond))
-		}
-	}()
-	if err := chromedp.Do(bctx); err != nil {
-		cancelB()
-		cancelA()
-		t.Fatalf("starting chromium: %v", err)
+	shared.once.Do(func() { startShared(path) })
+	if shared.err != nil {
+		t.Fatalf("starting chromium: %v", shared.err)
 	}
-	t.Cleanup(func() {
-		start := time.Now()
-		cancelB()
-		cancelA()
-		if trace {
-			t.Logf("browser closed in %v", time.Since(start).Round(time.Millisecond))
-		}
-	})
-	return &browser{t: t, ctx: bctx}
+	if trace {
+		t.Logf("browser ready in %v", time.Since(start).Round(time.Millisecond))
+	}
+	return &browser{t: t, ctx: shared.ctx}
 }
 
 // A page is one tab in its own browser context (its own storage), with
@@ -366,7 +419,12 @@ func (p *page) screenshot(name string) {
 }
 
 func jsString(s string) string {
-	b, _ := json.Marshal(s)
+	return jsJSON(s)
+}
+
+// jsJSON is v as a JavaScript literal.
+func jsJSON(v any) string {
+	b, _ := json.Marshal(v)
 	return string(b)
 }
 

@@ -145,6 +145,7 @@ func readMoves(t *testing.T, path string) []string {
 // game (deal #1 of Klondike, testdata/ for the others) and on deal #10,
 // stuck before its first move.
 func TestEngineParity(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	p := b.newPage("engine", base)

@@ -195,6 +195,7 @@ func (p *page) layoutProblems(w, h int) []string {
 // dragged from pile 9 (or onto it) is sent as T9 and tapping plays the next
 // move; both boards are what the Go engine makes of those moves.
 func TestDoubleKlondikeBoard(t *testing.T) {
+	t.Parallel()
 	seed, first, second := doubleMoves(t)
 	base := startServer(t)
 	b := newBrowser(t)
@@ -310,6 +311,7 @@ func (p *page) checkReplay(game string, piles int) {
 //
 //	KLONDIKE_SCREENSHOTS=1 go test ./api/webtest -run Screenshots -count=1
 func TestGameScreenshots(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("KLONDIKE_SCREENSHOTS") == "" {
 		t.Skip("KLONDIKE_SCREENSHOTS is not set")
 	}
@@ -384,6 +386,7 @@ func (p *page) sendMove(move string) {
 // it, shows the rank the others start at, says so above the board, and
 // plays a move as the Go engine does.
 func TestWhiteheadFaceUp(t *testing.T) {
+	t.Parallel()
 	// The first deal whose opening has a move between piles.
 	var seed uint64
 	var move engine.Move
@@ -460,6 +463,7 @@ func TestWhiteheadFaceUp(t *testing.T) {
 // T9 by the keys 8 and 9 in Double Klondike, and a card of its second
 // foundation sent down only where it goes.
 func TestBoardNotationOfTheGames(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	p := b.newPage("nora", base)
@@ -559,6 +563,7 @@ func TestBoardNotationOfTheGames(t *testing.T) {
 // after that move; it is off once nothing is left to redo, and after a
 // new move; the key Y redoes too.
 func TestRedoAfterUndo(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	p := b.newPage("rhea", base)
@@ -619,6 +624,7 @@ func TestRedoAfterUndo(t *testing.T) {
 // piles; the lobby says what the game is before they ask, and the waiting
 // room while they wait.
 func TestQuickMatchOfAGame(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	p1 := b.newPage("gail", base)
@@ -662,6 +668,7 @@ func TestQuickMatchOfAGame(t *testing.T) {
 // form is played on that game's board, and its page names the game, its
 // rules in a line, and what the records count it as.
 func TestChallengeOfAGame(t *testing.T) {
+	t.Parallel()
 	srv := startAsyncServer(t, time.Hour)
 	b := newBrowser(t)
 	p := b.newPage("tess", srv.base)

@@ -43,9 +43,18 @@ func (p *page) waitShown(what, css string) {
 // (false) as want says.
 func (p *page) wantShown(where string, want map[string]bool) {
 	p.t.Helper()
-	for css, w := range want {
-		if got := p.shown(css); got != w {
-			p.t.Errorf("%s: %s: %s shown = %v, want %v", p.name, where, css, got, w)
+	// One look at the page for all of them: the same moment for each.
+	sels := make([]string, 0, len(want))
+	for css := range want {
+		sels = append(sels, css)
+	}
+	got := eval[[]bool](p, "what "+where+" shows", fmt.Sprintf(`%s.map(%s)`, jsJSON(sels), shownJS))
+	if len(got) != len(sels) {
+		p.t.Fatalf("%s: %s: %d answers for %d elements", p.name, where, len(got), len(sels))
+	}
+	for i, css := range sels {
+		if w := want[css]; got[i] != w {
+			p.t.Errorf("%s: %s: %s shown = %v, want %v", p.name, where, css, got[i], w)
 		}
 	}
 }

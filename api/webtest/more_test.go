@@ -32,6 +32,23 @@ func (p *page) waitBoardOrResults() bool {
 	return eval[bool](p, "board?", `!!document.querySelector('.board [data-slot="S"]')`)
 }
 
+// dropConnection closes the page's WebSocket as a network drop would, and
+// waits until the client has seen it. A watcher started with the close
+// notes the moment: the client reconnects by itself a fraction of a second
+// later, which a wait begun afterwards could miss on a busy machine.
+func (p *page) dropConnection() {
+	p.t.Helper()
+	eval[bool](p, "drop the connection", `(() => {
+		window.dropSeen = false;
+		const watch = setInterval(() => {
+			if (!window.klondike.state.connected) { window.dropSeen = true; clearInterval(watch); }
+		}, 5);
+		window.klondike.state.conn.ws.close();
+		return true;
+	})()`)
+	p.waitJS("the drop seen", `window.dropSeen`)
+}
+
 // drawOnce draws a card if the game allows it and waits for the server's answer.
 func (p *page) drawOnce() {
 	p.t.Helper()
@@ -51,6 +68,7 @@ func (p *page) drawOnce() {
 // spectator who sees the leaderboard and never a board; the results check
 // the commitment with SubtleCrypto and it passes.
 func TestCommitmentInviteLinkAndSpectator(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	alice := b.newPage("alice", base)
@@ -113,6 +131,7 @@ func TestCommitmentInviteLinkAndSpectator(t *testing.T) {
 // TestDealLinkAndSoloPractice: /deal/1?draw=3 offers the deal; playing it
 // solo starts a one-player match at once on deal #1.
 func TestDealLinkAndSoloPractice(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	dana := b.newPage("dana", base)
@@ -154,6 +173,7 @@ func TestDealLinkAndSoloPractice(t *testing.T) {
 // TestQuickMatch: two players asking for a quick match land in the same one,
 // which starts by itself.
 func TestQuickMatch(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	p1 := b.newPage("erin", base)
@@ -182,6 +202,7 @@ func TestQuickMatch(t *testing.T) {
 // TestKeyboardOnly plays with the keyboard alone: Tab reaches the piles,
 // arrows move between them, Enter picks and places, and focus is visible.
 func TestKeyboardOnly(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	p := b.newPage("gina", base)
@@ -299,7 +320,9 @@ func (p *page) playSome(n int) {
 
 // TestResyncAndRateLimit: a move dropped as rate_limited is sent again
 // with the same seq; a client whose seq is out of step resyncs from the
-// server's "expected" by resuming.
+// server's "expected" by resuming. It does not run in parallel with the
+// others: its draw must reach the server within the half second that the
+// budget takes to refill a message, which a busy machine could miss.
 func TestResyncAndRateLimit(t *testing.T) {
 	base := startServerWith(t, api.Limits{MsgRate: 2, MsgBurst: 3})
 	b := newBrowser(t)
@@ -337,6 +360,7 @@ func TestResyncAndRateLimit(t *testing.T) {
 // TestConsoleErrorsAreCaught checks the harness itself: an error in a page's
 // console is seen.
 func TestConsoleErrorsAreCaught(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	p := b.newPage("console", base)

@@ -59,6 +59,7 @@ const listedJS = `[...document.querySelectorAll('#open-matches li.match-item')].
 // button appends the rest, once each and in order, and goes; the polls
 // that follow keep every page shown and add a match made later at the end.
 func TestPagingShowsEveryOpenMatch(t *testing.T) {
+	t.Parallel()
 	base := startUncappedServer(t)
 	codes := openPublicMatches(t, base, 1, listPage+10)
 

@@ -16,6 +16,7 @@ import (
 // resumes mid-round, undo, resigning, the results with the revealed seed,
 // and the replay viewer.
 func TestRaceEndToEnd(t *testing.T) {
+	t.Parallel()
 	start := time.Now()
 	base := startServer(t)
 	b := newBrowser(t)
@@ -120,10 +121,9 @@ func TestRaceEndToEnd(t *testing.T) {
 
 	// Alice's connection drops: she reconnects by herself with her token
 	// and goes on.
-	eval[bool](alice, "drop the connection", `(() => { window.klondike.state.conn.ws.close(); return true; })()`)
 	// close() only starts the closing handshake: wait for the drop to be
 	// seen before waiting for the reconnection, or "connected" is the old one.
-	alice.waitJS("the drop seen", `!window.klondike.state.connected`)
+	alice.dropConnection()
 	alice.waitJS("reconnected", `window.klondike.state.connected && document.getElementById('conn-status').textContent === 'Connected'`)
 	alice.key("D", "d")
 	alice.waitFor("a draw after reconnecting", wasteTop("TD"))

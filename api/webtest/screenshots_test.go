@@ -18,6 +18,7 @@ import (
 // TestAsyncScreenshots (async_screenshots_test.go) writes those of the daily
 // deals, a challenge and the records; -run Screenshots makes them all.
 func TestScreenshots(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("KLONDIKE_SCREENSHOTS") == "" {
 		t.Skip("KLONDIKE_SCREENSHOTS is not set")
 	}
