@@ -3,8 +3,6 @@ package lobby
 import (
 	"context"
 	"time"
-
-	"klondike/match"
 )
 
 // The data epoch is how a node learns that the shared state lost its data
@@ -95,12 +93,7 @@ func (l *Lobby) checkEpoch(seen string) string {
 	}
 	l.cfg.Logger.Error("the shared state lost its data: voiding this node's matches", "epoch_was", seen, "epoch", now)
 	l.mu.Lock()
-	ms := make([]*match.Match, 0, len(l.matches))
-	for _, e := range l.matches {
-		if e.m != nil {
-			ms = append(ms, e.m)
-		}
-	}
+	ms := l.madeMatches()
 	l.mu.Unlock()
 	failed := false
 	for _, m := range ms {

@@ -59,17 +59,24 @@ func (l *Lobby) onEnvelope(msg []byte) {
 // have been lost: the subscription broke and was made again.
 func (l *Lobby) resync() {
 	l.mu.Lock()
+	ms := l.madeMatches()
+	l.mu.Unlock()
+	l.cfg.Logger.Info("the subscription to the other nodes was made again: matches read their records", "matches", len(ms))
+	for _, m := range ms {
+		m.Resync()
+	}
+}
+
+// madeMatches returns this node's matches, leaving out those still being
+// made (their entry has no match yet); l.mu held.
+func (l *Lobby) madeMatches() []*match.Match {
 	ms := make([]*match.Match, 0, len(l.matches))
 	for _, e := range l.matches {
 		if e.m != nil {
 			ms = append(ms, e.m)
 		}
 	}
-	l.mu.Unlock()
-	l.cfg.Logger.Info("the subscription to the other nodes was made again: matches read their records", "matches", len(ms))
-	for _, m := range ms {
-		m.Resync()
-	}
+	return ms
 }
 
 // codeAlphabet has no look-alikes (no 0/O, 1/I).

@@ -47,12 +47,7 @@ func (l *Lobby) beginClose() <-chan struct{} {
 		return l.stopped
 	}
 	l.closed = true
-	ms := make([]*match.Match, 0, len(l.matches))
-	for _, e := range l.matches {
-		if e.m != nil { // nil: being made; newMatch closes it, seeing l.closed
-			ms = append(ms, e.m)
-		}
-	}
+	ms := l.madeMatches() // one being made: newMatch closes it, seeing l.closed
 	l.mu.Unlock()
 	close(l.stop)
 	go l.stopAll(ms)
