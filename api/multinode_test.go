@@ -207,9 +207,10 @@ func TestMultiNodeReconnectElsewhere(t *testing.T) {
 	}
 }
 
-// TestMultiNodeClockTakeover stops the node that drives a match's clock
-// without a word to the others (its lease is left to expire): the other
-// node takes the clock over and ends the round on its time limit.
+// TestMultiNodeClockTakeover gives a match's clock lease to a node that is
+// not live (no node key: a node that died): the other node takes the clock
+// over at its next try, long before the lease itself would expire, and the
+// round ends on its time limit.
 func TestMultiNodeClockTakeover(t *testing.T) {
 	t.Parallel()
 	cl := newCluster(t, 2)
@@ -219,13 +220,32 @@ func TestMultiNodeClockTakeover(t *testing.T) {
 	created, roundID := startOnTwo(t, a, b, match.PartialSettings{
 		Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2), TimeLimitS: new(3)})
 	lease := cl.prefix + "lease:match:" + created.ID
-	if holder, err := c.Get(t.Context(), lease).Result(); err != nil || !strings.HasPrefix(holder, "node-") {
+	holder, err := c.Get(t.Context(), lease).Result()
+	if err != nil || !strings.HasPrefix(holder, "node-") {
 		t.Fatalf("the clock's lease = %q, %v: want a node's", holder, err)
 	}
-	// The holder dies: a node that no longer exists has the lease, which
-	// only its expiry frees; its timers are gone with it.
-	if err := c.Set(t.Context(), lease, "dead-node", 1500*time.Millisecond).Err(); err != nil {
+	if n, err := c.Exists(t.Context(), cl.prefix+"node:"+holder).Result(); err != nil || n != 1 {
+		t.Fatalf("the holder's node key: %d, %v; want it live", n, err)
+	}
+	if err := c.Set(t.Context(), lease, "dead-node", time.Hour).Err(); err != nil {
 		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		cur, err := c.Get(t.Context(), lease).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cur != "dead-node" {
+			if !strings.HasPrefix(cur, "node-") {
+				t.Fatalf("the clock's lease went to %q", cur)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no live node took the lease of a dead one within 5 s")
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	moves := winningGame(t)
 	for i := range 10 {

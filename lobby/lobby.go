@@ -235,6 +235,10 @@ func New(cfg Config) *Lobby {
 	if cfg.Match.Node == "" {
 		cfg.Match.Node = "node-" + randomHex(6)
 	}
+	if cfg.Match.NodeLease == nil {
+		// One for all the node's matches: their clocks' leases rest on it.
+		cfg.Match.NodeLease = match.NewNodeLease(cfg.Coord, cfg.Match.Node, cfg.Match.LeaseTTL, cfg.Logger)
+	}
 	if cfg.Match.RecordTTL <= 0 {
 		cfg.Match.RecordTTL = match.DefaultRecordTTL
 	}

@@ -21,9 +21,10 @@ const (
 const idleTick = time.Second
 
 // tickEvery is the period of the match's ticks: LeaderboardEvery while a
-// round runs; otherwise half the interval of the reconcile and of the
-// clock's lease renewal (when the match has a clock), so neither slips by
-// a whole period when a tick comes late. An idle match ticks rarely: with
+// round runs; otherwise half the interval of the reconcile and, when the
+// match has a clock, of the node's liveness renewal and of the tries for a
+// lease another node holds, so none slips by a whole period when a tick
+// comes late. An idle match ticks rarely: with
 // many matches on a node, the ticks' selects, timers and tick add up.
 func (m *Match) tickEvery() time.Duration {
 	if m.round != nil && m.st.State == StateRunning {
@@ -31,7 +32,7 @@ func (m *Match) tickEvery() time.Duration {
 	}
 	d := idleTick
 	if m.st.TimerFor != "" {
-		d = min(d, m.cfg.LeaseTTL/6) // a renewal is due every LeaseTTL/3
+		d = min(d, m.cfg.LeaseTTL/6) // both are due every LeaseTTL/3
 	}
 	return max(d, time.Millisecond)
 }
@@ -75,18 +76,49 @@ func (m *Match) armTimer() {
 	}
 }
 
+// leaseDue reports whether the tick should call renewLease: to give the
+// lease up once the clock has no event to come, to try for a lease another
+// node holds every LeaseTTL/3, or to take a held one again when holding
+// it is no longer certain (see holds).
+func (m *Match) leaseDue(now time.Time) bool {
+	switch {
+	case m.st.TimerFor == "":
+		return m.leased
+	case !m.leased:
+		return now.Sub(m.leaseAt) >= m.cfg.LeaseTTL/3
+	}
+	return !m.holds(now)
+}
+
+// holds reports whether the lease this node took is still surely its own
+// without asking the store: the node is live (its NodeLease, renewed here
+// when due), has not lapsed since the lease was taken, and the lease was
+// taken less than leaseHold/2 ago.
+func (m *Match) holds(now time.Time) bool {
+	live, gen := m.cfg.NodeLease.keep(m.tickCtx(now), now)
+	return live && gen == m.leaseGen && now.Sub(m.leaseAt) < leaseHold/2
+}
+
 // renewLease takes or renews the lease on the match's clock while the
-// clock has an event to come, and gives it up otherwise.
+// clock has an event to come, and gives it up otherwise. Only a live node
+// takes a lease: another node could take it from a node that is not.
 func (m *Match) renewLease(now time.Time) {
 	if m.st.TimerFor == "" {
 		m.releaseLease()
 		return
 	}
 	m.leaseAt = now
-	ok, err := m.cfg.Coord.Lease(m.tickCtx(now), "match:"+m.ID, m.cfg.Node, m.cfg.LeaseTTL)
-	if err != nil {
-		m.cfg.Logger.Warn("renewing the clock's lease failed", "err", err)
-		ok = false
+	ctx := m.tickCtx(now)
+	live, gen := m.cfg.NodeLease.keep(ctx, now)
+	ok := false
+	if live {
+		var err error
+		ok, err = m.cfg.Coord.Lease(ctx, "match:"+m.ID, m.cfg.Node, leaseHold)
+		if err != nil {
+			m.cfg.Logger.Warn("taking the clock's lease failed", "err", err)
+			ok = false
+		}
+		m.leaseGen = gen
 	}
 	if ok != m.leased {
 		m.leased = ok
@@ -145,7 +177,7 @@ func (m *Match) onTimer() {
 // tick renews the clock's lease now and then, reads the record when it may
 // have missed news, and sends the round's leaderboard when one is due.
 func (m *Match) tick(now time.Time, pace *LeaderboardPace) {
-	if now.Sub(m.leaseAt) >= m.cfg.LeaseTTL/3 {
+	if m.leaseDue(now) {
 		m.renewLease(now)
 	}
 	if m.resync.Swap(false) || now.Sub(m.checkedAt) >= reconcileEvery {

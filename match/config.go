@@ -30,6 +30,10 @@ type Config struct {
 	// its lease without renewing it (default 5 s): when that node dies,
 	// another takes the clock over within about this time.
 	LeaseTTL time.Duration
+	// NodeLease is this node's liveness, shared by the node's matches
+	// (NewNodeLease with Coord, Node and LeaseTTL); when nil, the match
+	// makes one of its own.
+	NodeLease *NodeLease
 	// NewID returns a fresh unguessable id for a round.
 	NewID func() string
 	// OnRound is called (on the match's goroutine) when a round is dealt,
@@ -116,6 +120,12 @@ func (c *Config) setDefaults() error {
 		var b [6]byte
 		_, _ = randomReader.Read(b[:])
 		c.Node = fmt.Sprintf("node-%x", b)
+	}
+	switch {
+	case c.NodeLease == nil:
+		c.NodeLease = NewNodeLease(c.Coord, c.Node, c.LeaseTTL, c.Logger)
+	case c.NodeLease.node != c.Node || c.NodeLease.ttl != c.LeaseTTL:
+		return errors.New("match: Config.NodeLease is not of the Config's Node and LeaseTTL")
 	}
 	if c.NewID == nil {
 		c.NewID = func() string {

@@ -57,9 +57,14 @@ type Coord interface {
 	// subscriber in the order they were published.
 	Publish(ctx context.Context, msg []byte) error
 
-	// Lease takes the named lease for holder, or renews it if holder has
-	// it, for ttl; it reports whether holder has it now. Another holder
-	// gets it only once it expired.
+	// KeepNode marks the node live for ttl from now; it reports whether
+	// the node was live until now (false the first time, and after a
+	// lapse, when its leases may have passed to other nodes).
+	KeepNode(ctx context.Context, node string, ttl time.Duration) (kept bool, err error)
+	// Lease takes the named lease for holder (a node's name), or renews
+	// it if holder has it, for ttl; it reports whether holder has it now.
+	// Another holder gets it only once it expired, or once the holder's
+	// node is no longer live (see KeepNode).
 	Lease(ctx context.Context, name, holder string, ttl time.Duration) (bool, error)
 	// ReleaseLease gives the lease up if holder has it.
 	ReleaseLease(ctx context.Context, name, holder string) error

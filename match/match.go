@@ -64,9 +64,10 @@ type Match struct {
 	newRound  *Round // a round dealt by the command being run
 	timer     *time.Timer
 	leased    bool
-	leaseAt   time.Time
-	boardDue  bool // the standings changed since the last leaderboard (here or on another node)
-	boardHot  bool // and a change among them was urgent
+	leaseAt   time.Time // when the lease was last taken or tried for
+	leaseGen  uint64    // the NodeLease's generation then
+	boardDue  bool      // the standings changed since the last leaderboard (here or on another node)
+	boardHot  bool      // and a change among them was urgent
 	outbox    []outMsg
 	changedSt bool
 	after     []func()  // run once the command's change is saved

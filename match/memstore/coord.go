@@ -39,6 +39,7 @@ type Coord struct {
 	players   map[string]expiring[string]
 	rounds    map[string]expiring[[]byte]
 	leases    map[string]expiring[string]
+	nodes     map[string]expiring[struct{}] // live nodes (KeepNode)
 	lastSweep time.Time
 
 	busMu sync.Mutex
@@ -73,6 +74,7 @@ func NewCoord() *Coord {
 		players:   map[string]expiring[string]{},
 		rounds:    map[string]expiring[[]byte]{},
 		leases:    map[string]expiring[string]{},
+		nodes:     map[string]expiring[struct{}]{},
 		lastSweep: time.Now(),
 		subs:      map[*subscriber]struct{}{},
 	}
@@ -94,6 +96,7 @@ func (c *Coord) sweep(now time.Time) {
 	maps.DeleteFunc(c.players, func(_ string, e expiring[string]) bool { return !e.live(now) })
 	maps.DeleteFunc(c.rounds, func(_ string, e expiring[[]byte]) bool { return !e.live(now) })
 	maps.DeleteFunc(c.leases, func(_ string, e expiring[string]) bool { return !e.live(now) })
+	maps.DeleteFunc(c.nodes, func(_ string, e expiring[struct{}]) bool { return !e.live(now) })
 }
 
 // liveMatch returns the match's record unless it is missing or expired;
@@ -256,11 +259,21 @@ func (c *Coord) Lease(_ context.Context, name, holder string, ttl time.Duration)
 	defer c.mu.Unlock()
 	now := time.Now()
 	c.sweep(now)
-	if e, ok := c.leases[name]; ok && e.live(now) && e.val != holder {
+	if e, ok := c.leases[name]; ok && e.live(now) && e.val != holder && c.nodes[e.val].live(now) {
 		return false, nil
 	}
 	c.leases[name] = expiring[string]{holder, now.Add(ttl)}
 	return true, nil
+}
+
+// KeepNode implements match.Coord.
+func (c *Coord) KeepNode(_ context.Context, node string, ttl time.Duration) (bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := time.Now()
+	kept := c.nodes[node].live(now)
+	c.nodes[node] = expiring[struct{}]{expires: now.Add(ttl)}
+	return kept, nil
 }
 
 // ReleaseLease implements match.Coord.

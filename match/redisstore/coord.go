@@ -111,6 +111,7 @@ func (c *Coord) roundKey(id string) string   { return c.prefix + "{round:" + id 
 func (c *Coord) codeKey(code string) string  { return c.prefix + "code:" + code }
 func (c *Coord) playerKey(id string) string  { return c.prefix + "player:" + id + ":match" }
 func (c *Coord) leaseKey(name string) string { return c.prefix + "lease:" + name }
+func (c *Coord) nodeKey(node string) string  { return c.prefix + "node:" + node }
 func (c *Coord) epochKey() string            { return c.prefix + "data-epoch" }
 func (c *Coord) events() string              { return c.prefix + "events" }
 
@@ -435,15 +436,55 @@ func (c *Coord) Subscribe(ctx context.Context, f func(msg []byte)) error {
 	return nil
 }
 
-// Lease implements match.Coord with one script run (lease.lua): SET PX
-// when the lease is free or the holder's own, else nothing. A resent run
-// renews the holder's lease again, which is harmless.
-func (c *Coord) Lease(ctx context.Context, name, holder string, ttl time.Duration) (bool, error) {
-	n, err := c.script(ctx, leaseScript, []string{c.leaseKey(name)}, holder, ms(ttl).Milliseconds()).Int()
-	if err != nil {
-		return false, mapErr(err)
+// KeepNode implements match.Coord with one SET PX GET of the node's key,
+// whose old value tells whether the node was live. A resent SET finds its
+// own value and reports the node kept, which it is.
+func (c *Coord) KeepNode(ctx context.Context, node string, ttl time.Duration) (bool, error) {
+	cmd := redis.NewStringCmd(ctx, "set", c.nodeKey(node), "1", "px", ms(ttl).Milliseconds(), "get")
+	switch err := c.run(ctx, cmd); {
+	case errors.Is(err, redis.Nil):
+		return false, nil
+	case err != nil:
+		return false, err
 	}
-	return n == 1, nil
+	return true, nil
+}
+
+// Lease implements match.Coord with one script run (lease.lua): SET PX
+// when the lease is free or the holder's own. When another holder has it,
+// an EXISTS of that holder's node key, and if the node is not live a
+// second run that takes the lease if that holder still has it. The lease
+// and the node are two keys that a cluster may keep on two shards, so no
+// one script can read both. A resent run renews the holder's lease again,
+// which is harmless.
+func (c *Coord) Lease(ctx context.Context, name, holder string, ttl time.Duration) (bool, error) {
+	key, ttlMs := c.leaseKey(name), ms(ttl).Milliseconds()
+	other, err := c.takeLease(ctx, key, holder, ttlMs, "")
+	if err != nil || other == "" {
+		return err == nil, err
+	}
+	live := redis.NewIntCmd(ctx, "exists", c.nodeKey(other))
+	if err := c.run(ctx, live); err != nil {
+		return false, err
+	}
+	if live.Val() > 0 {
+		return false, nil
+	}
+	other, err = c.takeLease(ctx, key, holder, ttlMs, other)
+	return err == nil && other == "", err
+}
+
+// takeLease runs lease.lua: it returns "" when holder has the lease now,
+// else the holder that has it.
+func (c *Coord) takeLease(ctx context.Context, key, holder string, ttlMs int64, gone string) (string, error) {
+	v, err := c.script(ctx, leaseScript, []string{key}, holder, ttlMs, gone).Result()
+	if err != nil {
+		return "", mapErr(err)
+	}
+	if other, ok := v.(string); ok {
+		return other, nil
+	}
+	return "", nil
 }
 
 // ReleaseLease implements match.Coord with one script run (release.lua):

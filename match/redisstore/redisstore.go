@@ -25,7 +25,8 @@
 //	<prefix>code:<code>                string: the invite code's match id
 //	<prefix>player:<id>:match          string: the player's current match id
 //	<prefix>{round:<id>}:record        string: the round's record
-//	<prefix>lease:<name>               string: the lease's holder
+//	<prefix>lease:<name>               string: the lease's holder, a node
+//	<prefix>node:<name>                string: "1" while the node is live
 //	<prefix>data-epoch                 string: the data epoch (no TTL)
 //	<prefix>events                     pub/sub channel between nodes
 //

@@ -69,6 +69,8 @@ func RunCoord(t *testing.T, newCoord func(t *testing.T) Coord) {
 		{"Lease", testLease},
 		{"LeaseRenewal", testLeaseRenewal},
 		{"ConcurrentLeaseTakers", testConcurrentLease},
+		{"NodeLiveness", testNodeLiveness},
+		{"LeaseOfANodeNotLive", testLeaseOfNodeNotLive},
 		{"DataEpoch", testDataEpoch},
 	}
 	for _, tc := range tests {
@@ -748,8 +750,18 @@ func (h *coordHarness) lease(name, holder string, ttl time.Duration, want bool) 
 	}
 }
 
+func (h *coordHarness) keepNode(node string, ttl time.Duration, want bool) {
+	h.t.Helper()
+	kept, err := h.c.KeepNode(h.ctx, node, ttl)
+	if err != nil || kept != want {
+		h.t.Fatalf("KeepNode(%s) = %v, %v; want %v", node, kept, err, want)
+	}
+}
+
 func testLease(t *testing.T, h *coordHarness) {
 	const ttl = 300 * time.Millisecond
+	h.keepNode("node-a", long, false)
+	h.keepNode("node-b", long, false)
 	h.lease("clock:m1", "node-a", ttl, true)
 	taken := time.Now()
 	h.lease("clock:m1", "node-b", ttl, false)
@@ -792,6 +804,8 @@ func testLease(t *testing.T, h *coordHarness) {
 // past the first expiry, only past the renewed one.
 func testLeaseRenewal(t *testing.T, h *coordHarness) {
 	const ttl = time.Second
+	h.keepNode("node-a", long, false)
+	h.keepNode("node-b", long, false)
 	h.lease("l", "node-a", ttl, true)
 	time.Sleep(600 * time.Millisecond)
 	h.lease("l", "node-a", ttl, true)
@@ -812,6 +826,9 @@ func testLeaseRenewal(t *testing.T, h *coordHarness) {
 
 func testConcurrentLease(t *testing.T, h *coordHarness) {
 	const takers = 16
+	for i := range takers {
+		h.keepNode(fmt.Sprintf("node-%d", i), long, false)
+	}
 	var wins atomic.Int64
 	var wg sync.WaitGroup
 	for i := range takers {
@@ -829,6 +846,46 @@ func testConcurrentLease(t *testing.T, h *coordHarness) {
 	if n := wins.Load(); n != 1 {
 		t.Fatalf("%d of %d takers got one lease", n, takers)
 	}
+}
+
+// A node is live for the TTL of its last KeepNode, and KeepNode says
+// whether it was live until then.
+func testNodeLiveness(t *testing.T, h *coordHarness) {
+	const ttl = 300 * time.Millisecond
+	h.keepNode("n1", ttl, false) // never kept before
+	h.keepNode("n1", ttl, true)
+	h.keepNode("n2", long, false) // another node's liveness is its own
+	time.Sleep(ttl + 150*time.Millisecond)
+	h.keepNode("n1", ttl, false) // lapsed
+	h.keepNode("n1", ttl, true)
+	h.keepNode("n2", long, true)
+}
+
+// A lease whose holder's node is no longer live goes to another node at
+// once, though the lease itself has not expired; while the holder's node
+// is live, nobody else gets it.
+func testLeaseOfNodeNotLive(t *testing.T, h *coordHarness) {
+	const ttl = 300 * time.Millisecond
+	h.keepNode("node-a", ttl, false)
+	h.keepNode("node-b", long, false)
+	h.lease("clock", "node-a", long, true)
+	h.lease("clock", "node-b", long, false)
+	h.keepNode("node-a", ttl, true)
+	kept := time.Now()
+	h.eventually("node-b takes the lease of a node not live", func() bool {
+		ok, err := h.c.Lease(h.ctx, "clock", "node-b", long)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	})
+	if d := time.Since(kept); d < ttl-20*time.Millisecond {
+		t.Fatalf("node-b took the lease %v after node-a was kept live for %v", d, ttl)
+	}
+	// node-a is live again, and finds it lapsed; the lease stays node-b's.
+	h.keepNode("node-a", long, false)
+	h.lease("clock", "node-a", long, false)
+	h.lease("clock", "node-b", long, true)
 }
 
 // The data epoch is not empty, and every call (concurrent first calls
