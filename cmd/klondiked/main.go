@@ -286,6 +286,7 @@ func openBackends(ctx context.Context, o Options, log *slog.Logger) (backends, f
 		m := memstore.NewBackends()
 		return backends{store: m.Store, sessions: m.Sessions, coord: m.Coord, async: m.Async}, func() {}, nil
 	}
+	redisstore.LogTo(log)
 	cfg := redisstore.Config{Prefix: o.RedisPrefix, TTL: o.RoundTTL, Linger: o.RedisLinger, Durability: o.Durability}
 	if o.RedisLinger == 0 {
 		cfg.Linger = -1 // none (the Config's zero is its default)
