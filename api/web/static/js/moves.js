@@ -16,6 +16,15 @@ import { screen, update } from './screen.js';
 // beyond it is not sent.
 const MAX_QUEUED = 3;
 
+// A move refused as unavailable is sent again after RETRY_FIRST_MS, the wait
+// doubling up to RETRY_MAX_MS, until RETRY_FOR_MS after its first refusal:
+// long enough to outlast a Redis failover, so the player need not play it
+// again. Past NOTICE_AFTER_MS the player is told that it will be sent again.
+const RETRY_FIRST_MS = 300;
+const RETRY_MAX_MS = 2000;
+const RETRY_FOR_MS = 20000;
+const NOTICE_AFTER_MS = 1500;
+
 /**
  * sendMove plays a move of the notation; info.origin names the dragged
  * cards, so that a refusal can snap them back.
@@ -40,9 +49,11 @@ export function sendMove(text, info = {}) {
 }
 
 // dispatch sends mv with the next seq; tries counts the times it was sent
-// again after a refusal that leaves it worth retrying.
+// again after a refusal that leaves it worth retrying. A retry still
+// waiting (r.retry) is dropped: the move sent now supersedes it.
 function dispatch(mv) {
   const r = S.round;
+  r.retry = null;
   mv.seq = r.lastSeq + 1;
   mv.id = S.conn.send('move', { round_id: r.id, seq: mv.seq, move: mv.text });
   if (!mv.id) {
@@ -118,16 +129,24 @@ export function onMoveRejected(m) {
       }
       break;
     }
-    case 'unavailable':
+    case 'unavailable': {
       // The store did not record the move and nothing changed: the same
       // move is sent again, with backoff, if the round is the same and no
-      // other move is in flight by then.
-      if (mv && (mv.tries || 0) < 4) {
-        setTimeout(() => { if (S.round === r && !r.inflight) dispatch({ ...mv, tries: (mv.tries || 0) + 1 }); }, 300 * 2 ** (mv.tries || 0));
+      // other move has been sent since.
+      const now = performance.now();
+      const since = (mv && mv.since) || now;
+      if (mv && now - since < RETRY_FOR_MS) {
+        const tries = mv.tries || 0;
+        const told = mv.told || now - since >= NOTICE_AFTER_MS;
+        if (told && !mv.told) toast('The server is recovering; your move will be sent again…');
+        const again = { ...mv, tries: tries + 1, since, told };
+        r.retry = again;
+        setTimeout(() => { if (S.round === r && !r.inflight && r.retry === again) dispatch(again); }, Math.min(RETRY_FIRST_MS * 2 ** tries, RETRY_MAX_MS));
       } else {
         toast(`The server is busy: ${m.reason}`, 'error');
       }
       break;
+    }
     default:
       toast(`${mv ? `${mv.text} refused: ` : 'Refused: '}${m.reason}`, 'error');
       announce(`Move refused: ${m.reason}`);
