@@ -49,6 +49,10 @@ type config struct {
 	// EchoRedis is the Redis the --echo-listen server logs each move to
 	// before it answers (--echo-redis): the baseline of a durable move.
 	EchoRedis string
+	// EchoStore is the Redis whose store (redisstore) the --echo-listen
+	// server appends each move to before it answers (--echo-store): the
+	// floor of a checked durable move.
+	EchoStore string
 
 	// Idle bots only connect and say hello, then answer pings until the
 	// end: the server's memory a connection.

@@ -38,8 +38,22 @@ type echoServer struct {
 	wg       sync.WaitGroup
 	mu       sync.Mutex
 	conns    map[*websocket.Conn]struct{}
-	log      *echoLog // nil: moves are not logged (see echolog.go)
+	log      moveLog // nil: moves are not logged
 }
+
+// moveLog is where the echo logs each move before it answers: Redis lists
+// (echoLog, --echo-redis) or the Redis store (storeLog, --echo-store).
+type moveLog interface {
+	// append logs the player's move and returns once it is kept, or the
+	// error that kept it out.
+	append(player string, seq int, move string) error
+	// close waits for the appends under way and releases the connection.
+	close()
+}
+
+// echoPlayerPrefix and a number from 1 up, in the order of connection, name
+// the echo's players.
+const echoPlayerPrefix = "echo"
 
 // echoPosition returns a mid-game position under rules: the opening of
 // deal #1 after some moves, its view's JSON and the view. It is what every
@@ -90,8 +104,9 @@ var echoEvents = engine.Drew.Names()
 // memory, so that the baseline run as a process of its own (--echo-listen)
 // is measured as an external klondiked is.
 //
-// With log, every move is logged to Redis before its move_ok (--echo-redis).
-func startEcho(addr string, view json.RawMessage, log *echoLog) (wsURL string, stop func(), err error) {
+// With log, every move is logged before its move_ok (--echo-redis,
+// --echo-store).
+func startEcho(addr string, view json.RawMessage, log moveLog) (wsURL string, stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return "", nil, err
@@ -179,7 +194,7 @@ func (e *echoServer) serve(w http.ResponseWriter, r *http.Request) {
 			return false
 		}
 	}
-	player := "echo" + strconv.FormatInt(e.players.Add(1), 10)
+	player := echoPlayerPrefix + strconv.FormatInt(e.players.Add(1), 10)
 	for { // the reader
 		_, data, err := ws.ReadMessage()
 		if err != nil {

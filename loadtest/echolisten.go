@@ -24,13 +24,25 @@ func serveEcho(ctx context.Context, cfg config, logw io.Writer) error {
 		return err
 	}
 	rep := fileLimitNote(raiseFileLimit())
-	var log *echoLog
-	if cfg.EchoRedis != "" {
-		if log, err = openEchoLog(cfg.EchoRedis); err != nil {
+	var log moveLog
+	switch {
+	case cfg.EchoRedis != "":
+		l, err := openEchoLog(cfg.EchoRedis)
+		if err != nil {
 			return err
 		}
+		log = l
+		rep += ", each move logged to " + cfg.EchoRedis + " under " + l.prefix
+	case cfg.EchoStore != "":
+		l, err := openStoreLog(cfg.EchoStore)
+		if err != nil {
+			return err
+		}
+		log = l
+		rep += ", each move appended to the store at " + cfg.EchoStore + " under " + l.prefix
+	}
+	if log != nil {
 		defer log.close()
-		rep += ", each move logged to " + cfg.EchoRedis + " under " + log.prefix
 	}
 	url, stop, err := startEcho(cfg.EchoListen, raw, log)
 	if err != nil {

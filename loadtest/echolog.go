@@ -27,6 +27,8 @@ type echoLog struct {
 	sending bool // a flusher is running
 }
 
+var _ moveLog = (*echoLog)(nil)
+
 type echoEntry struct {
 	key   string
 	entry string

@@ -70,6 +70,10 @@ Target (loopback addresses only):
                       shared pipelines (group commit, no checks): the least a
                       durable move costs, the baseline of the Redis store;
                       read its CPU with the bots' --redis-info URL
+  --echo-store URL    with --echo-listen: the echo logs each move with the
+                      Redis store's own Append (append.lua's checks, the
+                      standing, group commit) before it answers: the floor of
+                      a checked durable move; loopback, not with --echo-redis
 
 Load:
   --players N         bots (default 100)
@@ -256,6 +260,7 @@ func parseFlags(args []string, stderr io.Writer) (config, attackConfig, error) {
 	fs.BoolVar(&cfg.WithBaseline, "with-baseline", false, "")
 	fs.StringVar(&cfg.EchoListen, "echo-listen", "", "")
 	fs.StringVar(&cfg.EchoRedis, "echo-redis", "", "")
+	fs.StringVar(&cfg.EchoStore, "echo-store", "", "")
 	fs.BoolVar(&cfg.Sweep, "sweep", false, "")
 	fs.IntVar(&cfg.SweepSteps, "sweep-steps", 8, "")
 	fs.DurationVar(&cfg.SweepStep, "sweep-step", 10*time.Second, "")
@@ -339,6 +344,10 @@ func parseFlags(args []string, stderr io.Writer) (config, attackConfig, error) {
 		return bad("--no-coord applies to the Redis store: give --redis")
 	case cfg.EchoRedis != "" && cfg.EchoListen == "":
 		return bad("--echo-redis logs the moves of the echo that --echo-listen serves: give --echo-listen")
+	case cfg.EchoStore != "" && cfg.EchoListen == "":
+		return bad("--echo-store logs the moves of the echo that --echo-listen serves: give --echo-listen")
+	case cfg.EchoStore != "" && cfg.EchoRedis != "":
+		return bad("--echo-store and --echo-redis are two ways to log the echo's moves: give one")
 	case cfg.RedisInfo != "" && cfg.Server == "":
 		return bad("--redis-info reads an external server's Redis: give --server (with --redis the run reads its own)")
 	case cfg.Idle && cfg.Sweep:
@@ -359,6 +368,11 @@ func parseFlags(args []string, stderr io.Writer) (config, attackConfig, error) {
 	if cfg.EchoRedis != "" {
 		if err := checkLoopbackURL(cfg.EchoRedis, "redis", "rediss"); err != nil {
 			return bad("--echo-redis: %v", err)
+		}
+	}
+	if cfg.EchoStore != "" {
+		if err := checkLoopbackURL(cfg.EchoStore, "redis", "rediss"); err != nil {
+			return bad("--echo-store: %v", err)
 		}
 	}
 	if cfg.EchoListen != "" {
