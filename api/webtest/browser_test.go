@@ -62,13 +62,15 @@ func startServerWith(t *testing.T, limits api.Limits) string {
 	return startServerConfig(t, api.Config{Limits: limits})
 }
 
-// startServerConfig is startServer with cfg, whose backends (the memory
-// ones), logger and hints the browser tests set, and the match timings
-// that cfg leaves zero.
+// startServerConfig is startServer with cfg, whose logger and hints the
+// browser tests set, and its backends (the memory ones) and match timings
+// when cfg leaves them unset.
 func startServerConfig(t *testing.T, cfg api.Config) string {
 	t.Helper()
-	mem := memstore.NewBackends()
-	cfg.Store, cfg.Sessions, cfg.Coord, cfg.Async, cfg.Records = mem.Store, mem.Sessions, mem.Coord, mem.Async, mem.Async
+	if cfg.Store == nil {
+		mem := memstore.NewBackends()
+		cfg.Store, cfg.Sessions, cfg.Coord, cfg.Async, cfg.Records = mem.Store, mem.Sessions, mem.Coord, mem.Async, mem.Async
+	}
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	cfg.Hint = api.SolverHints()
 	m := &cfg.Match

@@ -3,17 +3,12 @@ package webtest
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"klondike/api"
-	"klondike/api/web"
 	"klondike/match"
 	"klondike/match/memstore"
 )
@@ -47,23 +42,8 @@ func startFailingServer(t *testing.T) (string, *failingStore) {
 	t.Helper()
 	mem := memstore.NewBackends()
 	store := &failingStore{Store: mem.Store}
-	srv := api.NewServer(api.Config{
-		Store: store, Sessions: mem.Sessions, Coord: mem.Coord, Async: mem.Async, Records: mem.Async,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Hint:   api.SolverHints(),
-		Match:  match.Config{LeaderboardEvery: 40 * time.Millisecond, Intermission: 300 * time.Millisecond, QuickWait: 500 * time.Millisecond},
-	})
-	mux := http.NewServeMux()
-	mux.Handle("/", web.Handler())
-	for _, p := range []string{"/ws", "/healthz", "/readyz", "/metrics", "/api/"} {
-		mux.Handle(p, srv)
-	}
-	hs := httptest.NewServer(mux)
-	t.Cleanup(func() {
-		srv.Close()
-		hs.Close()
-	})
-	return hs.URL, store
+	base := startServerConfig(t, api.Config{Store: store, Sessions: mem.Sessions, Coord: mem.Coord, Async: mem.Async, Records: mem.Async})
+	return base, store
 }
 
 // TestMoveOutlastsAnOutage: a move made once while the store refuses every
