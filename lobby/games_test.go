@@ -3,6 +3,7 @@ package lobby_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"testing"
@@ -91,7 +92,9 @@ func TestChallengeOnEveryGame(t *testing.T) {
 					}
 					time.Sleep(3 * time.Second)
 					playLegal(t, r, p.PlayerID, 12)
-					if err := r.Resign(ctx, p.PlayerID, time.Now()); err != nil {
+					// The random deal may have ended the game already (stuck,
+					// from the start or after the moves): nothing to resign.
+					if err := r.Resign(ctx, p.PlayerID, time.Now()); err != nil && !errors.Is(err, engine.ErrGameOver) {
 						t.Fatal(err)
 					}
 					synctest.Wait()
@@ -212,6 +215,34 @@ func TestDailyOfAnotherGame(t *testing.T) {
 			if r.Game != engine.Klondike {
 				t.Fatalf("the pool was asked for %v", r)
 			}
+		}
+	})
+}
+
+// TestAttemptOnAStuckDealEndsAtOnce: an attempt dealt a deal that is stuck
+// before its first move (deal #10 in draw 3, docs/rules.md) is over as it
+// starts: the player hears so, and the game counts in their records, at
+// once rather than at the attempt's time limit.
+func TestAttemptOnAStuckDealEndsAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		sk := &rawSink{}
+		l := asyncNode(t, memstore.NewBackends(), sk)
+		alice := hello(t, l, "alice")
+		rec, err := l.CreateChallenge(ctx, alice.PlayerID, match.PartialSettings{Seed: new("10"), Draw: new(3)}, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.StartAttempt(ctx, alice.PlayerID, rec.ID); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if got := sk.of(alice.PlayerID, "AttemptOver"); len(got) != 1 {
+			t.Fatalf("attempt_over %d times as the stuck deal started, want once", len(got))
+		}
+		rs, err := l.Records(ctx, alice.PlayerID)
+		if err != nil || len(rs) != 1 || rs[0].Played != 1 || rs[0].Won != 0 {
+			t.Fatalf("alice's records %+v, %v; want one game played, lost", rs, err)
 		}
 	})
 }

@@ -216,6 +216,11 @@ func (r *Round) Start(ctx context.Context) error {
 		}
 	}
 	r.state.CompareAndSwap(int32(roundPending), int32(roundRunning))
+	if g.Status().Over() {
+		// A deal stuck from the start: every game is over as it begins,
+		// and no move will say so.
+		r.signalFinished()
+	}
 	return nil
 }
 

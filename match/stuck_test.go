@@ -1,0 +1,49 @@
+package match_test
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"klondike/api/protocol"
+	"klondike/engine"
+	"klondike/match"
+	"klondike/match/memstore"
+)
+
+// A round dealt a deal that is stuck before its first move (deal #10 in
+// draw 3, docs/rules.md) ends as it starts, every game stuck, not at its
+// time limit.
+func TestStuckDealEndsTheRoundAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		sk := newSink()
+		s := match.DefaultSettings()
+		s.Seed, s.Draw, s.TimeLimitS = "10", 3, 600
+		m, err := match.New("m1", "ABCDEF", s, false, matchConfig(memstore.New(), memstore.NewCoord(), sk))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		for _, p := range []match.Player{alice, bob} {
+			if err := m.Join(ctx, p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := m.Start(ctx, "a"); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(s.CountdownS)*time.Second + time.Second)
+		synctest.Wait()
+		over := received[protocol.RoundOver](t, sk, "a", protocol.TypeRoundOver)
+		if len(over) != 1 {
+			t.Fatalf("round_over %d times a second after the start, want once", len(over))
+		}
+		for _, e := range over[0].Results {
+			if e.Status != engine.Stuck {
+				t.Errorf("result %+v: want stuck", e)
+			}
+		}
+	})
+}
