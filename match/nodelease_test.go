@@ -36,11 +36,22 @@ func (c *leaseCoord) KeepNode(ctx context.Context, node string, ttl time.Duratio
 // its round running when it returns.
 func runningMatch(t *testing.T, id string, coord match.Coord, nl *match.NodeLease, sk *sink, limitS int) *match.Match {
 	t.Helper()
-	ctx := context.Background()
 	s := match.DefaultSettings()
 	s.TimeLimitS = limitS
 	cfg := matchConfig(memstore.New(), coord, sk)
 	cfg.Node, cfg.NodeLease = "node-1", nl
+	m := startedMatch(t, id, s, cfg)
+	if m.Info().State != match.StateRunning {
+		t.Fatalf("state %s after the countdown, want running", m.Info().State)
+	}
+	return m
+}
+
+// startedMatch makes a match of alice and bob, starts it and returns once
+// its countdown is over. It runs inside a synctest bubble.
+func startedMatch(t *testing.T, id string, s match.Settings, cfg match.Config) *match.Match {
+	t.Helper()
+	ctx := context.Background()
 	m, err := match.New(id, id+"CODE", s, false, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -56,9 +67,6 @@ func runningMatch(t *testing.T, id string, coord match.Coord, nl *match.NodeLeas
 	}
 	time.Sleep(time.Duration(s.CountdownS)*time.Second + time.Millisecond)
 	synctest.Wait()
-	if m.Info().State != match.StateRunning {
-		t.Fatalf("state %s after the countdown, want running", m.Info().State)
-	}
 	return m
 }
 

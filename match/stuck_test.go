@@ -1,7 +1,6 @@
 package match_test
 
 import (
-	"context"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -17,24 +16,11 @@ import (
 // time limit.
 func TestStuckDealEndsTheRoundAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		ctx := context.Background()
 		sk := newSink()
 		s := match.DefaultSettings()
 		s.Seed, s.Draw, s.TimeLimitS = "10", 3, 600
-		m, err := match.New("m1", "ABCDEF", s, false, matchConfig(memstore.New(), memstore.NewCoord(), sk))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer m.Close()
-		for _, p := range []match.Player{alice, bob} {
-			if err := m.Join(ctx, p); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := m.Start(ctx, "a"); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(time.Duration(s.CountdownS)*time.Second + time.Second)
+		startedMatch(t, "m1", s, matchConfig(memstore.New(), memstore.NewCoord(), sk))
+		time.Sleep(time.Second)
 		synctest.Wait()
 		over := received[protocol.RoundOver](t, sk, "a", protocol.TypeRoundOver)
 		if len(over) != 1 {
