@@ -29,6 +29,7 @@ import (
 	"klondike/api"
 	"klondike/api/apitest"
 	"klondike/api/protocol"
+	"klondike/api/web"
 	"klondike/engine"
 	"klondike/lobby"
 	"klondike/match"
@@ -493,7 +494,8 @@ func (c *apiChecker) get(url string) (*http.Response, []byte) {
 // check finds the documented response of an answer and checks the answer
 // against it: its status, its required headers, its media type and its
 // body against the schema. Under /api/v1, an answer of no documented
-// operation must be the NotFound or MethodNotAllowed response.
+// operation must be the NotFound or MethodNotAllowed response; elsewhere,
+// a path of no other operation is GET /'s, as the mux routes it.
 func (c *apiChecker) check(method, path string, resp *http.Response, body []byte) {
 	c.t.Helper()
 	what := fmt.Sprintf("%s %s = %d", method, path, resp.StatusCode)
@@ -502,6 +504,11 @@ func (c *apiChecker) check(method, path string, resp *http.Response, body []byte
 		opMethod = http.MethodGet
 	}
 	tpl := c.doc.pathTemplate(path)
+	if tpl == "" && path != "/api/v1" && !strings.HasPrefix(path, "/api/v1/") {
+		// The mux gives every path no other route takes to "GET /", the
+		// web client, as the document says.
+		tpl = "/"
+	}
 	op := c.doc.operations()[opMethod+" "+tpl]
 	status := strconv.Itoa(resp.StatusCode)
 	var want map[string]any
@@ -721,12 +728,11 @@ func TestOpenAPI(t *testing.T) {
 		t.Error(err)
 	}
 
-	// The document's operations are the server's routes but the web client.
+	// The document's operations are the server's routes, the web client's
+	// included.
 	routes := map[string]bool{}
 	for _, p := range api.RoutePatterns(srv) {
-		if p != "GET /" { // the web client, not the HTTP API
-			routes[p] = true
-		}
+		routes[p] = true
 	}
 	ops := doc.operations()
 	for p := range routes {
@@ -746,6 +752,20 @@ func TestOpenAPI(t *testing.T) {
 	c.get(base + "/healthz")
 	c.get(base + "/readyz")
 	c.get(base + "/metrics")
+
+	// The web client: its pages, an asset of each type, a page the
+	// browser has, the icon's redirect, and paths of no page or asset.
+	for _, p := range []string{"/", "/daily", "/m/VJPYET", "/deal/1", "/c/cf0335bbf400a/", "/index.html"} {
+		c.get(base + p)
+	}
+	for _, a := range []string{"app.css", "js/app.js", "favicon.svg"} {
+		c.get(base + "/static/" + web.Version() + "/" + a)
+	}
+	r, _ = c.get(base + "/")
+	c.do(http.MethodGet, base+"/", http.Header{"If-None-Match": {r.Header.Get("ETag")}})
+	c.get(base + "/favicon.ico")
+	c.get(base + "/nope")
+	c.get(base + "/static/" + web.Version() + "/nope.js")
 
 	// The lobby list, a page at a time, and its bad parameters.
 	openPublic(t, srv, 3)
