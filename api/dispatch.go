@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"klondike/api/internal/fast"
 	"klondike/api/protocol"
 	"klondike/engine"
 	"klondike/lobby"
@@ -127,7 +128,7 @@ var encodeEvent match.Encoder = protocol.Encode
 func (s *Service) HandleMessage(parent context.Context, c *Conn, env *Envelope) {
 	// context.WithTimeout(parent, commandTimeout), made only if needed.
 	cc := env.commandContext(parent, time.Now().Add(commandTimeout))
-	defer cc.cancel()
+	defer cc.Cancel()
 	var ctx context.Context = cc
 	if env.Type == protocol.TypeHello {
 		s.hello(ctx, c, env)
@@ -307,7 +308,7 @@ func (s *Service) hint(ctx context.Context, c *Conn, env *Envelope, pid, roundID
 
 func (s *Service) move(ctx context.Context, c *Conn, env *Envelope, pid string) {
 	start := time.Now()
-	var m moveFields
+	var m fast.MoveFields
 	result := "accepted"
 	defer func() {
 		s.Metrics.Moves.WithLabelValues(result).Inc()
@@ -337,7 +338,7 @@ func (s *Service) move(ctx context.Context, c *Conn, env *Envelope, pid string) 
 			s.sendError(c, env.ID, err)
 			return
 		}
-		m = moveFields{RoundID: dm.RoundID, Seq: dm.Seq, Move: dm.Move}
+		m = fast.MoveFields{RoundID: dm.RoundID, Seq: dm.Seq, Move: dm.Move}
 	}
 	r, err := s.Lobby.Round(ctx, m.RoundID)
 	if err != nil {
