@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"klondike/api/protocol"
+	"klondike/api/ws"
 	"klondike/engine"
 	"klondike/lobby"
 	"klondike/match"
@@ -17,90 +18,38 @@ import (
 // boards, records) and over HTTP (GET /api/v1/daily, the leaderboard and
 // replay routes for asynchronous rounds, GET /api/v1/players/{id}/records).
 
-// asyncMessage handles the messages of asynchronous rounds; handled is
-// false for any other type.
-func (s *Service) asyncMessage(ctx context.Context, c *Conn, env *Envelope, pid string) (handled bool, err error) {
-	switch env.Type {
-	case protocol.TypeCreateChallenge:
-		var m protocol.CreateChallenge
-		if err := decode(env, &m); err != nil {
-			return true, err
-		}
-		if m.WindowS < 0 {
-			return true, lobby.ErrBadWindow
-		}
-		rec, err := s.Lobby.CreateChallenge(ctx, pid, m.Settings, time.Duration(m.WindowS)*time.Second)
-		if err != nil {
-			return true, err
-		}
-		return true, s.replyAsync(ctx, c, env, pid, &rec)
-	case protocol.TypeGetAsyncRound, protocol.TypeCloseChallenge, protocol.TypeStartAttempt:
-		var m protocol.RoundRef
-		if err := decode(env, &m); err != nil {
-			return true, err
-		}
-		return true, s.roundRef(ctx, c, env, pid, m.RoundID)
-	case protocol.TypeGetDaily:
-		day, rounds, err := dailyInfo(ctx, s.Lobby)
-		if err != nil {
-			return true, err
-		}
-		c.SendJSON(protocol.Daily{Type: protocol.TypeDaily, Re: env.ID, Day: day, Rounds: rounds})
-		return true, nil
-	case protocol.TypeGetBoard:
-		var m protocol.GetBoard
-		if err := decode(env, &m); err != nil {
-			return true, err
-		}
-		rec, err := s.Lobby.AsyncRound(ctx, m.RoundID)
-		if err != nil {
-			return true, err
-		}
-		top := clamp(m.Top, protocol.DefaultBoardTop, protocol.MaxBoardTop)
-		around := clamp(m.Around, protocol.DefaultBoardAround, protocol.MaxBoardAround)
-		page, err := s.Lobby.Board(ctx, &rec, top, pid, around)
-		if err != nil {
-			return true, err
-		}
-		c.SendJSON(protocol.Board{Type: protocol.TypeBoard, Re: env.ID, RoundID: rec.ID, Closed: rec.Closed(time.Now()), BoardPage: page})
-		return true, nil
-	case protocol.TypeGetRecords:
-		var m protocol.GetRecords
-		if err := decode(env, &m); err != nil {
-			return true, err
-		}
-		if m.PlayerID == "" {
-			m.PlayerID = pid
-		}
-		rs, err := s.Lobby.Records(ctx, m.PlayerID)
-		if err != nil {
-			return true, err
-		}
-		c.SendJSON(protocol.Records{Type: protocol.TypeRecords, Re: env.ID, PlayerID: m.PlayerID, Records: nonNil(rs)})
-		return true, nil
+func (s *Service) createChallenge(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
+	var m protocol.CreateChallenge
+	if err := decode(env, &m); err != nil {
+		return err
 	}
-	return false, nil
+	if m.WindowS < 0 {
+		return lobby.ErrBadWindow
+	}
+	rec, err := s.Lobby.CreateChallenge(ctx, pid, m.Settings, time.Duration(m.WindowS)*time.Second)
+	if err != nil {
+		return err
+	}
+	return s.replyAsync(ctx, c, env, pid, &rec)
 }
 
-// roundRef handles get_async_round, close_challenge and start_attempt.
-func (s *Service) roundRef(ctx context.Context, c *Conn, env *Envelope, pid, id string) error {
-	if id == "" {
-		return errBadRequest(env.Type + " needs round_id")
+// roundRef reads the asynchronous round that get_async_round,
+// close_challenge and start_attempt name.
+func roundRef(env *Envelope) (string, error) {
+	var m protocol.RoundRef
+	if err := decode(env, &m); err != nil {
+		return "", err
 	}
-	switch env.Type {
-	case protocol.TypeStartAttempt:
-		ev, err := s.Lobby.StartAttempt(ctx, pid, id)
-		if err != nil {
-			return err
-		}
-		c.SendJSON(protocol.Started(ev, env.ID))
-		return nil
-	case protocol.TypeCloseChallenge:
-		rec, err := s.Lobby.CloseChallenge(ctx, pid, id)
-		if err != nil {
-			return err
-		}
-		return s.replyAsync(ctx, c, env, pid, &rec)
+	if m.RoundID == "" {
+		return "", errBadRequest(env.Type + " needs round_id")
+	}
+	return m.RoundID, nil
+}
+
+func (s *Service) getAsyncRound(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
+	id, err := roundRef(env)
+	if err != nil {
+		return err
 	}
 	rec, err := s.Lobby.AsyncRound(ctx, id)
 	if err != nil {
@@ -109,9 +58,78 @@ func (s *Service) roundRef(ctx context.Context, c *Conn, env *Envelope, pid, id 
 	return s.replyAsync(ctx, c, env, pid, &rec)
 }
 
+func (s *Service) closeChallenge(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
+	id, err := roundRef(env)
+	if err != nil {
+		return err
+	}
+	rec, err := s.Lobby.CloseChallenge(ctx, pid, id)
+	if err != nil {
+		return err
+	}
+	return s.replyAsync(ctx, c, env, pid, &rec)
+}
+
+func (s *Service) startAttempt(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
+	id, err := roundRef(env)
+	if err != nil {
+		return err
+	}
+	ev, err := s.Lobby.StartAttempt(ctx, pid, id)
+	if err != nil {
+		return err
+	}
+	c.SendJSON(protocol.Started(ev, env.ID))
+	return nil
+}
+
+func (s *Service) getDaily(ctx context.Context, c *ws.Conn, env *Envelope, _ string) error {
+	day, rounds, err := dailyInfo(ctx, s.Lobby)
+	if err != nil {
+		return err
+	}
+	c.SendJSON(protocol.Daily{Type: protocol.TypeDaily, Re: env.ID, Day: day, Rounds: rounds})
+	return nil
+}
+
+func (s *Service) getBoard(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
+	var m protocol.GetBoard
+	if err := decode(env, &m); err != nil {
+		return err
+	}
+	rec, err := s.Lobby.AsyncRound(ctx, m.RoundID)
+	if err != nil {
+		return err
+	}
+	top := clamp(m.Top, protocol.DefaultBoardTop, protocol.MaxBoardTop)
+	around := clamp(m.Around, protocol.DefaultBoardAround, protocol.MaxBoardAround)
+	page, err := s.Lobby.Board(ctx, &rec, top, pid, around)
+	if err != nil {
+		return err
+	}
+	c.SendJSON(protocol.Board{Type: protocol.TypeBoard, Re: env.ID, RoundID: rec.ID, Closed: rec.Closed(time.Now()), BoardPage: page})
+	return nil
+}
+
+func (s *Service) getRecords(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
+	var m protocol.GetRecords
+	if err := decode(env, &m); err != nil {
+		return err
+	}
+	if m.PlayerID == "" {
+		m.PlayerID = pid
+	}
+	rs, err := s.Lobby.Records(ctx, m.PlayerID)
+	if err != nil {
+		return err
+	}
+	c.SendJSON(protocol.Records{Type: protocol.TypeRecords, Re: env.ID, PlayerID: m.PlayerID, Records: nonNil(rs)})
+	return nil
+}
+
 // replyAsync answers with an asynchronous round's async_round, the
 // player's attempt in it included.
-func (s *Service) replyAsync(ctx context.Context, c *Conn, env *Envelope, pid string, rec *match.AsyncRecord) error {
+func (s *Service) replyAsync(ctx context.Context, c *ws.Conn, env *Envelope, pid string, rec *match.AsyncRecord) error {
 	info, err := s.Lobby.AsyncInfo(ctx, rec)
 	if err != nil {
 		return err

@@ -9,7 +9,9 @@ import (
 	"sync"
 	"time"
 
+	"klondike/api/internal/fast"
 	"klondike/api/protocol"
+	"klondike/api/ws"
 	"klondike/engine"
 	"klondike/lobby"
 	"klondike/match"
@@ -88,7 +90,8 @@ func errorMessage(err error, code string) string {
 const commandTimeout = 5 * time.Second
 
 // Service turns protocol messages into lobby and match calls: it is the
-// Handler of every WebSocket connection.
+// ws.Handler of every WebSocket connection, and its afterMessage the
+// connections' AfterMessage hook.
 type Service struct {
 	Lobby   *lobby.Lobby
 	Hub     *Hub
@@ -104,11 +107,98 @@ type Service struct {
 // errNoHintsHere: the server was started without a hint solver.
 var errNoHintsHere = errors.New("this server offers no hints")
 
-var _ Handler = (*Service)(nil)
+var _ ws.Handler = (*Service)(nil)
 
-// Closed implements Handler: a dropped player keeps their seat and game.
-func (s *Service) Closed(c *Conn) {
-	id := c.PlayerID()
+// A handler answers one type of message for the player pid ("" only for
+// hello, the one message taken before hello). It decodes the message's
+// own fields; the error it returns, if any, is sent as an error message
+// (see errorCode).
+type handler func(s *Service, ctx context.Context, c *ws.Conn, env *Envelope, pid string) error
+
+// handlers maps each message type a client sends to its handler: the one
+// place where that choice is made.
+var handlers = map[string]handler{
+	protocol.TypeHello:           (*Service).hello,
+	protocol.TypeCreateMatch:     (*Service).createMatch,
+	protocol.TypeQuickMatch:      (*Service).quickMatch,
+	protocol.TypeListMatches:     (*Service).listMatches,
+	protocol.TypeJoinMatch:       (*Service).joinMatch,
+	protocol.TypeLeaveMatch:      (*Service).leaveMatch,
+	protocol.TypeReady:           (*Service).ready,
+	protocol.TypeStartMatch:      (*Service).startMatch,
+	protocol.TypeSpectate:        (*Service).spectate,
+	protocol.TypeRematch:         (*Service).rematch,
+	protocol.TypeMove:            (*Service).move,
+	protocol.TypeResign:          (*Service).resign,
+	protocol.TypeHint:            (*Service).hint,
+	protocol.TypeCreateChallenge: (*Service).createChallenge,
+	protocol.TypeGetAsyncRound:   (*Service).getAsyncRound,
+	protocol.TypeCloseChallenge:  (*Service).closeChallenge,
+	protocol.TypeStartAttempt:    (*Service).startAttempt,
+	protocol.TypeGetDaily:        (*Service).getDaily,
+	protocol.TypeGetBoard:        (*Service).getBoard,
+	protocol.TypeGetRecords:      (*Service).getRecords,
+}
+
+// HandleMessage implements ws.Handler: it decodes the message's envelope
+// and hands it to its type's handler, within commandTimeout. Only hello is
+// taken before hello.
+func (s *Service) HandleMessage(c *ws.Conn, frame []byte) {
+	env, re, problem := decodeEnvelope(frame)
+	if env == nil {
+		sendErr(c, re, protocol.CodeBadRequest, problem)
+		return
+	}
+	// context.WithTimeout(c.Context(), commandTimeout), made only if needed.
+	cc := env.commandContext(c.Context(), time.Now().Add(commandTimeout))
+	defer cc.Cancel()
+	pid := c.UserID()
+	if pid == "" && env.Type != protocol.TypeHello {
+		sendErr(c, env.ID, protocol.CodeUnauthorized, "say hello first")
+		return
+	}
+	h, ok := handlers[env.Type]
+	if !ok {
+		s.sendError(c, env.ID, errBadRequest("unknown message type "+quote(env.Type)))
+		return
+	}
+	if err := h(s, cc, c, env, pid); err != nil {
+		s.sendError(c, env.ID, err)
+	}
+}
+
+// refused is the connections' ws.Config.Refused: a message over the rate
+// gets rate_limited, naming the dropped message so that the client knows
+// what to resend, and a binary frame bad_request.
+func (s *Service) refused(c *ws.Conn, frame []byte, why ws.Refusal) {
+	switch why {
+	case ws.RateLimited:
+		env, re, _ := decodeEnvelope(frame)
+		if env != nil {
+			re = env.ID
+		}
+		sendErr(c, re, protocol.CodeRateLimited, "too many messages; slow down")
+	case ws.Binary:
+		sendErr(c, "", protocol.CodeBadRequest, "binary frames are not supported; send JSON text")
+	}
+}
+
+// afterMessage is the connections' ws.Config.AfterMessage: it asks the
+// pace of the player's running round for a leaderboard that the message
+// just handled made due, which then leaves in the reply's write.
+func (s *Service) afterMessage(c *ws.Conn) {
+	pid := c.UserID()
+	if pid == "" {
+		return
+	}
+	if p := s.Hub.pace(pid, c); p != nil {
+		p.SendDue()
+	}
+}
+
+// Closed implements ws.Handler: a dropped player keeps their seat and game.
+func (s *Service) Closed(c *ws.Conn) {
+	id := c.UserID()
 	if id == "" {
 		return
 	}
@@ -123,148 +213,19 @@ func (s *Service) Closed(c *Conn) {
 // package's events in the wire protocol.
 var encodeEvent match.Encoder = protocol.Encode
 
-// HandleMessage implements Handler.
-func (s *Service) HandleMessage(parent context.Context, c *Conn, env *Envelope) {
-	// context.WithTimeout(parent, commandTimeout), made only if needed.
-	cc := env.commandContext(parent, time.Now().Add(commandTimeout))
-	defer cc.cancel()
-	var ctx context.Context = cc
-	if env.Type == protocol.TypeHello {
-		s.hello(ctx, c, env)
-		return
-	}
-	pid := c.PlayerID()
-	if pid == "" {
-		c.SendError(env.ID, protocol.CodeUnauthorized, "say hello first")
-		return
-	}
-	var err error
-	switch env.Type {
-	case protocol.TypeCreateMatch:
-		var m protocol.CreateMatch
-		if err = decode(env, &m); err == nil {
-			err = s.replyMatch(c, env, func() (*match.MatchInfo, error) { return s.Lobby.CreateMatch(ctx, pid, m.Settings) })
-		}
-	case protocol.TypeQuickMatch:
-		var m protocol.CreateMatch
-		if err = decode(env, &m); err == nil {
-			err = s.replyMatch(c, env, func() (*match.MatchInfo, error) { return s.Lobby.QuickMatch(ctx, pid, m.Settings) })
-		}
-	case protocol.TypeListMatches:
-		err = s.listMatches(ctx, c, env)
-	case protocol.TypeJoinMatch:
-		var m protocol.MatchRef
-		if err = decode(env, &m); err == nil {
-			if m.MatchID == "" && m.Code == "" {
-				err = errBadRequest("join_match needs match_id or code")
-			} else {
-				err = s.replyMatch(c, env, func() (*match.MatchInfo, error) { return s.Lobby.JoinMatch(ctx, pid, m.MatchID, m.Code) })
-			}
-		}
-	case protocol.TypeLeaveMatch, protocol.TypeReady, protocol.TypeStartMatch, protocol.TypeSpectate, protocol.TypeRematch:
-		err = s.matchCommand(ctx, c, env, pid)
-	case protocol.TypeMove:
-		s.move(ctx, c, env, pid)
-	case protocol.TypeResign:
-		var m protocol.Resign
-		if err = decode(env, &m); err == nil {
-			var r *match.Round
-			if r, err = s.Lobby.Round(ctx, m.RoundID); err == nil {
-				if err = r.Resign(ctx, pid, time.Now()); err == nil {
-					c.SendJSON(protocol.Resigned{Type: protocol.TypeResigned, Re: env.ID, RoundID: m.RoundID})
-				}
-			}
-		}
-	case protocol.TypeHint:
-		var m protocol.Hint
-		if err = decode(env, &m); err == nil {
-			err = s.hint(ctx, c, env, pid, m.RoundID)
-		}
-	default:
-		var handled bool
-		if handled, err = s.asyncMessage(ctx, c, env, pid); !handled {
-			err = errBadRequest("unknown message type " + quote(env.Type))
-		}
-	}
-	if err != nil {
-		s.sendError(c, env.ID, err)
-	}
-}
-
-// matchCommand handles the messages that name a match and act on it.
-func (s *Service) matchCommand(ctx context.Context, c *Conn, env *Envelope, pid string) error {
-	var m protocol.MatchRef
-	if err := decode(env, &m); err != nil {
-		return err
-	}
-	if m.MatchID == "" && m.Code != "" {
-		mt, err := s.Lobby.MatchByCode(ctx, m.Code)
-		if err != nil {
-			return err
-		}
-		m.MatchID = mt.ID
-	}
-	if m.MatchID == "" {
-		m.MatchID = s.Lobby.Current(ctx, pid)
-	}
-	if env.Type == protocol.TypeRematch {
-		return s.replyMatch(c, env, func() (*match.MatchInfo, error) { return s.Lobby.Rematch(ctx, pid, m.MatchID) })
-	}
-	if env.Type == protocol.TypeLeaveMatch {
-		if err := s.Lobby.LeaveMatch(ctx, pid, m.MatchID); err != nil {
-			return err
-		}
-		mt, err := s.Lobby.Match(ctx, m.MatchID)
-		if err != nil {
-			return err
-		}
-		c.SendJSON(protocol.Match{Type: protocol.TypeMatch, Re: env.ID, Match: mt.Info()})
-		return nil
-	}
-	mt, err := s.Lobby.Match(ctx, m.MatchID)
-	if err != nil {
-		return err
-	}
-	switch env.Type {
-	case protocol.TypeReady:
-		err = mt.SetReady(ctx, pid, m.Ready == nil || *m.Ready)
-	case protocol.TypeStartMatch:
-		err = mt.Start(ctx, pid)
-	case protocol.TypeSpectate:
-		err = mt.Spectate(ctx, pid)
-	}
-	if err != nil {
-		return err
-	}
-	c.SendJSON(protocol.Match{Type: protocol.TypeMatch, Re: env.ID, Match: mt.Info()})
-	return nil
-}
-
-func (s *Service) replyMatch(c *Conn, env *Envelope, f func() (*match.MatchInfo, error)) error {
-	info, err := f()
-	if err != nil {
-		return err
-	}
-	c.SendJSON(protocol.Match{Type: protocol.TypeMatch, Re: env.ID, Match: info})
-	return nil
-}
-
-func (s *Service) hello(ctx context.Context, c *Conn, env *Envelope) {
-	if c.PlayerID() != "" {
-		c.SendError(env.ID, protocol.CodeBadRequest, "hello was already said on this connection")
-		return
+func (s *Service) hello(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
+	if pid != "" {
+		return errBadRequest("hello was already said on this connection")
 	}
 	var m protocol.Hello
 	if err := decode(env, &m); err != nil {
-		s.sendError(c, env.ID, err)
-		return
+		return err
 	}
 	ses, resumed, err := s.Lobby.HelloFrom(ctx, c.RemoteIP(), m.Name, m.Token)
 	if err != nil {
-		s.sendError(c, env.ID, err)
-		return
+		return err
 	}
-	c.SetPlayerID(ses.PlayerID)
+	c.SetUserID(ses.PlayerID)
 	s.Hub.Attach(ses.PlayerID, c)
 	c.SendJSON(protocol.Welcome{
 		Type: protocol.TypeWelcome, Re: env.ID, PlayerID: ses.PlayerID, Name: ses.Name, Token: ses.Token,
@@ -273,17 +234,153 @@ func (s *Service) hello(ctx context.Context, c *Conn, env *Envelope) {
 	if resumed {
 		s.Lobby.Connected(ctx, ses.PlayerID, true)
 	}
+	return nil
+}
+
+func (s *Service) createMatch(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
+	var m protocol.CreateMatch
+	if err := decode(env, &m); err != nil {
+		return err
+	}
+	return replyMatch(c, env)(s.Lobby.CreateMatch(ctx, pid, m.Settings))
+}
+
+func (s *Service) quickMatch(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
+	var m protocol.CreateMatch
+	if err := decode(env, &m); err != nil {
+		return err
+	}
+	return replyMatch(c, env)(s.Lobby.QuickMatch(ctx, pid, m.Settings))
+}
+
+func (s *Service) joinMatch(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
+	var m protocol.MatchRef
+	if err := decode(env, &m); err != nil {
+		return err
+	}
+	if m.MatchID == "" && m.Code == "" {
+		return errBadRequest("join_match needs match_id or code")
+	}
+	return replyMatch(c, env)(s.Lobby.JoinMatch(ctx, pid, m.MatchID, m.Code))
+}
+
+// matchRef reads the match a message names: by match_id, or by code, or
+// else the player's current match.
+func (s *Service) matchRef(ctx context.Context, env *Envelope, pid string) (protocol.MatchRef, error) {
+	var m protocol.MatchRef
+	if err := decode(env, &m); err != nil {
+		return m, err
+	}
+	if m.MatchID == "" && m.Code != "" {
+		mt, err := s.Lobby.MatchByCode(ctx, m.Code)
+		if err != nil {
+			return m, err
+		}
+		m.MatchID = mt.ID
+	}
+	if m.MatchID == "" {
+		m.MatchID = s.Lobby.Current(ctx, pid)
+	}
+	return m, nil
+}
+
+func (s *Service) rematch(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
+	m, err := s.matchRef(ctx, env, pid)
+	if err != nil {
+		return err
+	}
+	return replyMatch(c, env)(s.Lobby.Rematch(ctx, pid, m.MatchID))
+}
+
+func (s *Service) leaveMatch(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
+	m, err := s.matchRef(ctx, env, pid)
+	if err != nil {
+		return err
+	}
+	if err := s.Lobby.LeaveMatch(ctx, pid, m.MatchID); err != nil {
+		return err
+	}
+	mt, err := s.Lobby.Match(ctx, m.MatchID)
+	if err != nil {
+		return err
+	}
+	c.SendJSON(protocol.Match{Type: protocol.TypeMatch, Re: env.ID, Match: mt.Info()})
+	return nil
+}
+
+// actOnMatch does what ready, start_match and spectate ask of the match
+// they name, and answers with the match.
+func (s *Service) actOnMatch(ctx context.Context, c *ws.Conn, env *Envelope, pid string, act func(*match.Match, protocol.MatchRef) error) error {
+	m, err := s.matchRef(ctx, env, pid)
+	if err != nil {
+		return err
+	}
+	mt, err := s.Lobby.Match(ctx, m.MatchID)
+	if err != nil {
+		return err
+	}
+	if err := act(mt, m); err != nil {
+		return err
+	}
+	c.SendJSON(protocol.Match{Type: protocol.TypeMatch, Re: env.ID, Match: mt.Info()})
+	return nil
+}
+
+func (s *Service) ready(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
+	return s.actOnMatch(ctx, c, env, pid, func(mt *match.Match, m protocol.MatchRef) error {
+		return mt.SetReady(ctx, pid, m.Ready == nil || *m.Ready)
+	})
+}
+
+func (s *Service) startMatch(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
+	return s.actOnMatch(ctx, c, env, pid, func(mt *match.Match, _ protocol.MatchRef) error { return mt.Start(ctx, pid) })
+}
+
+func (s *Service) spectate(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
+	return s.actOnMatch(ctx, c, env, pid, func(mt *match.Match, _ protocol.MatchRef) error { return mt.Spectate(ctx, pid) })
+}
+
+// replyMatch answers with the match a lobby call returned, or returns its
+// error.
+func replyMatch(c *ws.Conn, env *Envelope) func(*match.MatchInfo, error) error {
+	return func(info *match.MatchInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		c.SendJSON(protocol.Match{Type: protocol.TypeMatch, Re: env.ID, Match: info})
+		return nil
+	}
+}
+
+func (s *Service) resign(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
+	var m protocol.Resign
+	if err := decode(env, &m); err != nil {
+		return err
+	}
+	r, err := s.Lobby.Round(ctx, m.RoundID)
+	if err != nil {
+		return err
+	}
+	if err := r.Resign(ctx, pid, time.Now()); err != nil {
+		return err
+	}
+	c.SendJSON(protocol.Resigned{Type: protocol.TypeResigned, Re: env.ID, RoundID: m.RoundID})
+	return nil
 }
 
 // hint answers a solo player's "hint" with the solver's next move. One
 // search runs at a time on a node; a request meanwhile gets unavailable,
 // to retry.
-func (s *Service) hint(ctx context.Context, c *Conn, env *Envelope, pid, roundID string) error {
+func (s *Service) hint(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
+	var m protocol.Hint
+	if err := decode(env, &m); err != nil {
+		return err
+	}
 	if s.Hint == nil {
 		return errNoHintsHere
 	}
 	s.hintOnce.Do(func() { s.hints = make(chan struct{}, 1) })
-	r, err := s.Lobby.Round(ctx, roundID)
+	r, err := s.Lobby.Round(ctx, m.RoundID)
 	if err != nil {
 		return err
 	}
@@ -297,7 +394,7 @@ func (s *Service) hint(ctx context.Context, c *Conn, env *Envelope, pid, roundID
 	if err != nil {
 		return err
 	}
-	reply := protocol.HintReply{Type: protocol.TypeHint, Re: env.ID, RoundID: roundID, Verdict: verdict}
+	reply := protocol.HintReply{Type: protocol.TypeHint, Re: env.ID, RoundID: m.RoundID, Verdict: verdict}
 	if move != "" {
 		reply.Move = &move
 	}
@@ -305,9 +402,11 @@ func (s *Service) hint(ctx context.Context, c *Conn, env *Envelope, pid, roundID
 	return nil
 }
 
-func (s *Service) move(ctx context.Context, c *Conn, env *Envelope, pid string) {
+// move plays a move. It answers every outcome itself (move_ok, or
+// move_rejected with the move's round and seq), and counts it.
+func (s *Service) move(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
 	start := time.Now()
-	var m moveFields
+	var m fast.MoveFields
 	result := "accepted"
 	defer func() {
 		s.Metrics.Moves.WithLabelValues(result).Inc()
@@ -335,14 +434,14 @@ func (s *Service) move(ctx context.Context, c *Conn, env *Envelope, pid string) 
 		if err := decode(env, &dm); err != nil {
 			result = protocol.CodeBadRequest
 			s.sendError(c, env.ID, err)
-			return
+			return nil
 		}
-		m = moveFields{RoundID: dm.RoundID, Seq: dm.Seq, Move: dm.Move}
+		m = fast.MoveFields{RoundID: dm.RoundID, Seq: dm.Seq, Move: dm.Move}
 	}
 	r, err := s.Lobby.Round(ctx, m.RoundID)
 	if err != nil {
 		reject(err)
-		return
+		return nil
 	}
 	// move_ok is queued while the seat is locked, so it goes out before the
 	// round's results when this move was among the last.
@@ -351,19 +450,26 @@ func (s *Service) move(ctx context.Context, c *Conn, env *Envelope, pid string) 
 	})
 	if err != nil {
 		reject(err)
-		return
+		return nil
 	}
 	if res.Duplicate {
 		result = "duplicate"
 	}
+	return nil
 }
 
-func (s *Service) sendError(c *Conn, re string, err error) {
+// sendErr sends {"type":"error","re":re,"code":code,"message":message},
+// without "re" when re is empty.
+func sendErr(c *ws.Conn, re, code, message string) bool {
+	return c.SendJSON(protocol.Error{Type: protocol.TypeError, Re: re, Code: code, Message: message})
+}
+
+func (s *Service) sendError(c *ws.Conn, re string, err error) {
 	code := errorCode(err)
 	if code == protocol.CodeInternal {
 		c.Logger().Error("request failed", "err", err)
 	}
-	c.SendError(re, code, errorMessage(err, code))
+	sendErr(c, re, code, errorMessage(err, code))
 }
 
 // badRequest is an error the client caused with a malformed message.

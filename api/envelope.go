@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"klondike/api/internal/fast"
 	"klondike/api/protocol"
 )
 
@@ -18,39 +19,32 @@ type Envelope struct {
 	ID   string
 	Raw  []byte // the whole frame (a JSON object); the handler decodes its own fields
 
-	move *moveFields // a move's fields, when scanMove read the frame: &moveBuf
+	move *fast.MoveFields // a move's fields, when fast.ScanMove read the frame: &moveBuf
 	// moveBuf holds them, so that the Envelope and the fields are one
 	// allocation.
-	moveBuf moveFields
+	moveBuf fast.MoveFields
 	// cmd is the storage of the context of the message's handling (see
 	// commandContext).
-	cmd     cmdContext
+	cmd     fast.CmdContext
 	cmdUsed bool
 }
 
 // commandContext returns the context of the message's handling: parent
 // with the deadline d, as context.WithDeadline(parent, d) but lazily (see
-// cmdContext). The caller must call its cancel when the handling is over.
+// fast.CmdContext). The caller must call its Cancel when the handling is
+// over.
 // The first one is kept in the Envelope itself, so that a message is one
 // allocation; another (a message handled twice) gets its own, since the
 // first may be held on to after it ended (an abandoned match command
 // checks its context's Err when its turn comes).
-func (env *Envelope) commandContext(parent context.Context, d time.Time) *cmdContext {
+func (env *Envelope) commandContext(parent context.Context, d time.Time) *fast.CmdContext {
 	c := &env.cmd
 	if env.cmdUsed {
-		c = new(cmdContext)
+		c = new(fast.CmdContext)
 	}
 	env.cmdUsed = true
-	c.start(parent, d)
+	c.Start(parent, d)
 	return c
-}
-
-// moveFields are a move's own fields (protocol.Move's but its type and id,
-// which the Envelope holds): what scanMove reads of a move's frame.
-type moveFields struct {
-	RoundID string
-	Seq     int
-	Move    string
 }
 
 // decodeEnvelope reads a frame's type and id. When the frame is not a
@@ -58,10 +52,10 @@ type moveFields struct {
 // most maxIDLen characters) it returns a nil Envelope, the id if one could be
 // read, and what is wrong.
 func decodeEnvelope(data []byte) (env *Envelope, re, problem string) {
-	if f, ok := scanMove(data); ok {
-		env := &Envelope{Type: f.typ, ID: f.id, Raw: data}
-		if f.typ == protocol.TypeMove {
-			env.moveBuf = f.msg
+	if f, ok := fast.ScanMove(data, maxIDLen); ok {
+		env := &Envelope{Type: f.Type, ID: f.ID, Raw: data}
+		if f.Type == protocol.TypeMove {
+			env.moveBuf = f.Move
 			env.move = &env.moveBuf
 		}
 		return env, "", ""
@@ -70,7 +64,7 @@ func decodeEnvelope(data []byte) (env *Envelope, re, problem string) {
 }
 
 // decodeEnvelopeJSON is decodeEnvelope through encoding/json, for every
-// frame scanMove leaves.
+// frame fast.ScanMove leaves.
 func decodeEnvelopeJSON(data []byte) (env *Envelope, re, problem string) {
 	// Two fields of a struct rather than a map of every field: nothing
 	// is made for the fields the handler decodes itself. Keys match as encoding/json matches

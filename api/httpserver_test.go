@@ -2,7 +2,6 @@ package api
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"io"
 	"log/slog"
@@ -245,20 +244,12 @@ func TestHTTPListenerBusyRefusals(t *testing.T) {
 // the cap on connections per IP.
 func TestHTTPWebSocketOutlivesTimeouts(t *testing.T) {
 	t.Parallel()
-	m := NewMetrics("test")
-	h := &fakeHandler{hub: NewHub(m), closed: make(chan *Conn, 10), conns: map[string]*Conn{}}
-	ws := NewWSServer(h, Limits{}, m, slog.New(slog.NewTextHandler(t.Output(), nil)))
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), ioWait)
-		defer cancel()
-		if err := ws.Shutdown(ctx); err != nil {
-			t.Errorf("cleanup Shutdown: %v", err)
-		}
-	})
-	addr := startHTTP(t, ws, HTTPLimits{
+	srv := NewServer(withMemory(Config{Logger: slog.New(slog.NewTextHandler(t.Output(), nil))}))
+	t.Cleanup(srv.Close)
+	addr := startHTTP(t, srv, HTTPLimits{
 		ReadHeaderTimeout: shortWait, ReadTimeout: shortWait, WriteTimeout: shortWait, IdleTimeout: shortWait,
 		MaxConnsPerIP: 1,
-	}, m)
+	}, srv.Metrics)
 	d := websocket.Dialer{HandshakeTimeout: ioWait}
 	c, _, err := d.Dial("ws://"+addr+"/ws", nil)
 	if err != nil {
@@ -274,8 +265,8 @@ func TestHTTPWebSocketOutlivesTimeouts(t *testing.T) {
 	}
 	for i := range 3 {
 		time.Sleep(2 * shortWait) // the server's read and write wait meanwhile
-		send(t, c, `{"type":"ping","id":"p"}`)
-		if msg := recv(t, c); msg["type"] != "echo" {
+		send(t, c, `{"type":"list_matches","id":"p"}`)
+		if msg := recv(t, c); msg["type"] != "matches" {
 			t.Fatalf("exchange %d, %v after the upgrade: got %v", i, time.Duration(i+1)*2*shortWait, msg)
 		}
 	}

@@ -4,19 +4,30 @@ import (
 	"sync"
 
 	"klondike/api/protocol"
+	"klondike/api/ws"
 	"klondike/match"
 )
 
 // Hub maps players to their current connection; it implements match.Sink.
 // A player has at most one connection: a newer one replaces the older.
-// It also keeps the pace of each player's running round (match.PaceSink),
-// which their connection asks for a due leaderboard before it writes what
-// the player's message made.
+//
+// It is also match.PaceSink: it keeps the pace of each player's running
+// round, which the service's AfterMessage hook (Service.afterMessage) asks
+// for a due leaderboard after each message of the player's, before the
+// reply is written, so that the board leaves in the reply's write. A pace
+// is kept whether or not the player is connected: one who comes back
+// mid-round gets it again.
 type Hub struct {
-	m     *Metrics
-	mu    sync.RWMutex
-	conns map[string]*Conn
-	paces map[string]*match.LeaderboardPace
+	m       *Metrics
+	mu      sync.RWMutex
+	players map[string]hubPlayer // with a connection, or a pace, or both
+	online  int                  // players with a connection
+}
+
+// hubPlayer is what the hub knows of one player.
+type hubPlayer struct {
+	conn *ws.Conn               // nil when not connected
+	pace *match.LeaderboardPace // nil when no round of theirs runs here
 }
 
 var _ match.PaceSink = (*Hub)(nil)
@@ -26,17 +37,31 @@ func NewHub(m *Metrics) *Hub {
 	if m == nil {
 		panic("api: NewHub needs a *Metrics (use NewMetrics)")
 	}
-	return &Hub{m: m, conns: make(map[string]*Conn), paces: make(map[string]*match.LeaderboardPace)}
+	return &Hub{m: m, players: make(map[string]hubPlayer)}
+}
+
+// put stores p as the player's, or forgets the player when p holds
+// nothing; h.mu held.
+func (h *Hub) put(playerID string, p hubPlayer) {
+	if p == (hubPlayer{}) {
+		delete(h.players, playerID)
+		return
+	}
+	h.players[playerID] = p
 }
 
 // Attach makes c the player's connection. A previous, different one is
 // closed with protocol.CloseReplaced and "replaced by a newer connection".
-func (h *Hub) Attach(playerID string, c *Conn) {
+func (h *Hub) Attach(playerID string, c *ws.Conn) {
 	h.mu.Lock()
-	old := h.conns[playerID]
-	h.conns[playerID] = c
-	c.pace.Store(h.paces[playerID])
-	n := len(h.conns)
+	p := h.players[playerID]
+	old := p.conn
+	if old == nil {
+		h.online++
+	}
+	p.conn = c
+	h.put(playerID, p)
+	n := h.online
 	h.mu.Unlock()
 	h.m.Players.Set(float64(n))
 	if old != nil && old != c {
@@ -47,39 +72,45 @@ func (h *Hub) Attach(playerID string, c *Conn) {
 
 // Detach forgets the player's connection if it is still c, and reports
 // whether it was (a replaced connection's Detach is a no-op).
-func (h *Hub) Detach(playerID string, c *Conn) bool {
+func (h *Hub) Detach(playerID string, c *ws.Conn) bool {
 	h.mu.Lock()
-	cur, ok := h.conns[playerID]
-	if ok && cur == c {
-		delete(h.conns, playerID)
+	p := h.players[playerID]
+	ok := p.conn != nil && p.conn == c
+	if ok {
+		p.conn = nil
+		h.put(playerID, p)
+		h.online--
 	}
-	n := len(h.conns)
+	n := h.online
 	h.mu.Unlock()
 	h.m.Players.Set(float64(n))
-	return ok && cur == c
+	return ok
+}
+
+// conn is the player's connection, nil if none.
+func (h *Hub) conn(playerID string) *ws.Conn {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return h.players[playerID].conn
 }
 
 // Send implements match.Sink: it queues msg on the player's connection
 // without blocking, and does nothing if the player is not connected. A
-// connection whose queue is full is disconnected as slow (see Conn.Send).
+// connection whose queue is full is disconnected as slow (see ws.Conn.Send).
 func (h *Hub) Send(playerID string, msg []byte) {
-	h.mu.RLock()
-	c := h.conns[playerID]
-	h.mu.RUnlock()
-	if c != nil {
+	if c := h.conn(playerID); c != nil {
 		c.Send(msg)
 	}
 }
 
-// SetPace implements match.PaceSink: the player's connection asks p for a
-// due leaderboard before it writes what the player's message made.
+// SetPace implements match.PaceSink: p is asked for a due leaderboard
+// after each message of the player's (see Service.afterMessage).
 func (h *Hub) SetPace(playerID string, p *match.LeaderboardPace) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.paces[playerID] = p
-	if c := h.conns[playerID]; c != nil {
-		c.pace.Store(p)
-	}
+	pl := h.players[playerID]
+	pl.pace = p
+	h.put(playerID, pl)
 }
 
 // ClearPace implements match.PaceSink: it forgets p as the player's pace,
@@ -87,26 +118,33 @@ func (h *Hub) SetPace(playerID string, p *match.LeaderboardPace) {
 func (h *Hub) ClearPace(playerID string, p *match.LeaderboardPace) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.paces[playerID] != p {
+	pl, ok := h.players[playerID]
+	if !ok || pl.pace != p {
 		return
 	}
-	delete(h.paces, playerID)
-	if c := h.conns[playerID]; c != nil {
-		c.pace.CompareAndSwap(p, nil)
+	pl.pace = nil
+	h.put(playerID, pl)
+}
+
+// pace is the pace of the running round of c's player, if c is the
+// player's connection; nil otherwise.
+func (h *Hub) pace(playerID string, c *ws.Conn) *match.LeaderboardPace {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	if p := h.players[playerID]; p.conn == c {
+		return p.pace
 	}
+	return nil
 }
 
 // Connected reports whether the player has a connection.
 func (h *Hub) Connected(playerID string) bool {
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	_, ok := h.conns[playerID]
-	return ok
+	return h.conn(playerID) != nil
 }
 
 // Players is the number of connected players.
 func (h *Hub) Players() int {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	return len(h.conns)
+	return h.online
 }

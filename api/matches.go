@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"klondike/api/protocol"
+	"klondike/api/ws"
 	"klondike/match"
 )
 
@@ -24,7 +25,7 @@ type matchesPage struct {
 }
 
 // listMatches answers list_matches with a page of the open matches.
-func (s *Service) listMatches(ctx context.Context, c *Conn, env *Envelope) error {
+func (s *Service) listMatches(ctx context.Context, c *ws.Conn, env *Envelope, _ string) error {
 	var m protocol.ListMatches
 	if err := decode(env, &m); err != nil {
 		return err

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"runtime"
 
+	"klondike/api/ws"
+
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -13,9 +15,10 @@ import (
 // "klondike_", values are in base units (seconds, bytes), and no label ever
 // holds an id (player, match, round): label values come from small fixed sets.
 //
-// A Metrics is always made with NewMetrics: the WebSocket server, the hub
-// and the dispatcher use its fields without nil checks, and NewWSServer and
-// NewHub panic on a nil *Metrics. Tests make their own with NewMetrics("test").
+// A Metrics is always made with NewMetrics: the hub and the service use
+// its fields without nil checks, and NewHub panics on a nil *Metrics. The
+// WebSocket transport counts through transport(). Tests make their own
+// with NewMetrics("test").
 type Metrics struct {
 	// Registry holds all of the below plus the Go and process collectors.
 	Registry *prometheus.Registry
@@ -134,6 +137,15 @@ func NewMetrics(version string) *Metrics {
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
 	return m
+}
+
+// transport is what the WebSocket transport counts, in m's collectors.
+func (m *Metrics) transport() ws.Metrics {
+	return ws.Metrics{
+		Connections: m.Connections, MessagesIn: m.MessagesIn, MessagesOut: m.MessagesOut,
+		SlowDisconnects: m.SlowDisconnects, RateLimited: m.RateLimited,
+		Rejected: func(reason string) { m.Rejected.WithLabelValues(reason).Inc() },
+	}
 }
 
 // RegisterMatchGauges exports klondike_matches{state="open"|"running"},

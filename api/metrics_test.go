@@ -60,8 +60,7 @@ func TestMetricsExposition(t *testing.T) {
 
 func TestConstructorsNeedMetrics(t *testing.T) {
 	for name, f := range map[string]func(){
-		"NewHub":      func() { NewHub(nil) },
-		"NewWSServer": func() { NewWSServer(nil, Limits{}, nil, nil) },
+		"NewHub": func() { NewHub(nil) },
 	} {
 		func() {
 			defer func() {
@@ -75,9 +74,9 @@ func TestConstructorsNeedMetrics(t *testing.T) {
 }
 
 // BenchmarkMoveMetrics is the metrics' work for one accepted move, as the
-// server does it: the frame counted in (Conn.readPump), the store's append
+// server does it: the frame counted in (ws.Conn.readPump), the store's append
 // timed (instrumentedStore), the move counted and timed (Service.move), the
-// reply counted out (Conn.writeLoop), and a quarter of a leaderboard frame
+// reply counted out (ws.Conn.writeLoop), and a quarter of a leaderboard frame
 // out (a leaderboard goes to four players every 250 ms, while each of them
 // moves about every 200 ms). Compared with the server's CPU a move in a
 // load run (docs/performance.md, "Metrics"), it is the cost of metrics.

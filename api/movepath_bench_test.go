@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gorilla/websocket"
+
+	"klondike/api/ws"
 	"klondike/engine"
 	"klondike/match"
 )
@@ -19,11 +22,11 @@ import (
 const benchAPIGameMoves = 300
 
 // apiBenchGame is one solo round of BenchmarkMovePathAPI: its player's
-// connection (without a socket: its writer never runs, the benchmark takes
+// connection (ws.Server.Detached: no socket, no writer, the benchmark takes
 // what is queued) and the frames of the moves the player will send, chosen
 // beforehand by the engine's legal move generator on a copy of the game.
 type apiBenchGame struct {
-	c      *Conn
+	c      *ws.Conn
 	frames [][]byte
 }
 
@@ -64,12 +67,11 @@ func newAPIBenchGame(tb testing.TB, srv *Server, n int, rng *rand.Rand) apiBench
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cctx, cancel := context.WithCancel(context.Background())
-	c := &Conn{srv: srv.WS, ip: "127.0.0.1", send: newSendQueue(1 << 20), ctx: cctx, cancel: cancel, playerID: ses.PlayerID}
-	c.send.running = true // no writer: the benchmark takes the queue
+	c := srv.WS.Detached("127.0.0.1")
+	c.SetUserID(ses.PlayerID)
 	frames := moveFrames(tb, g, r.ID, rng)
 	if len(frames) == 0 { // a deal stuck from the start, its round about to end
-		cancel()
+		c.Close(websocket.CloseNormalClosure, "")
 		return newAPIBenchGame(tb, srv, n+1000, rng)
 	}
 	return apiBenchGame{c: c, frames: frames}
@@ -77,9 +79,10 @@ func newAPIBenchGame(tb testing.TB, srv *Server, n int, rng *rand.Rand) apiBench
 
 // BenchmarkMovePathAPI is one accepted move through the api as a
 // connection's read goroutine handles it, without the socket: the frame
-// decoded, the message dispatched to the Service (its metrics, the lobby's
-// lookup of the round, Round.Move on the memory store behind the
-// store's metrics), and move_ok encoded and queued on the connection.
+// handed to the Service, decoded and dispatched (its metrics, the lobby's
+// lookup of the round, Round.Move on the memory store behind the store's
+// metrics), move_ok encoded and queued on the connection, and the
+// AfterMessage hook.
 func BenchmarkMovePathAPI(b *testing.B) {
 	srv := NewServer(withMemory(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	defer srv.Close()
@@ -94,26 +97,21 @@ func BenchmarkMovePathAPI(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if next == len(cur.frames) {
 			b.StopTimer()
-			cur.c.cancel()
+			cur.c.Close(websocket.CloseNormalClosure, "")
 			n++
 			cur, next = newAPIBenchGame(b, srv, n, rng), 0
 			b.StartTimer()
 		}
-		frame := cur.frames[next]
-		env, _, problem := decodeEnvelope(frame)
-		if env == nil {
-			b.Fatal(problem)
-		}
-		cur.c.dispatch(env)
+		cur.c.Handle(cur.frames[next])
 		// As the writer takes them, giving the queue its last batch back.
-		msgs, _, _, _ = cur.c.send.next(msgs)
+		msgs = cur.c.TakeQueued(msgs)
 		if len(msgs) != 1 || !bytes.HasPrefix(msgs[0], okPrefix) {
 			b.Fatalf("move %d: %s", next+1, msgs)
 		}
 		next++
 	}
 	b.StopTimer()
-	cur.c.cancel()
+	cur.c.Close(websocket.CloseNormalClosure, "")
 }
 
 // moveFrames scripts a game of at most benchAPIGameMoves random legal moves

@@ -13,6 +13,7 @@ import (
 
 	"klondike/api/protocol"
 	"klondike/api/web"
+	"klondike/api/ws"
 	"klondike/engine"
 	"klondike/engine/solver"
 	"klondike/lobby"
@@ -73,7 +74,7 @@ type Config struct {
 type Server struct {
 	Lobby   *lobby.Lobby
 	Hub     *Hub
-	WS      *WSServer
+	WS      *ws.Server
 	Metrics *Metrics
 	Store   match.Store
 
@@ -124,12 +125,23 @@ func NewServer(cfg Config) *Server {
 		func() float64 { _, r := s.Lobby.Counts(); return float64(r) },
 	)
 	svc := &Service{Lobby: s.Lobby, Hub: s.Hub, Metrics: s.Metrics, Log: cfg.Logger, Hint: cfg.Hint}
-	s.WS = NewWSServer(svc, cfg.Limits, s.Metrics, cfg.Logger)
+	s.WS = ws.NewServer(svc, ws.Config{
+		Limits: cfg.Limits, AfterMessage: svc.afterMessage, Refused: svc.refused, Closes: closes,
+		Metrics: s.Metrics.transport(), Logger: cfg.Logger, UserAttr: "player_id",
+	})
 
 	for _, rt := range s.routes() {
 		s.mux.Handle(rt.pattern, rt.handler)
 	}
 	return s
+}
+
+// closes are the close frames the transport sends of its own accord, in
+// the protocol's words.
+var closes = ws.Closes{
+	NoHello: protocol.ReasonNoHello, Flood: protocol.ReasonRateLimit, TooBig: protocol.ReasonTooBig,
+	Internal: protocol.ReasonInternal, Restarting: protocol.ReasonRestarting,
+	SlowCode: protocol.CloseSlowConsumer, Slow: protocol.ReasonSlow,
 }
 
 // A route is one pattern of the server's mux and what serves it.

@@ -1,4 +1,4 @@
-package api
+package ws
 
 import (
 	"encoding/binary"
@@ -10,8 +10,8 @@ import (
 
 // The writer frames a turn's messages itself and writes them to the
 // network together: gorilla/websocket's WriteMessage makes one write, a
-// system call, per message, and a move's answer and the leaderboard that
-// leaves with it would take two. The frames are what WriteMessage makes of
+// system call, per message, and a reply and what the AfterMessage hook
+// sends with it would take two. The frames are what WriteMessage makes of
 // a text message on a server connection without compression (final,
 // unmasked). The reader's pongs and close answers go through gorilla's
 // WriteControl, another write to the same connection: the connection

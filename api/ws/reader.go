@@ -1,9 +1,8 @@
-package api
+package ws
 
 import (
 	"errors"
 	"io"
-	"klondike/api/protocol"
 	"net"
 	"runtime/debug"
 	"sync"
@@ -36,8 +35,8 @@ func (c *Conn) readPump() {
 	}
 }
 
-// handleFrame rate-limits, checks and decodes one frame, and hands its
-// message to the Handler.
+// handleFrame rate-limits and checks one frame, and hands its message to
+// the Handler, or what it refused to Config.Refused.
 func (c *Conn) handleFrame(mt int, data []byte) {
 	s := c.srv
 	if c.ctx.Err() != nil {
@@ -47,34 +46,30 @@ func (c *Conn) handleFrame(mt int, data []byte) {
 	s.m.MessagesIn.Inc()
 	switch c.spend("message") {
 	case rateLimited:
-		// Name the dropped message, so the client knows what to resend.
-		env, re, _ := decodeEnvelope(data)
-		if env != nil {
-			re = env.ID
-		}
-		c.SendError(re, protocol.CodeRateLimited, "too many messages; slow down")
+		c.refuse(data, RateLimited)
 		return
 	case rateFlood:
 		return
 	}
 	if mt != websocket.TextMessage {
-		c.SendError("", protocol.CodeBadRequest, "binary frames are not supported; send JSON text")
+		c.refuse(data, Binary)
 		return
 	}
-	env, re, msg := decodeEnvelope(data)
-	if env == nil {
-		c.SendError(re, protocol.CodeBadRequest, msg)
-		return
+	c.dispatch(data)
+}
+
+// refuse tells Config.Refused of a message not handled.
+func (c *Conn) refuse(data []byte, why Refusal) {
+	if f := c.srv.refused; f != nil {
+		f(c, data, why)
 	}
-	c.dispatch(env)
 }
 
 // readMessage is the websocket.Conn's ReadMessage, with the message read
 // into a buffer of frameBufs (ReadMessage's io.ReadAll makes a new one for
-// every message): the caller gives buf back with
-// putFrameBuf once the message is handled. The message's bytes are only
-// read while it is handled (Envelope.Raw: its fields are decoded into
-// strings of their own), so the buffer can serve the next message.
+// every message): the caller gives buf back with putFrameBuf once the
+// message is handled. A Handler reads the message's bytes only while it
+// handles it, so the buffer can serve the next message.
 func (c *Conn) readMessage() (mt int, data []byte, buf *[]byte, err error) {
 	mt, r, err := c.ws.NextReader()
 	if err != nil {
@@ -126,7 +121,7 @@ func (c *Conn) readError(err error) {
 		// rest of the oversized frame for a while, so that closing the
 		// socket with unread data does not reset the connection under the
 		// close frame before the client reads it.
-		if c.end(websocket.CloseMessageTooBig, protocol.ReasonTooBig, true) {
+		if c.end(websocket.CloseMessageTooBig, c.srv.closes.TooBig, true, true) {
 			c.Logger().Info("frame over the read limit", "limit", c.srv.lim.ReadLimit)
 		}
 		nc := c.ws.NetConn()
@@ -152,7 +147,7 @@ func (c *Conn) spend(kind string) rateVerdict {
 	case rateFlood:
 		c.countRateLimited()
 		c.Logger().Warn("flood, disconnecting", "frame", kind)
-		c.Close(websocket.ClosePolicyViolation, protocol.ReasonRateLimit)
+		c.Close(websocket.ClosePolicyViolation, c.srv.closes.Flood)
 	}
 	return v
 }
@@ -210,15 +205,16 @@ func (c *Conn) countRateLimited() {
 	}
 }
 
-// dispatch hands one message to the Handler. A panic there closes this
-// connection only, with 1011.
-func (c *Conn) dispatch(env *Envelope) {
+// dispatch hands one message to the Handler, then runs the AfterMessage
+// hook and writes the replies (writeReplies). A panic in the Handler closes
+// this connection only, with 1011.
+func (c *Conn) dispatch(msg []byte) {
 	defer c.writeReplies()
 	defer func() {
 		if r := recover(); r != nil {
-			c.Logger().Error("panic handling a message", "type", env.Type, "panic", r, "stack", string(debug.Stack()))
-			c.Close(websocket.CloseInternalServerErr, protocol.ReasonInternal)
+			c.Logger().Error("panic handling a message", "size", len(msg), "panic", r, "stack", string(debug.Stack()))
+			c.Close(websocket.CloseInternalServerErr, c.srv.closes.Internal)
 		}
 	}()
-	c.srv.h.HandleMessage(c.ctx, c, env)
+	c.srv.h.HandleMessage(c, msg)
 }

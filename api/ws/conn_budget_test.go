@@ -1,12 +1,9 @@
-package api
+package ws
 
 import (
-	"klondike/api/protocol"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
 // TestSendQueueBytes checks the send queue's byte accounting: a message's
@@ -125,10 +122,10 @@ func TestSendOverBudgetClosesSlow(t *testing.T) {
 	if conn.Send([]byte(`{"type":"big","pad":"` + strings.Repeat("a", budget) + `"}`)) {
 		t.Fatalf("Send of more than the budget of %d bytes accepted", budget)
 	}
-	expectClose(t, c, protocol.CloseSlowConsumer, protocol.ReasonSlow)
+	expectClose(t, c, testCloses.SlowCode, testCloses.Slow)
 	s.waitClosed(t, 1)
-	if v := testutil.ToFloat64(s.m.SlowDisconnects); v != 1 {
-		t.Fatalf("klondike_slow_disconnects_total = %v, want 1", v)
+	if v := s.m.slow.get(); v != 1 {
+		t.Fatalf("slow disconnects counted %d, want 1", v)
 	}
 	if conn.Send([]byte(`{}`)) {
 		t.Fatal("Send after the slow disconnect succeeded")

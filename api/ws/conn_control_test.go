@@ -1,14 +1,12 @@
-package api
+package ws
 
 import (
 	"fmt"
-	"klondike/api/protocol"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
-	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
 // manualClock is a rate limiter's clock that moves only when told to.
@@ -45,7 +43,7 @@ func TestPingFloodCloses(t *testing.T) {
 	pongs := countPongs(c)
 	const pings = 3 * DefaultMsgBurst
 	sent := writeControls(c, websocket.PingMessage, pings)
-	expectClose(t, c, websocket.ClosePolicyViolation, protocol.ReasonRateLimit)
+	expectClose(t, c, websocket.ClosePolicyViolation, testCloses.Flood)
 	// The burst less hello's token are answered; the next MsgBurst are
 	// refused unanswered; the one after is the flood.
 	if got, want := pongs.Load(), int64(DefaultMsgBurst-1); got != want {
@@ -55,11 +53,11 @@ func TestPingFloodCloses(t *testing.T) {
 		t.Fatalf("only %d pings went before the close", sent)
 	}
 	s.waitClosed(t, 1)
-	if v := testutil.ToFloat64(s.m.RateLimited); v != 1 {
-		t.Fatalf("klondike_rate_limited_total = %v, want 1", v)
+	if v := s.m.limited.get(); v != 1 {
+		t.Fatalf("rate limited connections counted %d, want 1", v)
 	}
-	if v := testutil.ToFloat64(s.m.MessagesIn); v != 1 {
-		t.Fatalf("klondike_messages_received_total = %v, want 1 (hello): control frames are not messages", v)
+	if v := s.m.in.get(); v != 1 {
+		t.Fatalf("messages counted in: %d, want 1 (hello): control frames are not messages", v)
 	}
 }
 
@@ -103,10 +101,10 @@ func TestPongFloodCloses(t *testing.T) {
 	s := newTestServerClock(t, Limits{}, clock.now)
 	c := s.hello(t, "p1")
 	writeControls(c, websocket.PongMessage, 3*DefaultMsgBurst)
-	expectClose(t, c, websocket.ClosePolicyViolation, protocol.ReasonRateLimit)
+	expectClose(t, c, websocket.ClosePolicyViolation, testCloses.Flood)
 	s.waitClosed(t, 1)
-	if v := testutil.ToFloat64(s.m.RateLimited); v != 1 {
-		t.Fatalf("klondike_rate_limited_total = %v, want 1", v)
+	if v := s.m.limited.get(); v != 1 {
+		t.Fatalf("rate limited connections counted %d, want 1", v)
 	}
 }
 

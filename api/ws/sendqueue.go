@@ -1,4 +1,4 @@
-package api
+package ws
 
 import "sync"
 
@@ -114,6 +114,23 @@ func (q *sendQueue) next(spare [][]byte) (msgs [][]byte, ping, ending, idle bool
 	msgs, ping, ending = q.msgs, q.pingDue, q.ended
 	q.msgs, q.pingDue = spare[:0], false
 	return msgs, ping, ending, false
+}
+
+// drain is next for a queue that no writer ever writes (a Detached
+// connection's, whose running stays set): it releases the previous batch
+// and returns every waiting message, in order, as the next batch.
+func (q *sendQueue) drain(spare [][]byte) [][]byte {
+	clear(spare)
+	if cap(spare) > maxKeptQueue {
+		spare = nil
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.bytes -= q.batch
+	q.batch = q.bytes
+	msgs := q.msgs
+	q.msgs = spare[:0]
+	return msgs
 }
 
 // take returns every waiting message, in order, and leaves the queue

@@ -1,19 +1,27 @@
-package api
+package fast
 
-// scanned is what scanMove read: the envelope and a move's fields.
-type scanned struct {
-	typ, id string
-	msg     moveFields
+// MoveFields are a move's own fields (protocol.Move's but its type and id).
+type MoveFields struct {
+	RoundID string
+	Seq     int
+	Move    string
 }
 
-// scanMove reads, without reflection, the frames most of the traffic is:
+// Scanned is what ScanMove read: the message's type and id, and a move's
+// fields (zero for a message of another type that has none of them).
+type Scanned struct {
+	Type, ID string
+	Move     MoveFields
+}
+
+// ScanMove reads, without reflection, the frames most of the traffic is:
 // a flat JSON object whose keys are among type, id, round_id, seq and move,
 // each at most once and spelt exactly so, with plain printable-ASCII
 // strings (no escapes) and seq a plain integer, a non-empty type and an id
-// of at most maxIDLen characters. It reports false for anything else, which
-// then takes the general path (decodeEnvelope's encoding/json, then the
-// handler's); FuzzScanMove holds it to what that path reads.
-func scanMove(data []byte) (f scanned, ok bool) {
+// of at most maxIDLen bytes. It reports false for anything else, which
+// then takes the general path (encoding/json); FuzzScanMove and
+// TestScanMoveMatchesJSON hold it to what that path reads.
+func ScanMove(data []byte, maxIDLen int) (f Scanned, ok bool) {
 	// The strings' places in data, made strings at the end: all of them
 	// slices of one copy of the frame, rather than a copy each.
 	var typ, id, roundID, move span
@@ -56,7 +64,7 @@ func scanMove(data []byte) (f scanned, ok bool) {
 			if !ok {
 				return f, false
 			}
-			f.msg.Seq, i = n, j
+			f.Move.Seq, i = n, j
 		} else {
 			v, j, ok := plainSpan(data, i)
 			if !ok {
@@ -94,7 +102,7 @@ func scanMove(data []byte) (f scanned, ok bool) {
 		return f, false
 	}
 	str := string(data)
-	f.typ, f.id, f.msg.RoundID, f.msg.Move = typ.of(str), id.of(str), roundID.of(str), move.of(str)
+	f.Type, f.ID, f.Move.RoundID, f.Move.Move = typ.of(str), id.of(str), roundID.of(str), move.of(str)
 	return f, true
 }
 

@@ -1,9 +1,7 @@
-package api
+package ws
 
 import (
 	"time"
-
-	"klondike/match"
 
 	"github.com/gorilla/websocket"
 )
@@ -24,13 +22,12 @@ const replyTurns = 3
 
 // writeReplies runs the writer on the read goroutine, for at most
 // replyTurns turns, when a Reply during the dispatch made it the writer.
-// Its writes are bounded by WriteWait, as any writer's. First it asks the
-// pace of the player's running round for a leaderboard that the message
-// just handled made due: queued behind the reply, it leaves in the same
-// write.
+// Its writes are bounded by WriteWait, as any writer's. First it runs the
+// AfterMessage hook: what the hook sends, queued behind the reply, leaves
+// in the same write.
 func (c *Conn) writeReplies() {
-	if p := c.pace.Load(); p != nil {
-		c.sendDue(p)
+	if f := c.srv.after; f != nil {
+		c.afterMessage(f)
 	}
 	if c.writeAfterDispatch {
 		c.writeAfterDispatch = false
@@ -113,15 +110,14 @@ func (c *Conn) writeClose(first [][]byte) {
 	c.ws.WriteControl(websocket.CloseMessage, f, deadline)
 }
 
-// sendDue asks the pace for a due leaderboard. It runs outside the
-// dispatch's recovery, on the read goroutine: a panic in making the board
-// is logged, as the match's own goroutine would log it, rather than taking
-// the process down.
-func (c *Conn) sendDue(p *match.LeaderboardPace) {
+// afterMessage runs the AfterMessage hook. It runs outside the dispatch's
+// recovery, on the read goroutine: a panic in the hook is logged rather
+// than taking the process down, and the connection goes on.
+func (c *Conn) afterMessage(f func(*Conn)) {
 	defer func() {
 		if r := recover(); r != nil {
-			c.Logger().Error("making a due leaderboard panicked", "panic", r)
+			c.Logger().Error("the after-message hook panicked", "panic", r)
 		}
 	}()
-	p.SendDue()
+	f(c)
 }

@@ -1,4 +1,4 @@
-package api
+package ws
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"klondike/api/protocol"
 	"log/slog"
 	"net"
 	"net/http"
@@ -14,41 +13,56 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/gorilla/websocket"
-	"github.com/prometheus/client_golang/prometheus/testutil"
 )
+
+// closeTest is a close code of the tests' own (4000–4999 are the
+// application's).
+const closeTest = 4001
 
 // ioWait bounds every wait of these tests for something that should come
 // at once.
 const ioWait = 5 * time.Second
 
-// fakeHandler answers "hello" (name → player id, attached to the hub) with
-// "welcome", "panic" with a panic, "big" with a reply of bigReply bytes,
-// and anything else with an echo.
+// fakeHandler answers "hello" (name → user id) with "welcome", "panic"
+// with a panic, "big" with a reply of bigReply bytes, "reply" with a Reply
+// and others' messages, and anything else with an echo; a message it
+// cannot read gets an "error". It reads a message's type and id with
+// encoding/json: the transport leaves what a message means to its user.
 type fakeHandler struct {
-	hub    *Hub
 	closed chan *Conn      // every Closed call
 	big    chan bigOutcome // every "big" answered
+	after  atomic.Int64    // AfterMessage calls
 
 	mu    sync.Mutex
-	conns map[string]*Conn // by player id
+	conns map[string]*Conn // by user id
 }
 
-func (h *fakeHandler) HandleMessage(ctx context.Context, c *Conn, env *Envelope) {
-	switch env.Type {
+// fakeMsg is what fakeHandler reads of a message.
+type fakeMsg struct {
+	Type string
+	ID   string
+	Name string
+}
+
+func (h *fakeHandler) HandleMessage(c *Conn, msg []byte) {
+	var m fakeMsg
+	if err := json.Unmarshal(msg, &m); err != nil {
+		c.SendJSON(map[string]string{"type": "error", "code": "bad_request", "message": err.Error()})
+		return
+	}
+	switch m.Type {
 	case "hello":
-		var m struct{ Name string }
-		json.Unmarshal(env.Raw, &m)
-		c.SetPlayerID(m.Name)
-		h.hub.Attach(m.Name, c)
+		c.SetUserID(m.Name)
 		h.mu.Lock()
 		h.conns[m.Name] = c
 		h.mu.Unlock()
-		c.SendJSON(map[string]string{"type": "welcome", "re": env.ID})
+		c.SendJSON(map[string]string{"type": "welcome", "re": m.ID})
 	case "panic":
 		panic("handler bug")
 	case "big":
@@ -66,7 +80,7 @@ func (h *fakeHandler) HandleMessage(ctx context.Context, c *Conn, env *Envelope)
 		// The answer by Reply, then messages of another goroutine queued
 		// while this dispatch still runs: the reader writes them all
 		// once it returns, the answer first.
-		c.Reply([]byte(`{"type":"reply","re":"` + env.ID + `"}`))
+		c.Reply([]byte(`{"type":"reply","re":"` + m.ID + `"}`))
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
@@ -76,14 +90,20 @@ func (h *fakeHandler) HandleMessage(ctx context.Context, c *Conn, env *Envelope)
 		}()
 		<-done
 	default:
-		c.SendJSON(map[string]string{"type": "echo", "re": env.ID, "of": env.Type})
+		c.SendJSON(map[string]string{"type": "echo", "re": m.ID, "of": m.Type})
 	}
 }
 
+// refused answers a refused message with an error naming why, and the
+// message's id when it has one.
+func (h *fakeHandler) refused(c *Conn, msg []byte, why Refusal) {
+	var m fakeMsg
+	json.Unmarshal(msg, &m)
+	code := map[Refusal]string{RateLimited: "rate_limited", Binary: "bad_request"}[why]
+	c.SendJSON(map[string]string{"type": "error", "re": m.ID, "code": code, "message": why.String()})
+}
+
 func (h *fakeHandler) Closed(c *Conn) {
-	if id := c.PlayerID(); id != "" {
-		h.hub.Detach(id, c)
-	}
 	h.closed <- c
 }
 
@@ -93,11 +113,50 @@ func (h *fakeHandler) conn(id string) *Conn {
 	return h.conns[id]
 }
 
+// testCloses are the tests' close frames: reasons of their own, so that
+// a test sees the configured one go out.
+var testCloses = Closes{
+	NoHello: "test: no hello", Flood: "test: flood", TooBig: "test: too big", Internal: "test: internal",
+	Restarting: "test: restarting", SlowCode: 4008, Slow: "test: slow",
+}
+
+// count is a Counter and a Gauge.
+type count struct{ n atomic.Int64 }
+
+func (c *count) Inc()          { c.n.Add(1) }
+func (c *count) Dec()          { c.n.Add(-1) }
+func (c *count) Add(v float64) { c.n.Add(int64(v)) }
+func (c *count) get() int64    { return c.n.Load() }
+
+// testMetrics are the tests' counts of a server.
+type testMetrics struct {
+	conns, in, out, slow, limited count
+	mu                            sync.Mutex
+	rejected                      map[string]int
+}
+
+func (m *testMetrics) metrics() Metrics {
+	return Metrics{
+		Connections: &m.conns, MessagesIn: &m.in, MessagesOut: &m.out, SlowDisconnects: &m.slow, RateLimited: &m.limited,
+		Rejected: func(reason string) {
+			m.mu.Lock()
+			defer m.mu.Unlock()
+			m.rejected[reason]++
+		},
+	}
+}
+
+func (m *testMetrics) rejects(reason string) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.rejected[reason]
+}
+
 type testServer struct {
-	ws  *WSServer
+	ws  *Server
 	ts  *httptest.Server // nil for a server on an in-memory network
 	h   *fakeHandler
-	m   *Metrics
+	m   *testMetrics
 	url string
 	// netDial makes the clients' connections; nil dials url's host.
 	netDial func(ctx context.Context, network, addr string) (net.Conn, error)
@@ -135,17 +194,21 @@ func newTestServerClock(t *testing.T, lim Limits, now func() time.Time) *testSer
 	return &testServer{ws: ws, ts: ts, h: h, m: m, url: "ws" + strings.TrimPrefix(ts.URL, "http") + "/ws"}
 }
 
-// newFakeWSServer makes a WSServer that hands its messages to a
-// fakeHandler and logs to the test's output.
-func newFakeWSServer(t *testing.T, lim Limits) (*WSServer, *fakeHandler, *Metrics) {
-	m := NewMetrics("test")
-	h := &fakeHandler{hub: NewHub(m), closed: make(chan *Conn, 100), big: make(chan bigOutcome, 1000), conns: map[string]*Conn{}}
-	ws := NewWSServer(h, lim, m, slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelDebug})))
+// newFakeWSServer makes a Server that hands its messages to a
+// fakeHandler, counts its AfterMessage calls and logs to the test's output.
+func newFakeWSServer(t *testing.T, lim Limits) (*Server, *fakeHandler, *testMetrics) {
+	m := &testMetrics{rejected: map[string]int{}}
+	h := &fakeHandler{closed: make(chan *Conn, 100), big: make(chan bigOutcome, 1000), conns: map[string]*Conn{}}
+	ws := NewServer(h, Config{
+		Limits: lim, Closes: testCloses, Metrics: m.metrics(), Refused: h.refused,
+		AfterMessage: func(*Conn) { h.after.Add(1) },
+		Logger:       slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelDebug})),
+	})
 	return ws, h, m
 }
 
 // shutdownWS shuts ws down, within ioWait, at a test's end.
-func shutdownWS(t *testing.T, ws *WSServer) {
+func shutdownWS(t *testing.T, ws *Server) {
 	ctx, cancel := context.WithTimeout(context.Background(), ioWait)
 	defer cancel()
 	if err := ws.Shutdown(ctx); err != nil {
@@ -258,8 +321,8 @@ func TestEchoAndClientClose(t *testing.T) {
 	if m := recv(t, c); m["type"] != "echo" || m["re"] != "42" || m["of"] != "anything" {
 		t.Fatalf("got %v", m)
 	}
-	if s.ws.Conns() != 1 || s.h.hub.Players() != 1 {
-		t.Fatalf("conns %d players %d", s.ws.Conns(), s.h.hub.Players())
+	if s.ws.Conns() != 1 || s.m.conns.get() != 1 {
+		t.Fatalf("Conns() = %d, connections counted %d; want 1", s.ws.Conns(), s.m.conns.get())
 	}
 	c.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, "bye"), time.Now().Add(ioWait))
 	ce, _ := readClose(t, c) // the server echoes the close
@@ -267,14 +330,14 @@ func TestEchoAndClientClose(t *testing.T) {
 		t.Fatalf("close echo %v", ce)
 	}
 	got := s.waitClosed(t, 1)
-	if got[0].PlayerID() != "p1" || got[0].Context().Err() == nil {
-		t.Fatalf("closed conn: player %q ctx %v", got[0].PlayerID(), got[0].Context().Err())
+	if got[0].UserID() != "p1" || got[0].Context().Err() == nil {
+		t.Fatalf("closed conn: user %q ctx %v", got[0].UserID(), got[0].Context().Err())
 	}
-	if s.ws.Conns() != 0 || s.h.hub.Players() != 0 {
-		t.Fatalf("after close: conns %d players %d", s.ws.Conns(), s.h.hub.Players())
+	if s.ws.Conns() != 0 || s.m.conns.get() != 0 {
+		t.Fatalf("after close: Conns() = %d, connections counted %d; want 0", s.ws.Conns(), s.m.conns.get())
 	}
-	if v := testutil.ToFloat64(s.m.Connections); v != 0 {
-		t.Fatalf("klondike_connections = %v", v)
+	if s.m.in.get() != 2 || s.h.after.Load() != 2 {
+		t.Fatalf("%d messages counted in, %d AfterMessage calls; want 2 and 2", s.m.in.get(), s.h.after.Load())
 	}
 	if got[0].Send([]byte(`{}`)) {
 		t.Fatal("Send on an ended connection succeeded")
@@ -321,6 +384,7 @@ func TestOversizedFrameCloses1009(t *testing.T) {
 	c := s.hello(t, "p1")
 	big := `{"type":"x","pad":"` + strings.Repeat("a", DefaultReadLimit) + `"}`
 	send(t, c, big)
+	// gorilla writes the 1009 close frame itself, without a reason.
 	expectClose(t, c, websocket.CloseMessageTooBig, "")
 	c.Close() // else the server drains the socket for CloseWait
 	s.waitClosed(t, 1)
@@ -336,7 +400,7 @@ func TestFloodClosesWithPolicyViolation(t *testing.T) {
 		}
 	}
 	ce, msgs := readClose(t, c)
-	if ce.Code != websocket.ClosePolicyViolation || ce.Text != protocol.ReasonRateLimit {
+	if ce.Code != websocket.ClosePolicyViolation || ce.Text != testCloses.Flood {
 		t.Fatalf("closed with %d %q", ce.Code, ce.Text)
 	}
 	var echoes, limited int
@@ -353,8 +417,8 @@ func TestFloodClosesWithPolicyViolation(t *testing.T) {
 		t.Fatalf("%d echoes, %d rate_limited errors", echoes, limited)
 	}
 	s.waitClosed(t, 1)
-	if v := testutil.ToFloat64(s.m.RateLimited); v != 1 {
-		t.Fatalf("klondike_rate_limited_total = %v, want 1", v)
+	if v := s.m.limited.get(); v != 1 {
+		t.Fatalf("rate limited connections counted %d, want 1", v)
 	}
 }
 
@@ -375,8 +439,8 @@ func TestRateLimitedMessageIsRefusedNotClosed(t *testing.T) {
 			t.Fatalf("got %v", m)
 		}
 	}
-	if v := testutil.ToFloat64(s.m.RateLimited); v != 1 {
-		t.Fatalf("klondike_rate_limited_total = %v, want 1", v)
+	if v := s.m.limited.get(); v != 1 {
+		t.Fatalf("rate limited connections counted %d, want 1", v)
 	}
 	if s.ws.Conns() != 1 {
 		t.Fatal("the connection was closed")
@@ -402,16 +466,19 @@ func TestSlowConsumerDisconnected(t *testing.T) {
 		t.Fatal("the send queue never overflowed")
 	}
 	s.waitClosed(t, 1)
-	if v := testutil.ToFloat64(s.m.SlowDisconnects); v != 1 {
-		t.Fatalf("klondike_slow_disconnects_total = %v, want 1", v)
+	if v := s.m.slow.get(); v != 1 {
+		t.Fatalf("slow disconnects counted %d, want 1", v)
 	}
 	if conn.Send(big) {
 		t.Fatal("Send after the slow disconnect succeeded")
 	}
-	if s.h.hub.Connected("p1") || s.ws.Conns() != 0 {
+	if s.ws.Conns() != 0 {
 		t.Fatal("the slow connection is still registered")
 	}
-	_ = c
+	ce, _ := readClose(t, c)
+	if ce.Code != testCloses.SlowCode || ce.Text != testCloses.Slow {
+		t.Fatalf("closed with %d %q, want %d %q", ce.Code, ce.Text, testCloses.SlowCode, testCloses.Slow)
+	}
 }
 
 // TestNoHelloCloses checks that a connection that has not said hello
@@ -425,7 +492,7 @@ func TestNoHelloCloses(t *testing.T) {
 		start := time.Now()
 		silent := s.dial(t)
 		greeted := s.hello(t, "p1")
-		expectClose(t, silent, websocket.ClosePolicyViolation, protocol.ReasonNoHello)
+		expectClose(t, silent, websocket.ClosePolicyViolation, testCloses.NoHello)
 		if d := time.Since(start); d != helloTimeout {
 			t.Errorf("the silent connection was closed after %v, want HelloTimeout %v", d, helloTimeout)
 		}
@@ -439,7 +506,7 @@ func TestNoHelloCloses(t *testing.T) {
 		chatty := s.dial(t)
 		send(t, chatty, `{"type":"x"}`)
 		recv(t, chatty)
-		expectClose(t, chatty, websocket.ClosePolicyViolation, protocol.ReasonNoHello)
+		expectClose(t, chatty, websocket.ClosePolicyViolation, testCloses.NoHello)
 	})
 }
 
@@ -479,8 +546,8 @@ func TestPingKeepsAliveAndSilenceEnds(t *testing.T) {
 			}
 		}()
 		closed := s.waitClosed(t, 1)
-		if closed[0].PlayerID() != "deaf" {
-			t.Fatalf("%q was dropped", closed[0].PlayerID())
+		if closed[0].UserID() != "deaf" {
+			t.Fatalf("%q was dropped", closed[0].UserID())
 		}
 		if d := time.Since(start); d != pongWait {
 			t.Errorf("the deaf client was dropped %v after its last frame, want PongWait %v", d, pongWait)
@@ -528,8 +595,8 @@ func TestOriginCheck(t *testing.T) {
 			t.Errorf("origin %q: err %v, resp %v; want 403", tc.origin, err, resp)
 		}
 	}
-	if v := testutil.ToFloat64(s.m.Rejected.WithLabelValues("origin")); v != 2 {
-		t.Fatalf("rejected{origin} = %v, want 2", v)
+	if v := s.m.rejects("origin"); v != 2 {
+		t.Fatalf("refusals for the origin counted %d, want 2", v)
 	}
 }
 
@@ -541,8 +608,8 @@ func TestPerIPCap(t *testing.T) {
 	if err == nil || resp == nil || resp.StatusCode != http.StatusTooManyRequests {
 		t.Fatalf("third connection: err %v resp %v, want 429", err, resp)
 	}
-	if v := testutil.ToFloat64(s.m.Rejected.WithLabelValues("ip_cap")); v != 1 {
-		t.Fatalf("rejected{ip_cap} = %v", v)
+	if v := s.m.rejects("ip_cap"); v != 1 {
+		t.Fatalf("refusals for the cap counted %d, want 1", v)
 	}
 	a.Close()
 	s.waitClosed(t, 1)
@@ -551,42 +618,24 @@ func TestPerIPCap(t *testing.T) {
 	}
 }
 
-func TestBadMessagesKeepTheConnection(t *testing.T) {
+// TestBinaryFrameRefused: a binary frame is not handed to the Handler but
+// to Config.Refused, whose answer goes out, and the connection reads on.
+func TestBinaryFrameRefused(t *testing.T) {
 	s := newTestServer(t, Limits{})
 	c := s.hello(t, "p1")
-	long := strings.Repeat("i", maxIDLen+1)
-	for _, tc := range []struct {
-		frame string
-		re    string
-	}{
-		{`not json`, ""},
-		{`[1,2]`, ""},
-		{`null`, ""},
-		{`"hello"`, ""},
-		{`{"id":"a1"}`, "a1"},
-		{`{"type":5,"id":"a2"}`, "a2"},
-		{`{"type":"","id":"a3"}`, "a3"},
-		{`{"type":"x","id":7}`, ""},
-		{`{"type":"x","id":"` + long + `"}`, ""},
-		{`{"type":"x"`, ""},
-	} {
-		send(t, c, tc.frame)
-		m := recv(t, c)
-		re, _ := m["re"].(string)
-		if m["type"] != "error" || m["code"] != "bad_request" || re != tc.re || m["message"] == "" {
-			t.Errorf("%s: got %v", tc.frame, m)
-		}
-	}
 	c.SetWriteDeadline(time.Now().Add(ioWait))
-	if err := c.WriteMessage(websocket.BinaryMessage, []byte(`{"type":"x"}`)); err != nil {
+	if err := c.WriteMessage(websocket.BinaryMessage, []byte(`{"type":"x","id":"b"}`)); err != nil {
 		t.Fatal(err)
 	}
-	if m := recv(t, c); m["code"] != "bad_request" {
-		t.Fatalf("binary frame: got %v", m)
+	if m := recv(t, c); m["type"] != "error" || m["code"] != "bad_request" || m["re"] != "b" || m["message"] != Binary.String() {
+		t.Fatalf("binary frame: got %v, want Refused's error", m)
 	}
 	send(t, c, `{"type":"ok","id":"last"}`)
 	if m := recv(t, c); m["type"] != "echo" || m["re"] != "last" {
-		t.Fatalf("after bad messages: got %v", m)
+		t.Fatalf("after a binary frame: got %v", m)
+	}
+	if n := s.h.after.Load(); n != 2 {
+		t.Fatalf("%d AfterMessage calls, want 2: hello and the echo, not the refused frame", n)
 	}
 }
 
@@ -595,37 +644,13 @@ func TestHandlerPanicClosesOnlyThatConnection(t *testing.T) {
 	a := s.hello(t, "a")
 	b := s.hello(t, "b")
 	send(t, a, `{"type":"panic"}`)
-	expectClose(t, a, websocket.CloseInternalServerErr, protocol.ReasonInternal)
-	if got := s.waitClosed(t, 1); got[0].PlayerID() != "a" {
-		t.Fatalf("closed %q", got[0].PlayerID())
+	expectClose(t, a, websocket.CloseInternalServerErr, testCloses.Internal)
+	if got := s.waitClosed(t, 1); got[0].UserID() != "a" {
+		t.Fatalf("closed %q", got[0].UserID())
 	}
 	send(t, b, `{"type":"x","id":"b1"}`)
 	if m := recv(t, b); m["re"] != "b1" {
 		t.Fatalf("got %v", m)
-	}
-}
-
-func TestHubReplacesOlderConnection(t *testing.T) {
-	s := newTestServer(t, Limits{})
-	first := s.hello(t, "p1")
-	oldConn := s.h.conn("p1")
-	second := s.hello(t, "p1")
-	expectClose(t, first, protocol.CloseReplaced, protocol.ReasonReplaced)
-	s.waitClosed(t, 1)
-	hub := s.h.hub
-	if !hub.Connected("p1") || hub.Players() != 1 {
-		t.Fatalf("connected %v players %d", hub.Connected("p1"), hub.Players())
-	}
-	if hub.Detach("p1", oldConn) {
-		t.Fatal("the replaced connection detached the newer one")
-	}
-	hub.Send("p1", []byte(`{"type":"pushed"}`))
-	hub.Send("nobody", []byte(`{"type":"lost"}`))
-	if m := recv(t, second); m["type"] != "pushed" {
-		t.Fatalf("got %v", m)
-	}
-	if v := testutil.ToFloat64(s.m.Players); v != 1 {
-		t.Fatalf("klondike_connected_players = %v", v)
 	}
 }
 
@@ -639,7 +664,7 @@ func TestShutdownClosesWith1012(t *testing.T) {
 		errc <- s.ws.Shutdown(ctx)
 	}()
 	for _, c := range clients {
-		expectClose(t, c, websocket.CloseServiceRestart, protocol.ReasonRestarting)
+		expectClose(t, c, websocket.CloseServiceRestart, testCloses.Restarting)
 	}
 	if err := <-errc; err != nil {
 		t.Fatalf("Shutdown: %v", err)
@@ -651,8 +676,8 @@ func TestShutdownClosesWith1012(t *testing.T) {
 	if err == nil || resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
 		t.Fatalf("dial after Shutdown: err %v resp %v, want 503", err, resp)
 	}
-	if v := testutil.ToFloat64(s.m.Rejected.WithLabelValues("shutdown")); v != 1 {
-		t.Fatalf("rejected{shutdown} = %v", v)
+	if v := s.m.rejects("shutdown"); v != 1 {
+		t.Fatalf("refusals for the shutdown counted %d, want 1", v)
 	}
 }
 
@@ -672,103 +697,6 @@ func TestShutdownGivesUpAtDeadline(t *testing.T) {
 	// The TCP connections were dropped: the pumps end soon after.
 	s.waitClosed(t, 1)
 	_ = c
-}
-
-// TestSendQueue checks the send queue's bound, order and writer
-// hand-over, and that it lets go of the room a burst took, so that an idle
-// connection holds none.
-func TestSendQueue(t *testing.T) {
-	const limit = 40
-	q := newSendQueue(limit)
-	for i := range limit {
-		ok, start := q.push([]byte{byte(i)})
-		if !ok {
-			t.Fatalf("push of message %d of %d refused", i+1, limit)
-		}
-		if start != (i == 0) {
-			t.Fatalf("push of message %d: start = %v; want a writer started by the first push only", i+1, start)
-		}
-	}
-	if ok, _ := q.push([]byte{99}); ok {
-		t.Fatalf("push of message %d accepted beyond the limit %d", limit+1, limit)
-	}
-	got, ping, ending, idle := q.next(nil)
-	if len(got) != limit || ping || ending || idle {
-		t.Fatalf("next() = %d messages, ping %v, ending %v, idle %v; want %d messages only", len(got), ping, ending, idle, limit)
-	}
-	for i, m := range got {
-		if len(m) != 1 || m[0] != byte(i) {
-			t.Fatalf("next()[%d] = %v, want [%d]: out of order", i, m, i)
-		}
-	}
-	// While the writer runs, neither a push nor a ping starts another.
-	if _, start := q.push([]byte("x")); start {
-		t.Fatal("a push started a second writer while one runs")
-	}
-	if q.queuePing() {
-		t.Fatal("a ping started a second writer while one runs")
-	}
-	rest, ping, _, idle := q.next(got)
-	if len(rest) != 1 || !ping || idle {
-		t.Fatalf("next() = %d messages, ping %v, idle %v; want the message and the ping queued meanwhile", len(rest), ping, idle)
-	}
-	if cap(q.msgs) != 0 {
-		t.Errorf("after a burst of %d the queue keeps room for %d messages, want none (at most %d are kept)",
-			limit, cap(q.msgs), maxKeptQueue)
-	}
-	// A small slice goes back to the queue while the writer runs, its
-	// messages dropped.
-	q.push([]byte("y"))
-	again, _, _, _ := q.next(rest)
-	if len(again) != 1 || cap(q.msgs) == 0 || rest[0] != nil {
-		t.Errorf("a one-message slice handed back: queue room %d, its message %q; want it reused and cleared", cap(q.msgs), rest[0])
-	}
-	// Nothing left: the writer's run is over, the queue holds no room, and
-	// the next push starts a writer.
-	if _, _, _, idle := q.next(again); !idle || q.running {
-		t.Fatalf("next() on an empty queue: idle %v, running %v; want the writer to stop", idle, q.running)
-	}
-	if cap(q.msgs) != 0 {
-		t.Errorf("an idle queue keeps room for %d messages, want none", cap(q.msgs))
-	}
-	if !q.queuePing() {
-		t.Fatal("a ping on an idle queue did not start a writer")
-	}
-	if _, ping, _, _ := q.next(nil); !ping {
-		t.Fatal("the ping was lost")
-	}
-	q.next(nil) // idle again
-	if ok, start := q.push([]byte("b")); !ok || !start {
-		t.Fatalf("push on an idle queue: ok %v start %v; want a writer started", ok, start)
-	}
-	// The end: queued messages stay for the close; nothing more is queued.
-	if q.end(false) {
-		t.Fatal("end started a second writer while one runs")
-	}
-	if ok, start := q.push([]byte("late")); ok || start {
-		t.Fatalf("push after the end: ok %v start %v; want it refused", ok, start)
-	}
-	if q.queuePing() {
-		t.Fatal("a ping after the end started a writer")
-	}
-	msgs, _, ending, _ := q.next(nil)
-	if !ending || len(msgs) != 1 || string(msgs[0]) != "b" {
-		t.Fatalf("next() after the end: ending %v, %q; want ending with [b]", ending, msgs)
-	}
-	q.finish()
-	select {
-	case <-q.done:
-	default:
-		t.Fatal("done not closed by finish")
-	}
-	if q.end(false) || q.queuePing() {
-		t.Fatal("a writer was started after the writing finished")
-	}
-	// An idle queue that ends starts the writer that writes the close.
-	q2 := newSendQueue(limit)
-	if !q2.end(false) {
-		t.Fatal("end of an idle queue did not start a writer")
-	}
 }
 
 // connGoroutines counts the goroutines of this package's connections: the
@@ -794,9 +722,9 @@ func countConnGoroutines(inBubble bool) (readers, writers int) {
 			continue
 		}
 		switch {
-		case bytes.Contains(g, []byte("api.(*Conn).writeLoop")):
+		case bytes.Contains(g, []byte("ws.(*Conn).writeLoop")):
 			writers++
-		case bytes.Contains(g, []byte("api.(*Conn).run")):
+		case bytes.Contains(g, []byte("ws.(*Conn).run")):
 			readers++
 		}
 	}
@@ -836,16 +764,16 @@ func TestGoroutinesEndAfterClose(t *testing.T) {
 	big := []byte(`{"type":"blob","pad":"` + strings.Repeat("b", 256<<10) + `"}`)
 	for i := 0; i < 10000 && conns[1].Send(big); i++ {
 	}
-	if v := testutil.ToFloat64(s.m.SlowDisconnects); v != 1 {
-		t.Fatalf("klondike_slow_disconnects_total = %v, want 1: the slow consumer was not dropped", v)
+	if v := s.m.slow.get(); v != 1 {
+		t.Fatalf("slow disconnects counted %d, want 1: the slow consumer was not dropped", v)
 	}
 	for range 5 {
 		conns[2].Send([]byte(`{"type":"queued"}`))
 	}
-	conns[2].Close(protocol.CloseReplaced, protocol.ReasonReplaced)
+	conns[2].Close(closeTest, "busy")
 	ce, msgs := readClose(t, busy)
-	if ce.Code != protocol.CloseReplaced || len(msgs) != 5 {
-		t.Fatalf("busy: %d messages then close %d; want the 5 queued ones, then %d", len(msgs), ce.Code, protocol.CloseReplaced)
+	if ce.Code != closeTest || len(msgs) != 5 {
+		t.Fatalf("busy: %d messages then close %d; want the 5 queued ones, then %d", len(msgs), ce.Code, closeTest)
 	}
 	s.waitClosed(t, 3)
 	ctx, cancel := context.WithTimeout(context.Background(), ioWait)
@@ -878,9 +806,9 @@ func TestCloseAfterQueuedMessages(t *testing.T) {
 				t.Fatalf("Send %d refused", i)
 			}
 		}
-		conn.Close(protocol.CloseReplaced, protocol.ReasonReplaced)
+		conn.Close(closeTest, "done")
 		ce, msgs := readClose(t, c)
-		if ce.Code != protocol.CloseReplaced || ce.Text != protocol.ReasonReplaced {
+		if ce.Code != closeTest || ce.Text != "done" {
 			t.Fatalf("%d queued: closed with %d %q", queued, ce.Code, ce.Text)
 		}
 		if len(msgs) != queued {

@@ -1,4 +1,4 @@
-package api
+package fast
 
 import (
 	"context"
@@ -11,7 +11,14 @@ import (
 
 type ctxKey struct{}
 
-// TestCmdContext holds cmdContext to what context.WithDeadline does: the
+// started is a CmdContext started with parent and the deadline d.
+func started(parent context.Context, d time.Time) *CmdContext {
+	c := new(CmdContext)
+	c.Start(parent, d)
+	return c
+}
+
+// TestCmdContext holds CmdContext to what context.WithDeadline does: the
 // deadline, the errors, Done, values and contexts derived from it, whether
 // or not Done was asked for before the end.
 func TestCmdContext(t *testing.T) {
@@ -31,9 +38,8 @@ func TestCmdContext(t *testing.T) {
 		t.Run(name+"/cancel", func(t *testing.T) {
 			p, pcancel := parentOf()
 			defer pcancel()
-			var env Envelope
 			d := time.Now().Add(time.Hour)
-			c := env.commandContext(p, d)
+			c := started(p, d)
 			if got, ok := c.Deadline(); !ok || !got.Equal(d) {
 				t.Fatalf("Deadline = %v, %v; want %v", got, ok, d)
 			}
@@ -45,7 +51,7 @@ func TestCmdContext(t *testing.T) {
 			}
 			child, ccancel := context.WithCancel(c)
 			defer ccancel()
-			c.cancel()
+			c.Cancel()
 			if !errors.Is(c.Err(), context.Canceled) || !closed(c.Done()) {
 				t.Fatalf("after cancel: Err %v, Done closed %v", c.Err(), closed(c.Done()))
 			}
@@ -65,9 +71,8 @@ func TestCmdContext(t *testing.T) {
 		t.Run(name+"/deadline", func(t *testing.T) {
 			p, pcancel := parentOf()
 			defer pcancel()
-			var env Envelope
-			c := env.commandContext(p, time.Now().Add(20*time.Millisecond))
-			defer c.cancel()
+			c := started(p, time.Now().Add(20*time.Millisecond))
+			defer c.Cancel()
 			if early {
 				c.Done()
 			} else {
@@ -84,16 +89,15 @@ func TestCmdContext(t *testing.T) {
 			if !closed(child.Done()) || !errors.Is(child.Err(), context.DeadlineExceeded) {
 				t.Fatalf("child after the deadline: %v", child.Err())
 			}
-			c.cancel()
+			c.Cancel()
 			if !errors.Is(c.Err(), context.DeadlineExceeded) {
 				t.Fatalf("cancel after the deadline: Err %v, want DeadlineExceeded still", c.Err())
 			}
 		})
 		t.Run(name+"/parent", func(t *testing.T) {
 			p, pcancel := parentOf()
-			var env Envelope
-			c := env.commandContext(p, time.Now().Add(time.Hour))
-			defer c.cancel()
+			c := started(p, time.Now().Add(time.Hour))
+			defer c.Cancel()
 			if early {
 				c.Done()
 			}
@@ -107,21 +111,10 @@ func TestCmdContext(t *testing.T) {
 		pd := time.Now().Add(time.Minute)
 		p, pcancel := context.WithDeadline(context.Background(), pd)
 		defer pcancel()
-		var env Envelope
-		c := env.commandContext(p, time.Now().Add(time.Hour))
-		defer c.cancel()
+		c := started(p, time.Now().Add(time.Hour))
+		defer c.Cancel()
 		if got, _ := c.Deadline(); !got.Equal(pd) {
 			t.Fatalf("Deadline = %v, want the parent's %v", got, pd)
-		}
-	})
-	t.Run("second use", func(t *testing.T) {
-		var env Envelope
-		c1 := env.commandContext(context.Background(), time.Now().Add(time.Hour))
-		c1.cancel()
-		c2 := env.commandContext(context.Background(), time.Now().Add(time.Hour))
-		defer c2.cancel()
-		if c1 == c2 || c1.Err() == nil || c2.Err() != nil {
-			t.Fatalf("a second handling shares the first's context: %p %p, %v %v", c1, c2, c1.Err(), c2.Err())
 		}
 	})
 	t.Run("derived", func(t *testing.T) {
@@ -129,8 +122,7 @@ func TestCmdContext(t *testing.T) {
 		// as with WithDeadline, rather than costing a goroutine that
 		// watches it (the context package's path for a parent it does
 		// not know).
-		var env Envelope
-		c := env.commandContext(context.Background(), time.Now().Add(time.Hour))
+		c := started(context.Background(), time.Now().Add(time.Hour))
 		before := runtime.NumGoroutine()
 		var cancels []context.CancelFunc
 		for range 50 {
@@ -140,14 +132,13 @@ func TestCmdContext(t *testing.T) {
 		if after := runtime.NumGoroutine(); after >= before+50 {
 			t.Errorf("50 derived contexts made %d goroutines", after-before)
 		}
-		c.cancel()
+		c.Cancel()
 		for _, cancel := range cancels {
 			cancel()
 		}
 	})
 	t.Run("concurrent", func(t *testing.T) {
-		var env Envelope
-		c := env.commandContext(context.Background(), time.Now().Add(time.Hour))
+		c := started(context.Background(), time.Now().Add(time.Hour))
 		var wg sync.WaitGroup
 		for range 4 {
 			wg.Go(func() {
@@ -163,7 +154,7 @@ func TestCmdContext(t *testing.T) {
 				}
 			})
 		}
-		c.cancel()
+		c.Cancel()
 		wg.Wait()
 	})
 }

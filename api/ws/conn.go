@@ -1,26 +1,16 @@
-package api
-
-import (
-	"context"
-	"encoding/json"
-	"fmt"
-	"log/slog"
-	"runtime/debug"
-	"sync"
-	"sync/atomic"
-	"time"
-	"unicode/utf8"
-
-	"github.com/gorilla/websocket"
-
-	"klondike/api/protocol"
-	"klondike/match"
-)
-
-// The connection layer: one WebSocket connection is a Conn with exactly one
-// read goroutine (readPump: decode, rate-limit, hand to the Handler) and at
-// most one write goroutine at a time (writeLoop: the send queue, pings, the
-// close frame), plus a context that ends the connection.
+// Package ws is a WebSocket transport: it accepts connections, reads their
+// messages and hands each to one Handler, writes what its user sends
+// through a bounded queue, and keeps every connection within its limits
+// (frame size, message rate, control frames, silence, a peer too slow to
+// read). It knows nothing of what the messages mean: its user gives it the
+// Handler, at most one hook run after each message (Config.AfterMessage),
+// what to answer a refused message with (Config.Refused), and the reasons
+// of the close frames it sends of its own accord (Config.Closes).
+//
+// One WebSocket connection is a Conn with exactly one read goroutine
+// (readPump: rate-limit, hand to the Handler) and at most one write
+// goroutine at a time (writeLoop: the send queue, pings, the close frame),
+// plus a context that ends the connection.
 //
 // The writer exists only while there is something to write: Send starts it
 // when the queue goes non-empty and none runs, the ping timer (a
@@ -32,9 +22,9 @@ import (
 // an idle connection's memory.
 //
 // The Conn and its end are in this file; the send queue in sendqueue.go,
-// the reader in reader.go (and the decoding of a message in envelope.go),
-// the writer in writer.go (and its frames in frames.go), and the server
-// that accepts and tracks the connections in wsserver.go.
+// the reader in reader.go, the writer in writer.go (and its frames in
+// frames.go), the limits in limits.go and bucket.go, and the server that
+// accepts and tracks the connections in server.go.
 //
 // How a connection ends:
 //   - The server closes it (Close: policy, slow consumer, shutdown, …): the
@@ -46,37 +36,50 @@ import (
 //     the context and ends the writer the same way, without a close frame.
 //
 // Then the connection is unregistered and Handler.Closed is called, once.
+package ws
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gorilla/websocket"
+)
 
 // maxCloseReason is the longest close reason, in bytes: a close frame's
 // payload (code and reason) is at most 125 bytes.
 const maxCloseReason = 123
 
 // Handler receives a connection's messages, one at a time, on its read
-// goroutine. The Envelope's Raw bytes are valid only during the call: the
-// connection reads its next message into them.
+// goroutine.
 type Handler interface {
-	HandleMessage(ctx context.Context, c *Conn, env *Envelope)
-	Closed(c *Conn) // once, after the connection ended
+	// HandleMessage handles one text message. msg is valid only during
+	// the call: the connection reads its next message into it. A panic
+	// closes this connection only, with 1011.
+	HandleMessage(c *Conn, msg []byte)
+	// Closed is called once, after the connection ended and was
+	// unregistered.
+	Closed(c *Conn)
 }
 
 // Conn is one client's WebSocket connection. Its methods are safe for
 // concurrent use.
 type Conn struct {
-	srv    *WSServer
-	ws     *websocket.Conn
+	srv    *Server
+	ws     *websocket.Conn // nil for a Detached connection
 	ip     string
 	num    uint64    // the connection's number, in its log lines
 	send   sendQueue // also decides when a writer runs
 	ctx    context.Context
 	cancel context.CancelFunc
-	hello  *time.Timer
-	ping   *time.Timer  // queues a ping every PingPeriod
+	hello  *time.Timer  // nil for a Detached connection
+	ping   *time.Timer  // queues a ping every PingPeriod; nil for a Detached connection
 	bucket *tokenBucket // read goroutine only
-
-	// The pace of the player's running round (Hub.SetPace): asked for a
-	// due leaderboard after each message the player sent, before the
-	// answer is written, so that the board leaves in the same write.
-	pace atomic.Pointer[match.LeaderboardPace]
 
 	rateLimited bool // read goroutine only: counted once in Metrics.RateLimited
 	// read goroutine only: a Reply made this goroutine the writer, which
@@ -84,17 +87,17 @@ type Conn struct {
 	writeAfterDispatch bool
 
 	mu         sync.Mutex
-	playerID   string
+	userID     string
 	closing    bool   // ending: set once, by Close or stop
 	closeFrame []byte // the close frame to send, nil if none
 	flushQueue bool   // write what is queued before the close frame
 }
 
-// Send enqueues msg (one JSON object) without blocking, and starts the
+// Send enqueues msg (one message) without blocking, and starts the
 // connection's writer if none runs. It returns false when the connection
 // has ended, and when the queue is full (SendQueue messages, or msg would
 // take it over SendBudget bytes): then the connection is closed as a slow
-// consumer (protocol.CloseSlowConsumer). The caller must not modify msg afterwards.
+// consumer (Closes.SlowCode). The caller must not modify msg afterwards.
 func (c *Conn) Send(msg []byte) bool {
 	return c.enqueue(msg, false)
 }
@@ -103,9 +106,9 @@ func (c *Conn) Send(msg []byte) bool {
 // must be called on the goroutine that runs HandleMessage for c, before
 // HandleMessage returns. When no writer runs, none is started: the
 // connection's read goroutine writes the reply itself once HandleMessage
-// returns (see writeReplies), which spares a move's answer the start of a
-// goroutine and the hand-over to it. Messages that others send meanwhile
-// go out with it.
+// and the AfterMessage hook return (see writeReplies), which spares a
+// reply the start of a goroutine and the hand-over to it. Messages that
+// others send meanwhile go out with it, in the same write.
 func (c *Conn) Reply(msg []byte) bool {
 	return c.enqueue(msg, true)
 }
@@ -128,7 +131,8 @@ func (c *Conn) enqueue(msg []byte, reply bool) bool {
 	if c.ctx.Err() != nil {
 		return false // the queue refused because the connection ended
 	}
-	if c.end(protocol.CloseSlowConsumer, protocol.ReasonSlow, true) {
+	cl := c.srv.closes
+	if c.end(cl.SlowCode, cl.Slow, true, false) {
 		c.srv.m.SlowDisconnects.Inc()
 		c.Logger().Warn("send queue full, disconnecting slow consumer",
 			"queue", c.send.limit, "budget", c.send.budget, "size", len(msg))
@@ -147,48 +151,45 @@ func (c *Conn) SendJSON(v any) bool {
 	return c.Send(b)
 }
 
-// SendError sends {"type":"error","re":re,"code":code,"message":message},
-// without "re" when re is empty.
-func (c *Conn) SendError(re, code, message string) bool {
-	return c.SendJSON(protocol.Error{Type: protocol.TypeError, Re: re, Code: code, Message: message})
-}
-
-// PlayerID is the connection's player, "" until SetPlayerID.
-func (c *Conn) PlayerID() string {
+// UserID is the connection's user, "" until SetUserID.
+func (c *Conn) UserID() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.playerID
+	return c.userID
 }
 
-// SetPlayerID records the connection's player: hello is done, and the
-// hello timer stops.
-func (c *Conn) SetPlayerID(id string) {
-	c.hello.Stop()
+// SetUserID records who the connection's peer is: its hello is done, and
+// the hello timer (Limits.HelloTimeout) stops.
+func (c *Conn) SetUserID(id string) {
+	if c.hello != nil {
+		c.hello.Stop()
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.playerID = id
+	c.userID = id
 }
 
-// RemoteIP is the TCP peer's address.
+// RemoteIP is the client's address (see Limits.TrustedProxies).
 func (c *Conn) RemoteIP() string { return c.ip }
 
-// Close sends a close frame with code and reason (best effort) and ends
-// the connection. Only the first call (of Close, or of an end the server or
-// the peer caused) counts.
+// Close sends a close frame with code and reason (best effort; a reason
+// longer than a close frame holds is cut) and ends the connection, after
+// what was queued before. Only the first call (of Close, or of an end the
+// server or the peer caused) counts.
 func (c *Conn) Close(code int, reason string) {
-	c.end(code, reason, true)
+	c.end(code, reason, true, true)
 }
 
 // Context is cancelled when the connection ends.
 func (c *Conn) Context() context.Context { return c.ctx }
 
 // Logger logs with the connection's attributes: the remote IP, the
-// connection's number, and the player's id once known. It is made at each
-// call, for the rare line a connection logs: a logger kept in every
-// connection would cost its preformatted attributes, idle or not.
+// connection's number, and the user's id once known (Config.UserAttr). It
+// is made at each call, for the rare line a connection logs: a logger kept
+// in every connection would cost its preformatted attributes, idle or not.
 func (c *Conn) Logger() *slog.Logger {
-	if id := c.PlayerID(); id != "" {
-		return c.srv.log.With("remote_ip", c.ip, "conn", c.num, "player_id", id)
+	if id := c.UserID(); id != "" {
+		return c.srv.log.With("remote_ip", c.ip, "conn", c.num, c.srv.userAttr, id)
 	}
 	return c.srv.log.With("remote_ip", c.ip, "conn", c.num)
 }
@@ -202,9 +203,10 @@ func (c *Conn) debug(msg string, args ...any) {
 }
 
 // end starts the end of the connection, once; it reports whether this call
-// did. With frame, a close frame with code and reason is sent and the
-// reader waits CloseWait for the peer's; without, the reader stops now.
-func (c *Conn) end(code int, reason string, frame bool) bool {
+// did. With frame, a close frame with code and reason is sent, after what
+// was queued if flush, and the reader waits CloseWait for the peer's;
+// without, the reader stops now.
+func (c *Conn) end(code int, reason string, frame, flush bool) bool {
 	c.mu.Lock()
 	if c.closing {
 		c.mu.Unlock()
@@ -221,12 +223,14 @@ func (c *Conn) end(code int, reason string, frame bool) bool {
 			reason = reason[:n]
 		}
 		c.closeFrame = websocket.FormatCloseMessage(code, reason)
-		c.flushQueue = code != protocol.CloseSlowConsumer
+		c.flushQueue = flush
 		wait = c.srv.lim.CloseWait
 	}
-	flush := c.flushQueue
-	// Under mu, so that the pong handler cannot extend it again.
-	c.ws.SetReadDeadline(time.Now().Add(wait))
+	flush = c.flushQueue
+	if c.ws != nil {
+		// Under mu, so that the pong handler cannot extend it again.
+		c.ws.SetReadDeadline(time.Now().Add(wait))
+	}
 	c.mu.Unlock()
 	c.cancel()
 	if frame {
@@ -242,7 +246,7 @@ func (c *Conn) end(code int, reason string, frame bool) bool {
 
 // stop ends the connection without a close frame (the peer left, or the
 // network failed).
-func (c *Conn) stop() { c.end(0, "", false) }
+func (c *Conn) stop() { c.end(0, "", false, false) }
 
 // extendReadDeadline gives the peer another PongWait, unless the
 // connection is ending.

@@ -1,10 +1,9 @@
 //go:build unix
 
-package api
+package ws
 
 import (
 	"context"
-	"klondike/api/protocol"
 	"net"
 	"runtime"
 	rtmetrics "runtime/metrics"
@@ -13,7 +12,6 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
-	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
 // stallSlack is what the server's live heap may grow beyond the send
@@ -109,12 +107,12 @@ func TestNeverReadingClientHeldToBudget(t *testing.T) {
 	}
 
 	ce, _ := readClose(t, c)
-	if ce.Code != protocol.CloseSlowConsumer || ce.Text != protocol.ReasonSlow {
-		t.Fatalf("closed with %d %q, want %d %q", ce.Code, ce.Text, protocol.CloseSlowConsumer, protocol.ReasonSlow)
+	if ce.Code != testCloses.SlowCode || ce.Text != testCloses.Slow {
+		t.Fatalf("closed with %d %q, want %d %q", ce.Code, ce.Text, testCloses.SlowCode, testCloses.Slow)
 	}
 	s.waitClosed(t, 1)
-	if v := testutil.ToFloat64(s.m.SlowDisconnects); v != 1 {
-		t.Fatalf("klondike_slow_disconnects_total = %v, want 1", v)
+	if v := s.m.slow.get(); v != 1 {
+		t.Fatalf("slow disconnects counted %d, want 1", v)
 	}
 	if n := conn.send.heldBytes(); n != 0 {
 		t.Fatalf("the ended connection holds %d bytes of messages", n)

@@ -1,4 +1,4 @@
-package api
+package fast
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// cmdContext is the context of one message's handling: its parent with a
+// CmdContext is the context of one message's handling: its parent with a
 // deadline, ended when the handler returns, as context.WithDeadline makes
 // it, but made lazily. WithDeadline makes at once a timer, its function,
 // the context and its cancel function, and registers it with its parent:
@@ -16,9 +16,11 @@ import (
 // Deadline, Err and Value answer from the parent, the deadline and the
 // clock.
 //
-// It lives in the message's Envelope (see Envelope.commandContext), so
-// that it costs no allocation of its own.
-type cmdContext struct {
+// Its zero value is ready for Start. Its user keeps it inside what it
+// allocates anyway (api keeps one in each message's envelope), so that it
+// costs no allocation of its own. TestCmdContextMatchesWithDeadline holds
+// it to WithDeadline.
+type CmdContext struct {
 	parent   context.Context
 	deadline time.Time // the earlier of the parent's deadline and its own
 
@@ -28,11 +30,12 @@ type cmdContext struct {
 	err        error // once cancelled: the error it ended with, for good
 }
 
-var _ context.Context = (*cmdContext)(nil)
+var _ context.Context = (*CmdContext)(nil)
 
-// start makes c parent with the deadline d: WithDeadline(parent, d), lazily.
-// The caller must call c.cancel when the handling is over.
-func (c *cmdContext) start(parent context.Context, d time.Time) {
+// Start makes c parent with the deadline d: WithDeadline(parent, d), lazily.
+// The caller must call c.Cancel when the handling is over. A CmdContext is
+// started once.
+func (c *CmdContext) Start(parent context.Context, d time.Time) {
 	if pd, ok := parent.Deadline(); ok && pd.Before(d) {
 		d = pd // as WithDeadline: the parent's deadline comes first
 	}
@@ -40,10 +43,10 @@ func (c *cmdContext) start(parent context.Context, d time.Time) {
 }
 
 // Deadline implements context.Context.
-func (c *cmdContext) Deadline() (time.Time, bool) { return c.deadline, true }
+func (c *CmdContext) Deadline() (time.Time, bool) { return c.deadline, true }
 
 // Done implements context.Context; it makes the real context.
-func (c *cmdContext) Done() <-chan struct{} {
+func (c *CmdContext) Done() <-chan struct{} {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.real == nil {
@@ -55,23 +58,27 @@ func (c *cmdContext) Done() <-chan struct{} {
 	return c.real.Done()
 }
 
-// Err implements context.Context.
-func (c *cmdContext) Err() error {
+// Err implements context.Context. Once it has said the context ended, it
+// says so for good, with the same error, as the context package's do.
+// When the parent ended and the deadline passed before Err is first asked,
+// it says the parent's error, where WithDeadline's context says whichever
+// came first.
+func (c *CmdContext) Err() error {
 	c.mu.Lock()
-	real, err := c.real, c.err
-	c.mu.Unlock()
+	defer c.mu.Unlock()
 	switch {
-	case err != nil:
-		return err
-	case real != nil:
-		return real.Err()
+	case c.err != nil:
+		return c.err
+	case c.real != nil:
+		return c.real.Err()
 	}
-	return c.liveErr()
+	c.err = c.liveErr()
+	return c.err
 }
 
 // liveErr is the error of a context that has not been cancelled: the
 // parent's, or DeadlineExceeded from the deadline on.
-func (c *cmdContext) liveErr() error {
+func (c *CmdContext) liveErr() error {
 	if err := c.parent.Err(); err != nil {
 		return err
 	}
@@ -84,7 +91,7 @@ func (c *cmdContext) liveErr() error {
 // Value implements context.Context. Once the real context is made it
 // answers, so that contexts derived from c find it as their parent (the
 // context package asks Value for the cancelCtx whose Done channel c gave).
-func (c *cmdContext) Value(key any) any {
+func (c *CmdContext) Value(key any) any {
 	c.mu.Lock()
 	real := c.real
 	c.mu.Unlock()
@@ -94,10 +101,10 @@ func (c *cmdContext) Value(key any) any {
 	return c.parent.Value(key)
 }
 
-// cancel ends the context, as WithDeadline's cancel function does: Err
+// Cancel ends the context, as WithDeadline's cancel function does: Err
 // keeps the error it ended with (the parent's, DeadlineExceeded if the
 // deadline had passed, else Canceled).
-func (c *cmdContext) cancel() {
+func (c *CmdContext) Cancel() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.err != nil {
@@ -114,6 +121,6 @@ func (c *cmdContext) cancel() {
 }
 
 // String names the context, as the context package's do.
-func (c *cmdContext) String() string {
-	return "api.cmdContext(" + c.deadline.String() + ")"
+func (c *CmdContext) String() string {
+	return "fast.CmdContext(" + c.deadline.String() + ")"
 }

@@ -1,8 +1,7 @@
-package api
+package ws
 
 import (
 	"context"
-	"klondike/api/protocol"
 	"log/slog"
 	"math"
 	"net/http"
@@ -13,11 +12,16 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-// WSServer accepts WebSocket connections (GET /ws) and runs them.
-type WSServer struct {
+// Server accepts WebSocket connections and runs them: it is the
+// http.Handler of the WebSocket route.
+type Server struct {
 	h        Handler
 	lim      Limits
-	m        *Metrics
+	m        Metrics
+	closes   Closes
+	after    func(*Conn)
+	refused  func(*Conn, []byte, Refusal)
+	userAttr string
 	log      *slog.Logger
 	upgrader websocket.Upgrader
 	now      func() time.Time // the rate limiter's clock
@@ -31,18 +35,18 @@ type WSServer struct {
 
 var connSeq atomic.Uint64
 
-// NewWSServer makes a server that hands messages to h. Zero fields of lim
-// take their defaults; m must not be nil (see Metrics); a nil log means
-// slog.Default().
-func NewWSServer(h Handler, lim Limits, m *Metrics, log *slog.Logger) *WSServer {
-	if m == nil {
-		panic("api: NewWSServer needs a *Metrics (use NewMetrics)")
+// NewServer makes a server that hands messages to h, configured by cfg
+// (see Config for what its zero fields mean).
+func NewServer(h Handler, cfg Config) *Server {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
 	}
-	if log == nil {
-		log = slog.Default()
+	if cfg.UserAttr == "" {
+		cfg.UserAttr = "user_id"
 	}
-	s := &WSServer{
-		h: h, lim: lim.WithDefaults(), m: m, log: log, now: time.Now,
+	s := &Server{
+		h: h, lim: cfg.Limits.WithDefaults(), m: cfg.Metrics.withDefaults(), closes: cfg.Closes.withDefaults(),
+		after: cfg.AfterMessage, refused: cfg.Refused, userAttr: cfg.UserAttr, log: cfg.Logger, now: time.Now,
 		conns: make(map[*Conn]struct{}),
 		perIP: make(map[string]int),
 	}
@@ -57,19 +61,19 @@ func NewWSServer(h Handler, lim Limits, m *Metrics, log *slog.Logger) *WSServer 
 	return s
 }
 
-// ServeHTTP upgrades a GET /ws request and runs the connection. It refuses
+// ServeHTTP upgrades a GET request and runs the connection. It refuses
 // with 503 while shutting down, 403 for a foreign Origin and 429 when the
 // remote IP has MaxConnsPerIP connections open.
-func (s *WSServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ip := s.lim.clientIP(r)
 	if !s.lim.originAllowed(r) {
-		s.m.Rejected.WithLabelValues("origin").Inc()
+		s.m.Rejected("origin")
 		s.log.Debug("websocket origin refused", "remote_ip", ip, "origin", r.Header.Get("Origin"))
 		http.Error(w, "origin not allowed", http.StatusForbidden)
 		return
 	}
 	if code, reason := s.reserve(ip); code != 0 {
-		s.m.Rejected.WithLabelValues(reason).Inc()
+		s.m.Rejected(reason)
 		s.log.Debug("websocket upgrade refused", "remote_ip", ip, "reason", reason)
 		if code == http.StatusServiceUnavailable {
 			w.Header().Set("Retry-After", "1")
@@ -83,21 +87,13 @@ func (s *WSServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.log.Debug("websocket upgrade failed", "remote_ip", ip, "err", err)
 		return
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	c := &Conn{
-		srv: s, ws: ws, ip: ip,
-		send:   newSendQueue(s.lim.SendQueue),
-		ctx:    ctx,
-		cancel: cancel,
-	}
-	c.send.budget = s.lim.SendBudget
-	c.num = connSeq.Add(1)
+	c := s.newConn(ws, ip)
 	if s.lim.MsgRate > 0 {
 		c.bucket = newTokenBucket(s.lim.MsgRate, s.lim.MsgBurst, s.now())
 	}
 	c.hello = time.AfterFunc(s.lim.HelloTimeout, func() {
-		if c.PlayerID() == "" {
-			c.Close(websocket.ClosePolicyViolation, protocol.ReasonNoHello)
+		if c.UserID() == "" {
+			c.Close(websocket.ClosePolicyViolation, s.closes.NoHello)
 		}
 	})
 	// Armed only once c.ping is set (Reset after AfterFunc), so that the
@@ -108,9 +104,23 @@ func (s *WSServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	go c.run()
 }
 
+// newConn makes a connection of s over ws (nil for none).
+func (s *Server) newConn(ws *websocket.Conn, ip string) *Conn {
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &Conn{
+		srv: s, ws: ws, ip: ip,
+		send:   newSendQueue(s.lim.SendQueue),
+		ctx:    ctx,
+		cancel: cancel,
+	}
+	c.send.budget = s.lim.SendBudget
+	c.num = connSeq.Add(1)
+	return c
+}
+
 // reserve accounts for a connection about to be upgraded; a non-zero code
 // refuses it.
-func (s *WSServer) reserve(ip string) (code int, reason string) {
+func (s *Server) reserve(ip string) (code int, reason string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.shutdown {
@@ -125,7 +135,7 @@ func (s *WSServer) reserve(ip string) (code int, reason string) {
 }
 
 // release undoes reserve.
-func (s *WSServer) release(ip string) {
+func (s *Server) release(ip string) {
 	s.mu.Lock()
 	if s.perIP[ip]--; s.perIP[ip] <= 0 {
 		delete(s.perIP, ip)
@@ -134,19 +144,19 @@ func (s *WSServer) release(ip string) {
 	s.wg.Done()
 }
 
-func (s *WSServer) register(c *Conn) {
+func (s *Server) register(c *Conn) {
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
 	down := s.shutdown
 	s.mu.Unlock()
 	s.m.Connections.Inc()
 	if down { // Shutdown began during the upgrade
-		c.Close(websocket.CloseServiceRestart, protocol.ReasonRestarting)
+		c.Close(websocket.CloseServiceRestart, s.closes.Restarting)
 	}
 }
 
 // unregister forgets an ended connection (its WaitGroup count is done by run).
-func (s *WSServer) unregister(c *Conn) {
+func (s *Server) unregister(c *Conn) {
 	s.mu.Lock()
 	delete(s.conns, c)
 	if s.perIP[c.ip]--; s.perIP[c.ip] <= 0 {
@@ -157,19 +167,19 @@ func (s *WSServer) unregister(c *Conn) {
 }
 
 // Conns is the number of open connections.
-func (s *WSServer) Conns() int {
+func (s *Server) Conns() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.conns)
 }
 
 // Shutdown refuses new connections (503), closes every open one with 1012
-// (service restart) and "server restarting, please reconnect", and waits
-// until all have ended and their Handler.Closed has returned, or ctx ends:
-// then the remaining TCP connections are dropped and ctx's error returned.
-// The http.Server does not track upgraded connections: call Shutdown as
-// well as http.Server.Shutdown.
-func (s *WSServer) Shutdown(ctx context.Context) error {
+// (service restart) and Closes.Restarting, and waits until all have ended
+// and their Handler.Closed has returned, or ctx ends: then the remaining
+// TCP connections are dropped and ctx's error returned. The http.Server
+// does not track upgraded connections: call Shutdown as well as
+// http.Server.Shutdown.
+func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.shutdown = true
 	conns := make([]*Conn, 0, len(s.conns))
@@ -179,7 +189,7 @@ func (s *WSServer) Shutdown(ctx context.Context) error {
 	s.mu.Unlock()
 	s.log.Info("closing websocket connections", "conns", len(conns))
 	for _, c := range conns {
-		c.Close(websocket.CloseServiceRestart, protocol.ReasonRestarting)
+		c.Close(websocket.CloseServiceRestart, s.closes.Restarting)
 	}
 	done := make(chan struct{})
 	go func() {

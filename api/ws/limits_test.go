@@ -1,4 +1,4 @@
-package api
+package ws
 
 import (
 	"net/http/httptest"
@@ -99,26 +99,6 @@ func TestTokenBucket(t *testing.T) {
 	var off *tokenBucket
 	if off.take(t0) != rateOK {
 		t.Fatal("nil bucket refused")
-	}
-}
-
-func TestDecodeEnvelope(t *testing.T) {
-	env, _, problem := decodeEnvelope([]byte(`{"type":"move","id":"7","seq":3}`))
-	if env == nil || env.Type != "move" || env.ID != "7" || string(env.Raw) != `{"type":"move","id":"7","seq":3}` {
-		t.Fatalf("%+v %q", env, problem)
-	}
-	env, _, _ = decodeEnvelope([]byte(`{"type":"list_matches"}`))
-	if env == nil || env.ID != "" {
-		t.Fatalf("%+v", env)
-	}
-	for _, tc := range []struct{ frame, re string }{
-		{``, ""}, {`{}`, ""}, {`{"id":"x"}`, "x"}, {`{"type":null,"id":"y"}`, "y"},
-		{`{"type":"a","id":{}}`, ""}, {`7`, ""},
-	} {
-		env, re, problem := decodeEnvelope([]byte(tc.frame))
-		if env != nil || re != tc.re || problem == "" {
-			t.Errorf("%q: %+v %q %q", tc.frame, env, re, problem)
-		}
 	}
 }
 

@@ -1,0 +1,282 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"klondike/api/protocol"
+	"klondike/match"
+)
+
+// ioWait bounds every wait of these tests for something that should come
+// at once.
+const ioWait = 5 * time.Second
+
+// startService serves a Server on the memory backends with lim, and
+// returns it and its WebSocket URL.
+func startService(t *testing.T, lim Limits) (*Server, string) {
+	t.Helper()
+	srv := NewServer(withMemory(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Limits: lim}))
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		srv.Close()
+		ts.Close()
+	})
+	return srv, "ws" + strings.TrimPrefix(ts.URL, "http") + "/ws"
+}
+
+func dial(t *testing.T, url string) *websocket.Conn {
+	t.Helper()
+	d := websocket.Dialer{HandshakeTimeout: ioWait}
+	c, _, err := d.Dial(url, nil)
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// hello dials and says hello as name, or with token when it is not empty,
+// and returns the connection and the welcome.
+func hello(t *testing.T, url, name, token string) (*websocket.Conn, map[string]any) {
+	t.Helper()
+	c := dial(t, url)
+	msg, _ := json.Marshal(protocol.Hello{Type: protocol.TypeHello, ID: "h", Name: name, Token: token})
+	send(t, c, string(msg))
+	m := recv(t, c)
+	if m["type"] != "welcome" {
+		t.Fatalf("hello: got %v", m)
+	}
+	return c, m
+}
+
+func send(t *testing.T, c *websocket.Conn, msg string) {
+	t.Helper()
+	c.SetWriteDeadline(time.Now().Add(ioWait))
+	if err := c.WriteMessage(websocket.TextMessage, []byte(msg)); err != nil {
+		t.Fatalf("send %s: %v", msg, err)
+	}
+}
+
+func recv(t *testing.T, c *websocket.Conn) map[string]any {
+	t.Helper()
+	c.SetReadDeadline(time.Now().Add(ioWait))
+	_, b, err := c.ReadMessage()
+	if err != nil {
+		t.Fatalf("recv: %v", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("recv: not JSON: %s", b)
+	}
+	return m
+}
+
+// expectClose reads until the connection ends and fails unless it was
+// closed with code and reason.
+func expectClose(t *testing.T, c *websocket.Conn, code int, reason string) {
+	t.Helper()
+	c.SetReadDeadline(time.Now().Add(ioWait))
+	for range 1000 {
+		if _, _, err := c.ReadMessage(); err != nil {
+			var ce *websocket.CloseError
+			if !errors.As(err, &ce) || ce.Code != code || ce.Text != reason {
+				t.Fatalf("connection ended with %v, want close %d %q", err, code, reason)
+			}
+			return
+		}
+	}
+	t.Fatal("no close after 1000 messages")
+}
+
+// TestHelloFirst: every message but hello waits for hello, an unknown
+// type included; after it, hello is refused and an unknown type is a bad
+// request; none of them closes the connection.
+func TestHelloFirst(t *testing.T) {
+	_, url := startService(t, Limits{})
+	c := dial(t, url)
+	for _, typ := range []string{protocol.TypeListMatches, protocol.TypeMove, "nope"} {
+		send(t, c, `{"type":"`+typ+`","id":"`+typ+`"}`)
+		if m := recv(t, c); m["type"] != "error" || m["code"] != protocol.CodeUnauthorized || m["re"] != typ || m["message"] != "say hello first" {
+			t.Fatalf("%s before hello: got %v, want unauthorized", typ, m)
+		}
+	}
+	send(t, c, `{"type":"hello","id":"h1","name":"alice"}`)
+	if m := recv(t, c); m["type"] != "welcome" || m["re"] != "h1" {
+		t.Fatalf("hello: got %v", m)
+	}
+	for _, tc := range []struct{ frame, re, message string }{
+		{`{"type":"hello","id":"h2","name":"bob"}`, "h2", "hello was already said on this connection"},
+		{`{"type":"nope","id":"n"}`, "n", `unknown message type "nope"`},
+	} {
+		send(t, c, tc.frame)
+		if m := recv(t, c); m["type"] != "error" || m["code"] != protocol.CodeBadRequest || m["re"] != tc.re || m["message"] != tc.message {
+			t.Fatalf("%s: got %v, want bad_request %q", tc.frame, m, tc.message)
+		}
+	}
+	send(t, c, `{"type":"list_matches","id":"last"}`)
+	if m := recv(t, c); m["type"] != "matches" || m["re"] != "last" {
+		t.Fatalf("list_matches: got %v", m)
+	}
+}
+
+// TestHandlersAnswerTheirType: every type of the message table is
+// answered by its own handler, not as an unknown type.
+func TestHandlersAnswerTheirType(t *testing.T) {
+	_, url := startService(t, Limits{MsgRate: -1})
+	c, _ := hello(t, url, "alice", "")
+	for typ := range handlers {
+		if typ == protocol.TypeHello {
+			continue
+		}
+		// Fields of the wrong type: each handler decodes its own, and
+		// says so; a handler that decodes none answers anyway.
+		send(t, c, `{"type":"`+typ+`","id":"t"}`)
+		for {
+			m := recv(t, c)
+			if m["re"] != "t" {
+				continue // a match's event
+			}
+			if msg, _ := m["message"].(string); strings.HasPrefix(msg, "unknown message type") {
+				t.Errorf("%s: %v", typ, m)
+			}
+			break
+		}
+	}
+}
+
+// TestBadMessagesKeepTheConnection: a frame that is not a message, or not
+// one the service reads, gets bad_request (naming its id when one could be
+// read), and the connection goes on.
+func TestBadMessagesKeepTheConnection(t *testing.T) {
+	_, url := startService(t, Limits{})
+	c, _ := hello(t, url, "p1", "")
+	long := strings.Repeat("i", maxIDLen+1)
+	for _, tc := range []struct {
+		frame string
+		re    string
+	}{
+		{`not json`, ""},
+		{`[1,2]`, ""},
+		{`null`, ""},
+		{`"hello"`, ""},
+		{`{"id":"a1"}`, "a1"},
+		{`{"type":5,"id":"a2"}`, "a2"},
+		{`{"type":"","id":"a3"}`, "a3"},
+		{`{"type":"x","id":7}`, ""},
+		{`{"type":"x","id":"` + long + `"}`, ""},
+		{`{"type":"x"`, ""},
+		{`{"type":"join_match","id":"a4","match_id":7}`, "a4"},
+	} {
+		send(t, c, tc.frame)
+		m := recv(t, c)
+		re, _ := m["re"].(string)
+		if m["type"] != "error" || m["code"] != "bad_request" || re != tc.re || m["message"] == "" {
+			t.Errorf("%s: got %v", tc.frame, m)
+		}
+	}
+	c.SetWriteDeadline(time.Now().Add(ioWait))
+	if err := c.WriteMessage(websocket.BinaryMessage, []byte(`{"type":"list_matches"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if m := recv(t, c); m["code"] != "bad_request" || m["message"] != "binary frames are not supported; send JSON text" {
+		t.Fatalf("binary frame: got %v", m)
+	}
+	send(t, c, `{"type":"list_matches","id":"last"}`)
+	if m := recv(t, c); m["type"] != "matches" || m["re"] != "last" {
+		t.Fatalf("after bad messages: got %v", m)
+	}
+}
+
+// TestRateLimitedNamesTheMessage: a message over the rate gets
+// rate_limited with its id, so that the client knows what to resend, and
+// the connection stays open.
+func TestRateLimitedNamesTheMessage(t *testing.T) {
+	srv, url := startService(t, Limits{MsgRate: 0.01, MsgBurst: 2})
+	c, _ := hello(t, url, "p1", "") // one token
+	send(t, c, `{"type":"list_matches","id":"a"}`)
+	if m := recv(t, c); m["type"] != "matches" {
+		t.Fatalf("within the budget: got %v", m)
+	}
+	send(t, c, `{"type":"list_matches","id":"b"}`)
+	if m := recv(t, c); m["type"] != "error" || m["code"] != protocol.CodeRateLimited || m["re"] != "b" {
+		t.Fatalf("over the budget: got %v, want rate_limited for b", m)
+	}
+	if v := testutil.ToFloat64(srv.Metrics.RateLimited); v != 1 {
+		t.Fatalf("klondike_rate_limited_total = %v, want 1", v)
+	}
+	if srv.WS.Conns() != 1 {
+		t.Fatal("the connection was closed")
+	}
+}
+
+// TestHubReplacesOlderConnection: a hello with the token of a connected
+// player closes their older connection with CloseReplaced; the hub then
+// sends to the newer one only.
+func TestHubReplacesOlderConnection(t *testing.T) {
+	srv, url := startService(t, Limits{})
+	first, welcome := hello(t, url, "p1", "")
+	pid, token := welcome["player_id"].(string), welcome["token"].(string)
+	oldConn := srv.Hub.conn(pid)
+	second, again := hello(t, url, "", token)
+	if again["player_id"] != pid {
+		t.Fatalf("hello with the token: %v, want player %s", again, pid)
+	}
+	expectClose(t, first, protocol.CloseReplaced, protocol.ReasonReplaced)
+	hub := srv.Hub
+	if !hub.Connected(pid) || hub.Players() != 1 {
+		t.Fatalf("Connected(%s) = %v, Players() = %d; want true, 1", pid, hub.Connected(pid), hub.Players())
+	}
+	if hub.Detach(pid, oldConn) {
+		t.Fatal("the replaced connection detached the newer one")
+	}
+	hub.Send(pid, []byte(`{"type":"pushed"}`))
+	hub.Send("nobody", []byte(`{"type":"lost"}`))
+	if m := recv(t, second); m["type"] != "pushed" {
+		t.Fatalf("got %v", m)
+	}
+	if v := testutil.ToFloat64(srv.Metrics.Players); v != 1 {
+		t.Fatalf("klondike_connected_players = %v", v)
+	}
+}
+
+// TestHubKeepsPaces: a player's pace is kept whether or not they are
+// connected, and is their connection's only while it is theirs.
+func TestHubKeepsPaces(t *testing.T) {
+	srv, url := startService(t, Limits{})
+	hub := srv.Hub
+	_, welcome := hello(t, url, "p1", "")
+	pid := welcome["player_id"].(string)
+	c := hub.conn(pid)
+	// Paces the hub only keeps, never calls.
+	p1, p2 := new(match.LeaderboardPace), new(match.LeaderboardPace)
+	hub.SetPace(pid, p1)
+	hub.SetPace("offline", p2)
+	if hub.pace(pid, c) != p1 || hub.pace("offline", c) != nil {
+		t.Fatal("a pace is not its player's connection's")
+	}
+	if hub.Players() != 1 {
+		t.Fatalf("Players() = %d with one player connected and another's pace kept, want 1", hub.Players())
+	}
+	hub.ClearPace(pid, p2) // not theirs: nothing happens
+	if hub.pace(pid, c) != p1 {
+		t.Fatal("ClearPace of another pace cleared the player's")
+	}
+	hub.ClearPace(pid, p1)
+	hub.ClearPace("offline", p2)
+	if hub.pace(pid, c) != nil || len(hub.players) != 1 {
+		t.Fatalf("after ClearPace: %d players known, want the connected one only", len(hub.players))
+	}
+	if hub.Detach(pid, c); len(hub.players) != 0 || hub.Players() != 0 {
+		t.Fatalf("after Detach: %d players known, %d connected; want none", len(hub.players), hub.Players())
+	}
+}
