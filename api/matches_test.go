@@ -16,8 +16,8 @@ import (
 	"klondike/api/apitest"
 	"klondike/api/protocol"
 	"klondike/lobby"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // openPublic makes n open public matches through the server's lobby and

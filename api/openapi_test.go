@@ -31,8 +31,8 @@ import (
 	"klondike/api/protocol"
 	"klondike/engine"
 	"klondike/lobby"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // oaDoc is an OpenAPI document as decoded JSON, its numbers json.Number.

@@ -25,8 +25,8 @@ type Config struct {
 	// Store keeps move logs and standings, Sessions the players' sessions,
 	// and Coord the matches' records, the lobby's indexes and the bus
 	// between nodes. All three are required and chosen by the caller
-	// (cmd/klondiked): match/memstore's serve one process, and several
-	// nodes that share match/redisstore's serve the same players.
+	// (cmd/klondiked): lobby/memstore's serve one process, and several
+	// nodes that share lobby/redisstore's serve the same players.
 	Store    match.Store
 	Sessions lobby.Sessions
 	Coord    lobby.Coord

@@ -10,8 +10,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"klondike/engine"
+	"klondike/lobby/redisstore"
 	"klondike/match"
-	"klondike/match/redisstore"
 )
 
 // storeLog is the echo server's move log through the Redis store's own

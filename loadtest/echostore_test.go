@@ -14,8 +14,8 @@ import (
 
 	"klondike/api/protocol"
 	"klondike/engine"
+	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
-	"klondike/match/redisstore/redistest"
 )
 
 // echoReply is what the echo answers, as far as these tests read it.

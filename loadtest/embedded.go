@@ -12,8 +12,8 @@ import (
 
 	"klondike/api"
 	"klondike/lobby"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // asyncBackend keeps the asynchronous rounds and the players' records.

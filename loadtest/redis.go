@@ -11,7 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"klondike/match/redisstore"
+	"klondike/lobby/redisstore"
 )
 
 // redisTarget is the Redis side of an embedded run: the store, the

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"klondike/lobby"
+	"klondike/lobby/memstore"
+	"klondike/lobby/storetest"
 	"klondike/match"
-	"klondike/match/memstore"
-	"klondike/match/storetest"
 )
 
 // The conformance suites test the methods the lobby asks of its backends:

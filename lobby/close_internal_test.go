@@ -3,7 +3,7 @@ package lobby
 import (
 	"testing"
 
-	"klondike/match/memstore"
+	"klondike/lobby/memstore"
 )
 
 // TestCloseWhileAMatchIsBeingMade checks that Close skips a replica still

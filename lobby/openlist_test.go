@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"klondike/lobby"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // openMatches creates n open public matches, each hosted by a player of

@@ -28,10 +28,10 @@ import (
 	"klondike/api"
 	"klondike/engine"
 	"klondike/lobby"
+	"klondike/lobby/memstore"
+	"klondike/lobby/redisstore"
 	"klondike/match"
 	"klondike/match/dealpool"
-	"klondike/match/memstore"
-	"klondike/match/redisstore"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".

@@ -19,9 +19,9 @@ import (
 	"klondike/api"
 	"klondike/api/apitest"
 	"klondike/api/protocol"
+	"klondike/lobby/redisstore"
+	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
-	"klondike/match/redisstore"
-	"klondike/match/redisstore/redistest"
 )
 
 // startRun runs the server with args in the background and returns its

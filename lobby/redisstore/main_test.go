@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"klondike/match/redisstore/redistest"
+	"klondike/lobby/redisstore/redistest"
 )
 
 // shortParallel is how many tests run at once with -short, when -parallel

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"klondike/match/memstore"
-	"klondike/match/storetest"
+	"klondike/lobby/memstore"
+	"klondike/lobby/storetest"
 )
 
 func TestCoordConformance(t *testing.T) {

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"klondike/match/redisstore"
-	"klondike/match/redisstore/redistest"
+	"klondike/lobby/redisstore"
+	"klondike/lobby/redisstore/redistest"
 )
 
 // BenchmarkDurability measures what DurabilityReplica costs against
@@ -21,7 +21,7 @@ import (
 // (saturation), each level reports appends/s and each append's latency,
 // p50 and p99.
 //
-//	go test ./match/redisstore -run '^$' -bench Durability -benchtime 3s -count 3
+//	go test ./lobby/redisstore -run '^$' -bench Durability -benchtime 3s -count 3
 func BenchmarkDurability(b *testing.B) {
 	master := redistest.Start(b, redistest.WithAOF())
 	replica := redistest.Start(b)

@@ -12,10 +12,10 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"klondike/engine"
+	"klondike/lobby/redisstore"
+	"klondike/lobby/redisstore/redistest"
+	"klondike/lobby/storetest"
 	"klondike/match"
-	"klondike/match/redisstore"
-	"klondike/match/redisstore/redistest"
-	"klondike/match/storetest"
 )
 
 // TestConformance runs the store suite on one server, a store with a prefix

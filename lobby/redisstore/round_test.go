@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"klondike/lobby/redisstore"
 	"klondike/match"
-	"klondike/match/redisstore"
 )
 
 // TestCloseRound: after CloseRound an Append fails with ErrRoundClosed

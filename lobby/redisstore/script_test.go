@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
-	"klondike/match/redisstore/redistest"
 )
 
 // scriptFixture runs append.lua itself, with arguments a caller could pass

@@ -12,10 +12,10 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"klondike/lobby/redisstore"
+	"klondike/lobby/redisstore/redistest"
+	"klondike/lobby/storetest"
 	"klondike/match"
-	"klondike/match/redisstore"
-	"klondike/match/redisstore/redistest"
-	"klondike/match/storetest"
 )
 
 // TestCoordConformance runs the Coord suite on one server, a Coord with a

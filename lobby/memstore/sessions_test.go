@@ -3,8 +3,8 @@ package memstore_test
 import (
 	"testing"
 
-	"klondike/match/memstore"
-	"klondike/match/storetest"
+	"klondike/lobby/memstore"
+	"klondike/lobby/storetest"
 )
 
 func TestSessionsConformance(t *testing.T) {

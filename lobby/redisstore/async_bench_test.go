@@ -14,15 +14,15 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"klondike/engine"
+	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
-	"klondike/match/redisstore/redistest"
 )
 
 // The asynchronous rounds' benchmarks: a board of 100,000 finished players
 // on a loopback redis-server, filled with pipelined script runs before the
 // timing starts (a few seconds).
 //
-//	go test ./match/redisstore -run '^$' -bench 'Board100k|Finish100k' -benchtime 2000x
+//	go test ./lobby/redisstore -run '^$' -bench 'Board100k|Finish100k' -benchtime 2000x
 //
 // BenchmarkBoard100k times Board(top 100, a random player, 5 around) and
 // reports, beside the latency percentiles and the server's time a call

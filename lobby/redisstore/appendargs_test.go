@@ -18,8 +18,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"klondike/engine"
+	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
-	"klondike/match/redisstore/redistest"
 )
 
 // randStanding is a standing with fields over their whole range, edge

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"klondike/lobby/redisstore"
+	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
-	"klondike/match/redisstore"
-	"klondike/match/redisstore/redistest"
 )
 
 // failoverWriter appends one player's moves to a round as fast as the

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"klondike/lobby/redisstore"
+	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
-	"klondike/match/redisstore"
-	"klondike/match/redisstore/redistest"
 )
 
 // benchAppend appends one player's moves, one round trip each.
@@ -82,7 +82,7 @@ func BenchmarkAppendParallel(b *testing.B) {
 // Set against Redis's CPU a move in a load run, it tells what the script
 // costs from what the traffic around it costs (docs/performance.md).
 //
-//	go test ./match/redisstore -run '^$' -bench AppendRedisCPU -benchtime 20000x -count 3
+//	go test ./lobby/redisstore -run '^$' -bench AppendRedisCPU -benchtime 20000x -count 3
 func BenchmarkAppendRedisCPU(b *testing.B) {
 	srv := redistest.Start(b, redistest.WithAOF())
 	c := srv.Client(b)
@@ -133,7 +133,7 @@ func redisCPU(b *testing.B, srv *redistest.Server) float64 {
 // and then the store's Append, for the ratio of docs/performance.md. It
 // runs only with KLONDIKE_REDIS_BASELINE=1:
 //
-//	KLONDIKE_REDIS_BASELINE=1 go test -run TestBaseline -v ./match/redisstore/
+//	KLONDIKE_REDIS_BASELINE=1 go test -run TestBaseline -v ./lobby/redisstore/
 func TestBaseline(t *testing.T) {
 	if os.Getenv("KLONDIKE_REDIS_BASELINE") != "1" {
 		t.Skip("set KLONDIKE_REDIS_BASELINE=1 to measure")

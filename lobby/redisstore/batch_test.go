@@ -11,8 +11,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"klondike/engine"
+	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
-	"klondike/match/redisstore/redistest"
 )
 
 // The batcher's tests: group commit must change how appends travel, never

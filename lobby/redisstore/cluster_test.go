@@ -8,10 +8,10 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"klondike/lobby/redisstore"
+	"klondike/lobby/redisstore/redistest"
+	"klondike/lobby/storetest"
 	"klondike/match"
-	"klondike/match/redisstore"
-	"klondike/match/redisstore/redistest"
-	"klondike/match/storetest"
 )
 
 // The conformance suites on the package's shared Redis Cluster of three

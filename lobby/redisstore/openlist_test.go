@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
-	"klondike/match/redisstore/redistest"
 )
 
 // openIDs returns the ids of the whole open list.

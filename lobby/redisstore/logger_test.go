@@ -13,7 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/redis/go-redis/v9/logging"
 
-	"klondike/match/redisstore"
+	"klondike/lobby/redisstore"
 )
 
 // lockedBuffer is a bytes.Buffer that go-redis's dialing goroutine and the

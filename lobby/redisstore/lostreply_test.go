@@ -14,9 +14,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"klondike/lobby/redisstore"
+	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
-	"klondike/match/redisstore"
-	"klondike/match/redisstore/redistest"
 )
 
 // dropProxy forwards connections to a Redis server and, now and then, loses

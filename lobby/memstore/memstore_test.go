@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"klondike/engine"
+	"klondike/lobby/memstore"
+	"klondike/lobby/storetest"
 	"klondike/match"
-	"klondike/match/memstore"
-	"klondike/match/storetest"
 )
 
 func TestConformance(t *testing.T) {

@@ -9,10 +9,10 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"klondike/lobby/redisstore"
+	"klondike/lobby/redisstore/redistest"
+	"klondike/lobby/storetest"
 	"klondike/match"
-	"klondike/match/redisstore"
-	"klondike/match/redisstore/redistest"
-	"klondike/match/storetest"
 )
 
 // TestSessionsConformance runs the sessions suite on one server, sessions

@@ -3,9 +3,9 @@ package memstore_test
 import (
 	"testing"
 
+	"klondike/lobby/memstore"
+	"klondike/lobby/storetest"
 	"klondike/match"
-	"klondike/match/memstore"
-	"klondike/match/storetest"
 )
 
 func TestAsyncConformance(t *testing.T) {

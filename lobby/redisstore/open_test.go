@@ -8,9 +8,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"klondike/lobby/redisstore"
+	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
-	"klondike/match/redisstore"
-	"klondike/match/redisstore/redistest"
 )
 
 // TestOpen opens the backends on a server and on a cluster through their
