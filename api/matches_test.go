@@ -176,7 +176,7 @@ func TestHTTPMatchesPages(t *testing.T) {
 // downCoord cannot list the open matches, as a Coord whose store is down.
 type downCoord struct{ lobby.Coord }
 
-func (downCoord) OpenMatches(context.Context, int64, int) ([]match.OpenMatch, error) {
+func (downCoord) OpenMatches(context.Context, int64, int) ([]lobby.OpenMatch, error) {
 	return nil, fmt.Errorf("%w: the list is down", match.ErrUnavailable)
 }
 

@@ -652,7 +652,7 @@ func (c *faultCoord) fault() error {
 	return c.err
 }
 
-func (c *faultCoord) OpenMatches(ctx context.Context, after int64, limit int) ([]match.OpenMatch, error) {
+func (c *faultCoord) OpenMatches(ctx context.Context, after int64, limit int) ([]lobby.OpenMatch, error) {
 	if err := c.fault(); err != nil {
 		return nil, err
 	}

@@ -266,16 +266,6 @@ type asyncBackend interface {
 	match.RecordStore
 }
 
-// The backends implement what the lobby asks of them. The check is here,
-// where they are wired: the backends sit below the lobby and do not
-// import it.
-var (
-	_ lobby.Coord    = (*memstore.Coord)(nil)
-	_ lobby.Sessions = (*memstore.Sessions)(nil)
-	_ lobby.Coord    = (*redisstore.Coord)(nil)
-	_ lobby.Sessions = (*redisstore.Sessions)(nil)
-)
-
 // openBackends returns the backends the options ask for: without --redis
 // the memory ones of this process, else the Redis store, sessions and
 // Coord, which let several nodes serve the same players. A Redis that does

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"klondike/lobby"
 	"klondike/match"
 )
 
@@ -46,7 +47,7 @@ type Coord struct {
 	subs  map[*subscriber]struct{}
 }
 
-var _ match.Coord = (*Coord)(nil)
+var _ lobby.Coord = (*Coord)(nil) // and so match.Coord, which it embeds
 
 type matchRec struct {
 	rec     []byte
@@ -164,21 +165,21 @@ func (c *Coord) SaveMatch(_ context.Context, id string, prev int64, rec []byte, 
 }
 
 // OpenMatches implements lobby.Coord.
-func (c *Coord) OpenMatches(_ context.Context, after int64, limit int) ([]match.OpenMatch, error) {
+func (c *Coord) OpenMatches(_ context.Context, after int64, limit int) ([]lobby.OpenMatch, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := time.Now()
-	var out []match.OpenMatch
+	var out []lobby.OpenMatch
 	for id, seq := range c.open {
 		if c.liveMatch(id, now) == nil {
 			delete(c.open, id)
 			continue
 		}
 		if seq > after {
-			out = append(out, match.OpenMatch{ID: id, Seq: seq})
+			out = append(out, lobby.OpenMatch{ID: id, Seq: seq})
 		}
 	}
-	slices.SortFunc(out, func(a, b match.OpenMatch) int { return cmp.Compare(a.Seq, b.Seq) })
+	slices.SortFunc(out, func(a, b lobby.OpenMatch) int { return cmp.Compare(a.Seq, b.Seq) })
 	if limit > 0 && len(out) > limit {
 		out = out[:limit]
 	}

@@ -5,13 +5,14 @@ import (
 	"testing"
 	"time"
 
+	"klondike/lobby"
 	"klondike/lobby/memstore"
 	"klondike/lobby/storetest"
 )
 
 func TestCoordConformance(t *testing.T) {
 	t.Parallel()
-	storetest.RunCoord(t, func(*testing.T) storetest.Coord { return memstore.NewCoord() })
+	storetest.RunCoord(t, func(*testing.T) lobby.Coord { return memstore.NewCoord() })
 }
 
 // TestCoordDataEpochIsNew: a new Coord is state that starts empty, so its

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"klondike/lobby"
 	"klondike/match"
 )
 
@@ -14,36 +15,38 @@ import (
 // value is not usable: call NewSessions.
 type Sessions struct {
 	mu        sync.Mutex
-	m         map[string]expiring[match.Session]
+	m         map[string]expiring[lobby.Session]
 	lastSweep time.Time
 }
 
+var _ lobby.Sessions = (*Sessions)(nil)
+
 // NewSessions returns empty sessions.
 func NewSessions() *Sessions {
-	return &Sessions{m: map[string]expiring[match.Session]{}, lastSweep: time.Now()}
+	return &Sessions{m: map[string]expiring[lobby.Session]{}, lastSweep: time.Now()}
 }
 
 // Save stores s under its token for idle after its last use; it never
 // fails.
-func (ss *Sessions) Save(_ context.Context, s match.Session, idle time.Duration) error {
+func (ss *Sessions) Save(_ context.Context, s lobby.Session, idle time.Duration) error {
 	now := time.Now()
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	ss.sweep(now)
-	ss.m[s.Token] = expiring[match.Session]{s, now.Add(idle)}
+	ss.m[s.Token] = expiring[lobby.Session]{s, now.Add(idle)}
 	return nil
 }
 
 // Resume returns the session of token and restarts its idle clock;
 // match.ErrNotFound when there is none (never saved, or expired).
-func (ss *Sessions) Resume(_ context.Context, token string, idle time.Duration) (match.Session, error) {
+func (ss *Sessions) Resume(_ context.Context, token string, idle time.Duration) (lobby.Session, error) {
 	now := time.Now()
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	e, ok := ss.m[token]
 	if !ok || !e.live(now) {
 		delete(ss.m, token)
-		return match.Session{}, match.ErrNotFound
+		return lobby.Session{}, match.ErrNotFound
 	}
 	e.expires = now.Add(idle)
 	ss.m[token] = e

@@ -7,7 +7,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"klondike/match"
+	"klondike/lobby"
 )
 
 // TestSessionsSwept: expired sessions that no one resumes are forgotten by
@@ -16,11 +16,11 @@ func TestSessionsSwept(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ss, ctx := NewSessions(), context.Background()
 		for i := range 1000 {
-			_ = ss.Save(ctx, match.Session{PlayerID: "p", Token: fmt.Sprint(i)}, time.Second)
+			_ = ss.Save(ctx, lobby.Session{PlayerID: "p", Token: fmt.Sprint(i)}, time.Second)
 		}
-		_ = ss.Save(ctx, match.Session{PlayerID: "kept", Token: "kept"}, 2*sweepEvery)
+		_ = ss.Save(ctx, lobby.Session{PlayerID: "kept", Token: "kept"}, 2*sweepEvery)
 		time.Sleep(sweepEvery)
-		_ = ss.Save(ctx, match.Session{PlayerID: "new", Token: "new"}, time.Second)
+		_ = ss.Save(ctx, lobby.Session{PlayerID: "new", Token: "new"}, time.Second)
 		ss.mu.Lock()
 		n := len(ss.m)
 		ss.mu.Unlock()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"klondike/lobby"
 	"klondike/lobby/redisstore"
 	"klondike/lobby/redisstore/redistest"
 	"klondike/lobby/storetest"
@@ -36,7 +37,7 @@ func TestConformanceRealCluster(t *testing.T) {
 func TestCoordConformanceRealCluster(t *testing.T) {
 	t.Parallel()
 	_, c := realCluster(t)
-	storetest.RunCoord(t, func(t *testing.T) storetest.Coord {
+	storetest.RunCoord(t, func(t *testing.T) lobby.Coord {
 		return redisstore.NewCoord(c, redisstore.Config{Prefix: redistest.Prefix(t)})
 	})
 }
@@ -44,7 +45,7 @@ func TestCoordConformanceRealCluster(t *testing.T) {
 func TestSessionsConformanceRealCluster(t *testing.T) {
 	t.Parallel()
 	_, c := realCluster(t)
-	storetest.RunSessions(t, func(t *testing.T) storetest.Sessions {
+	storetest.RunSessions(t, func(t *testing.T) lobby.Sessions {
 		return redisstore.NewSessions(c, redistest.Prefix(t))
 	})
 }

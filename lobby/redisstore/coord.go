@@ -13,13 +13,14 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"klondike/lobby"
 	"klondike/match"
 )
 
-// Coord is the Redis implementation of match.Coord: match records,
-// the lobby's indexes, leases and the data epoch in Redis, and a message bus
-// on one pub/sub channel, so that several server nodes serve the same
-// matches. It works on a single server and on Redis Cluster alike (see the
+// Coord is the Redis implementation of match.Coord and lobby.Coord: match
+// records, the lobby's indexes, leases and the data epoch in Redis, and a
+// message bus on one pub/sub channel, so that several server nodes serve
+// the same matches. It works on a single server and on Redis Cluster alike (see the
 // package doc for its keys). It is safe for concurrent use; its zero value
 // is not usable: call NewCoord.
 //
@@ -46,7 +47,7 @@ type listedAt struct {
 // again (a forgotten match only costs its next save the list update).
 const maxListed = 1 << 17
 
-var _ match.Coord = (*Coord)(nil)
+var _ lobby.Coord = (*Coord)(nil) // and so match.Coord, which it embeds
 
 // subscribeTimeout bounds the wait for Redis to confirm a subscription.
 const subscribeTimeout = 10 * time.Second
@@ -240,8 +241,8 @@ const openBatch = 100
 // Taking an expired match off races a save that creates a match of the same
 // id anew, which would then be missing from the list until its next save;
 // match ids are not reused, so this does not happen.
-func (c *Coord) OpenMatches(ctx context.Context, after int64, limit int) ([]match.OpenMatch, error) {
-	var out []match.OpenMatch
+func (c *Coord) OpenMatches(ctx context.Context, after int64, limit int) ([]lobby.OpenMatch, error) {
+	var out []lobby.OpenMatch
 	var gone []string
 	for limit <= 0 || len(out) < limit {
 		n := int64(openBatch)
@@ -270,7 +271,7 @@ func (c *Coord) OpenMatches(ctx context.Context, after int64, limit int) ([]matc
 			if exists[i].Val() == 0 {
 				gone = append(gone, id)
 			} else {
-				out = append(out, match.OpenMatch{ID: id, Seq: int64(z.Score)})
+				out = append(out, lobby.OpenMatch{ID: id, Seq: int64(z.Score)})
 			}
 		}
 		after = int64(zs[len(zs)-1].Score)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"klondike/lobby"
 	"klondike/lobby/redisstore"
 	"klondike/lobby/redisstore/redistest"
 	"klondike/lobby/storetest"
@@ -24,7 +25,7 @@ func TestCoordConformance(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t)
 	c := srv.Client(t)
-	storetest.RunCoord(t, func(t *testing.T) storetest.Coord {
+	storetest.RunCoord(t, func(t *testing.T) lobby.Coord {
 		return redisstore.NewCoord(c, redisstore.Config{Prefix: redistest.Prefix(t)})
 	})
 }
@@ -39,7 +40,7 @@ func TestCoordConformanceCluster(t *testing.T) {
 	if _, ok := c.(*redis.ClusterClient); !ok {
 		t.Fatalf("client is a %T, want a cluster client", c)
 	}
-	storetest.RunCoord(t, func(t *testing.T) storetest.Coord {
+	storetest.RunCoord(t, func(t *testing.T) lobby.Coord {
 		return redisstore.NewCoord(c, redisstore.Config{Prefix: redistest.Prefix(t)})
 	})
 }

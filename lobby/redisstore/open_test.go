@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"klondike/lobby"
 	"klondike/lobby/redisstore"
 	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
@@ -51,7 +52,7 @@ func TestOpen(t *testing.T) {
 			if _, err := b.Coord.SaveMatch(ctx, "m1", 0, []byte("rec"), true, time.Minute); err != nil {
 				t.Fatalf("Coord.SaveMatch: %v", err)
 			}
-			s := match.Session{PlayerID: "p", Name: "n", Token: "t"}
+			s := lobby.Session{PlayerID: "p", Name: "n", Token: "t"}
 			if err := b.Sessions.Save(ctx, s, time.Minute); err != nil {
 				t.Fatalf("Sessions.Save: %v", err)
 			}

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"klondike/lobby"
 	"klondike/lobby/redisstore/redistest"
-	"klondike/match"
 )
 
 // openIDs returns the ids of the whole open list.
@@ -141,7 +141,7 @@ func TestOpenListPlacesWithoutCounter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []match.OpenMatch{{ID: "a", Seq: 1}, {ID: "b", Seq: 2}, {ID: "c", Seq: 3}, {ID: "d", Seq: 4}}
+	want := []lobby.OpenMatch{{ID: "a", Seq: 1}, {ID: "b", Seq: 2}, {ID: "c", Seq: 3}, {ID: "d", Seq: 4}}
 	if !slices.Equal(ms, want) {
 		t.Fatalf("OpenMatches = %v, want %v", ms, want)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"klondike/lobby"
 	"klondike/match"
 )
 
@@ -21,6 +22,8 @@ type Sessions struct {
 	c      redis.UniversalClient
 	prefix string
 }
+
+var _ lobby.Sessions = (*Sessions)(nil)
 
 // NewSessions returns the sessions of the deployment with the key prefix
 // (DefaultPrefix when empty).
@@ -37,7 +40,7 @@ func (s *Sessions) key(token string) string {
 }
 
 // Save stores ses under its token for idle (a SET PX).
-func (s *Sessions) Save(ctx context.Context, ses match.Session, idle time.Duration) error {
+func (s *Sessions) Save(ctx context.Context, ses lobby.Session, idle time.Duration) error {
 	b, err := json.Marshal(ses)
 	if err != nil {
 		return err
@@ -47,17 +50,17 @@ func (s *Sessions) Save(ctx context.Context, ses match.Session, idle time.Durati
 
 // Resume returns the session of token and gives it idle again (a GETEX);
 // match.ErrNotFound when there is none, or none that reads as a session.
-func (s *Sessions) Resume(ctx context.Context, token string, idle time.Duration) (match.Session, error) {
+func (s *Sessions) Resume(ctx context.Context, token string, idle time.Duration) (lobby.Session, error) {
 	b, err := s.c.GetEx(ctx, s.key(token), idle).Bytes()
 	if errors.Is(err, redis.Nil) {
-		return match.Session{}, match.ErrNotFound
+		return lobby.Session{}, match.ErrNotFound
 	}
 	if err != nil {
-		return match.Session{}, mapErr(err)
+		return lobby.Session{}, mapErr(err)
 	}
-	var ses match.Session
+	var ses lobby.Session
 	if err := json.Unmarshal(b, &ses); err != nil || ses.PlayerID == "" {
-		return match.Session{}, match.ErrNotFound
+		return lobby.Session{}, match.ErrNotFound
 	}
 	ses.Token = token
 	return ses, nil

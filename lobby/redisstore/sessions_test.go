@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"klondike/lobby"
 	"klondike/lobby/redisstore"
 	"klondike/lobby/redisstore/redistest"
 	"klondike/lobby/storetest"
@@ -21,7 +22,7 @@ func TestSessionsConformance(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t)
 	c := srv.Client(t)
-	storetest.RunSessions(t, func(t *testing.T) storetest.Sessions {
+	storetest.RunSessions(t, func(t *testing.T) lobby.Sessions {
 		return redisstore.NewSessions(c, redistest.Prefix(t))
 	})
 }
@@ -35,7 +36,7 @@ func TestSessionsConformanceCluster(t *testing.T) {
 	if _, ok := c.(*redis.ClusterClient); !ok {
 		t.Fatalf("client is a %T, want a cluster client", c)
 	}
-	storetest.RunSessions(t, func(t *testing.T) storetest.Sessions {
+	storetest.RunSessions(t, func(t *testing.T) lobby.Sessions {
 		return redisstore.NewSessions(c, redistest.Prefix(t))
 	})
 }
@@ -55,7 +56,7 @@ func TestSessionsAcrossNodes(t *testing.T) {
 	defer ca.Close()
 	a, b := redisstore.NewSessions(ca, prefix), redisstore.NewSessions(rs.Client(t), prefix)
 	ctx := context.Background()
-	s := match.Session{PlayerID: "p1", Name: "alice", Token: "secret-token-of-alice"}
+	s := lobby.Session{PlayerID: "p1", Name: "alice", Token: "secret-token-of-alice"}
 	if err := a.Save(ctx, s, time.Minute); err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func TestSessionsNotASession(t *testing.T) {
 	prefix := redistest.Prefix(t)
 	ss := redisstore.NewSessions(rs.Client(t), prefix)
 	ctx := context.Background()
-	if err := ss.Save(ctx, match.Session{Name: "no player", Token: "t"}, time.Minute); err != nil {
+	if err := ss.Save(ctx, lobby.Session{Name: "no player", Token: "t"}, time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := ss.Resume(ctx, "t", time.Minute); !errors.Is(err, match.ErrNotFound) {

@@ -12,25 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"klondike/lobby"
 	"klondike/match"
 )
-
-// A Coord is every method a Coord backend implements: match.Coord, which
-// the matches use, and the lobby's indexes, round records, subscription
-// and data epoch that lobby.Coord adds. It has lobby.Coord's methods,
-// spelled out here because storetest sits below the lobby (the lobby's
-// tests check that the two agree).
-type Coord interface {
-	match.Coord
-	OpenMatches(ctx context.Context, after int64, limit int) ([]match.OpenMatch, error)
-	ClaimCode(ctx context.Context, code, matchID string, ttl time.Duration) (ok bool, err error)
-	CodeMatch(ctx context.Context, code string) (matchID string, err error)
-	SetPlayerMatch(ctx context.Context, playerID, matchID string, ttl time.Duration) error
-	PlayerMatch(ctx context.Context, playerID string) (string, error)
-	LoadRound(ctx context.Context, roundID string) ([]byte, error)
-	Subscribe(ctx context.Context, f func(msg []byte)) error
-	DataEpoch(ctx context.Context) (string, error)
-}
 
 // RunCoord runs the conformance suite of a Coord, every method of
 // match.Coord and lobby.Coord; newCoord returns the Coord a subtest uses.
@@ -40,9 +24,9 @@ type Coord interface {
 // every message on the bus.
 //
 //	func TestCoordConformance(t *testing.T) {
-//		storetest.RunCoord(t, func(*testing.T) storetest.Coord { return memstore.NewCoord() })
+//		storetest.RunCoord(t, func(*testing.T) lobby.Coord { return memstore.NewCoord() })
 //	}
-func RunCoord(t *testing.T, newCoord func(t *testing.T) Coord) {
+func RunCoord(t *testing.T, newCoord func(t *testing.T) lobby.Coord) {
 	t.Helper()
 	tests := []struct {
 		name string
@@ -86,7 +70,7 @@ func RunCoord(t *testing.T, newCoord func(t *testing.T) Coord) {
 // coordHarness carries a subtest's Coord.
 type coordHarness struct {
 	t   *testing.T
-	c   Coord
+	c   lobby.Coord
 	ctx context.Context
 }
 

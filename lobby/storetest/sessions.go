@@ -9,25 +9,18 @@ import (
 	"testing"
 	"time"
 
+	"klondike/lobby"
 	"klondike/match"
 )
-
-// Sessions are what a sessions backend implements: lobby.Sessions'
-// methods, spelled out here because storetest sits below the lobby (the
-// lobby's tests check that the two agree).
-type Sessions interface {
-	Save(ctx context.Context, s match.Session, idle time.Duration) error
-	Resume(ctx context.Context, token string, idle time.Duration) (match.Session, error)
-}
 
 // RunSessions runs the conformance suite of lobby.Sessions; newSessions
 // returns the Sessions a subtest uses. Subtests run in parallel and use
 // tokens of their own, so a factory may hand all of them one Sessions.
 //
 //	func TestSessionsConformance(t *testing.T) {
-//		storetest.RunSessions(t, func(*testing.T) storetest.Sessions { return memstore.NewSessions() })
+//		storetest.RunSessions(t, func(*testing.T) lobby.Sessions { return memstore.NewSessions() })
 //	}
-func RunSessions(t *testing.T, newSessions func(t *testing.T) Sessions) {
+func RunSessions(t *testing.T, newSessions func(t *testing.T) lobby.Sessions) {
 	t.Helper()
 	stamp := time.Now().UnixNano()
 	tests := []struct {
@@ -61,7 +54,7 @@ func RunSessions(t *testing.T, newSessions func(t *testing.T) Sessions) {
 // tokens.
 type sessionsHarness struct {
 	t      *testing.T
-	s      Sessions
+	s      lobby.Sessions
 	ctx    context.Context
 	prefix string
 }
@@ -69,7 +62,7 @@ type sessionsHarness struct {
 // tok returns the subtest's token named name.
 func (h *sessionsHarness) tok(name string) string { return h.prefix + name }
 
-func (h *sessionsHarness) save(s match.Session, idle time.Duration) {
+func (h *sessionsHarness) save(s lobby.Session, idle time.Duration) {
 	h.t.Helper()
 	if err := h.s.Save(h.ctx, s, idle); err != nil {
 		h.t.Fatalf("Save(%+v, %v): %v", s, idle, err)
@@ -78,7 +71,7 @@ func (h *sessionsHarness) save(s match.Session, idle time.Duration) {
 
 // want resumes token and fails the test unless it gives want, its Token
 // set.
-func (h *sessionsHarness) want(token string, idle time.Duration, want match.Session) {
+func (h *sessionsHarness) want(token string, idle time.Duration, want lobby.Session) {
 	h.t.Helper()
 	want.Token = token
 	got, err := h.s.Resume(h.ctx, token, idle)
@@ -96,7 +89,7 @@ func (h *sessionsHarness) wantGone(token string) {
 }
 
 func testSessionSaveResume(t *testing.T, h *sessionsHarness) {
-	s := match.Session{PlayerID: "p1", Name: "alice", Token: h.tok("a")}
+	s := lobby.Session{PlayerID: "p1", Name: "alice", Token: h.tok("a")}
 	h.save(s, long)
 	h.want(s.Token, long, s)
 	h.want(s.Token, long, s) // resuming again changes nothing
@@ -110,7 +103,7 @@ func testSessionUnknown(t *testing.T, h *sessionsHarness) {
 // testSessionSaveReplaces: a Save under a token already saved replaces
 // the session (a player renamed on resume).
 func testSessionSaveReplaces(t *testing.T, h *sessionsHarness) {
-	s := match.Session{PlayerID: "p1", Name: "alice", Token: h.tok("a")}
+	s := lobby.Session{PlayerID: "p1", Name: "alice", Token: h.tok("a")}
 	h.save(s, long)
 	s.Name = "alice2"
 	h.save(s, long)
@@ -118,7 +111,7 @@ func testSessionSaveReplaces(t *testing.T, h *sessionsHarness) {
 }
 
 func testSessionTokens(t *testing.T, h *sessionsHarness) {
-	sessions := []match.Session{
+	sessions := []lobby.Session{
 		{PlayerID: "p1", Name: "one", Token: h.tok("t")},
 		{PlayerID: "p2", Name: "two", Token: h.tok("t2")},
 		{PlayerID: "p3", Name: "three", Token: h.tok("T")},
@@ -138,7 +131,7 @@ func testSessionUnusual(t *testing.T, h *sessionsHarness) {
 	names := []string{`"quoted" \ back`, "Zoë 🂡", strings.Repeat("é", 24), "{tag}", "a\u00a0b"}
 	tokens := []string{"a:b", "{x}", "with space", "ünï", strings.Repeat("x", 1000), "\x00\xff"}
 	for i, tok := range tokens {
-		s := match.Session{PlayerID: fmt.Sprintf("p%d:{x}", i), Name: names[i%len(names)], Token: h.tok(tok)}
+		s := lobby.Session{PlayerID: fmt.Sprintf("p%d:{x}", i), Name: names[i%len(names)], Token: h.tok(tok)}
 		h.save(s, long)
 		h.want(s.Token, long, s)
 	}
@@ -147,7 +140,7 @@ func testSessionUnusual(t *testing.T, h *sessionsHarness) {
 // testSessionExpiry: a session not used for its idle time is gone; a new
 // Save under its token works.
 func testSessionExpiry(t *testing.T, h *sessionsHarness) {
-	s := match.Session{PlayerID: "p1", Name: "alice", Token: h.tok("a")}
+	s := lobby.Session{PlayerID: "p1", Name: "alice", Token: h.tok("a")}
 	h.save(s, 50*time.Millisecond)
 	time.Sleep(150 * time.Millisecond)
 	h.wantGone(s.Token)
@@ -158,7 +151,7 @@ func testSessionExpiry(t *testing.T, h *sessionsHarness) {
 // testSessionResumeShortens: Resume gives the session its idle time anew,
 // even a shorter one than the Save's.
 func testSessionResumeShortens(t *testing.T, h *sessionsHarness) {
-	s := match.Session{PlayerID: "p1", Name: "alice", Token: h.tok("a")}
+	s := lobby.Session{PlayerID: "p1", Name: "alice", Token: h.tok("a")}
 	h.save(s, long)
 	h.want(s.Token, 50*time.Millisecond, s)
 	time.Sleep(150 * time.Millisecond)
@@ -169,7 +162,7 @@ func testSessionResumeShortens(t *testing.T, h *sessionsHarness) {
 // out lives the idle time of the Resume from then.
 func testSessionResumeExtends(t *testing.T, h *sessionsHarness) {
 	const idle = 300 * time.Millisecond
-	s := match.Session{PlayerID: "p1", Name: "alice", Token: h.tok("a")}
+	s := lobby.Session{PlayerID: "p1", Name: "alice", Token: h.tok("a")}
 	start := time.Now()
 	h.save(s, idle)
 	got, err := h.s.Resume(h.ctx, s.Token, long)
@@ -191,7 +184,7 @@ func testSessionsConcurrent(t *testing.T, h *sessionsHarness) {
 	var wg sync.WaitGroup
 	for i := range players {
 		wg.Go(func() {
-			s := match.Session{PlayerID: fmt.Sprintf("p%d", i), Name: fmt.Sprintf("n%d", i), Token: h.tok(fmt.Sprintf("t%d", i))}
+			s := lobby.Session{PlayerID: fmt.Sprintf("p%d", i), Name: fmt.Sprintf("n%d", i), Token: h.tok(fmt.Sprintf("t%d", i))}
 			for range 5 {
 				if err := h.s.Save(h.ctx, s, long); err != nil {
 					t.Errorf("Save(%+v): %v", s, err)
@@ -202,7 +195,7 @@ func testSessionsConcurrent(t *testing.T, h *sessionsHarness) {
 					return
 				}
 			}
-			shared := match.Session{PlayerID: "shared", Name: fmt.Sprintf("n%d", i), Token: h.tok("shared")}
+			shared := lobby.Session{PlayerID: "shared", Name: fmt.Sprintf("n%d", i), Token: h.tok("shared")}
 			if err := h.s.Save(h.ctx, shared, long); err != nil {
 				t.Errorf("Save(%+v): %v", shared, err)
 			}

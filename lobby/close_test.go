@@ -1,8 +1,9 @@
-package lobby
+package lobby_test
 
 import (
 	"testing"
 
+	"klondike/lobby"
 	"klondike/lobby/memstore"
 )
 
@@ -11,19 +12,10 @@ import (
 // did when a node shut down in the middle of a quick-match rush.
 func TestCloseWhileAMatchIsBeingMade(t *testing.T) {
 	mem := memstore.NewBackends()
-	l := New(Config{Store: mem.Store, Coord: mem.Coord, Sessions: mem.Sessions, Sink: nopSink{}, Async: mem.Async, Records: mem.Async})
-	l.mu.Lock()
-	l.matches["being-made"] = &entry{ready: make(chan struct{})}
-	l.mu.Unlock()
+	l := lobby.New(lobby.Config{Store: mem.Store, Coord: mem.Coord, Sessions: mem.Sessions, Sink: &sink{}, Async: mem.Async, Records: mem.Async})
+	lobby.AddMatchBeingMade(l, "being-made")
 	l.Close() // panicked on the nil match
-	l.mu.Lock()
-	closed := l.closed
-	l.mu.Unlock()
-	if !closed {
+	if !lobby.Closed(l) {
 		t.Fatal("the lobby is not closed")
 	}
 }
-
-type nopSink struct{}
-
-func (nopSink) Send(string, []byte) {}
