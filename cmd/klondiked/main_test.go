@@ -19,7 +19,7 @@ import (
 	"klondike/api"
 	"klondike/api/apitest"
 	"klondike/api/protocol"
-	"klondike/lobby/redisstore"
+	"klondike/lobby/backends"
 	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
 )
@@ -60,7 +60,7 @@ func TestOptionsFlagsWinOverEnvironment(t *testing.T) {
 		t.Errorf("options = %+v", o)
 	}
 	o, _ = parseOptions(nil, env(nil), &out)
-	if o.Addr != ":8080" || o.RedisURL != "" || o.LogFormat != "text" || o.RedisLinger != redisstore.DefaultLinger {
+	if o.Addr != ":8080" || o.RedisURL != "" || o.LogFormat != "text" || o.RedisLinger != backends.DefaultLinger {
 		t.Errorf("defaults = %+v", o)
 	}
 	o, err = parseOptions([]string{"--redis-linger", "0"}, env(map[string]string{"KLONDIKE_REDIS_LINGER": "3ms"}), &out)
