@@ -16,6 +16,7 @@ import (
 	"klondike/engine"
 	"klondike/engine/solver"
 	"klondike/lobby"
+	"klondike/lobby/storemetrics"
 	"klondike/match"
 )
 
@@ -106,7 +107,7 @@ func NewServer(cfg Config) *Server {
 	}
 	s := &Server{log: cfg.Logger, mux: http.NewServeMux()}
 	s.Metrics = NewMetrics(cfg.Version)
-	s.Store = instrument(cfg.Store, s.Metrics)
+	s.Store = storemetrics.Wrap(cfg.Store, s.Metrics.ObserveStore)
 	cfg.Store = s.Store
 	s.Hub = NewHub(s.Metrics)
 	cfg.Match.Encode = encodeEvent // every match speaks the wire protocol
