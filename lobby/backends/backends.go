@@ -4,11 +4,13 @@
 //
 // The URL says which:
 //
-//	""                                 the memory backends (nothing else means memory)
-//	redis://[user:password@]host:port/db   a Redis server (rediss:// for TLS)
-//	redis://host:port?addr=host2:port&…    with Options.Cluster, a Redis Cluster
+//	""                                    the memory backends
+//	redis://[user:password@]host:port/db  a Redis server (rediss:// for TLS)
+//	redis://host:port?addr=host2:port&…   with Options.Cluster, a Redis Cluster
 //
-// Any other URL is the Redis client's error.
+// Only the empty URL means memory, so that a mistyped Redis URL is an error
+// rather than a server that forgets everything at its restart: any other
+// URL is the Redis client's to parse, and its error Open's.
 package backends
 
 import (
