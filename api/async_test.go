@@ -16,8 +16,8 @@ import (
 	"klondike/api/apitest"
 	"klondike/api/protocol"
 	"klondike/engine"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // twoNodes runs two servers on one set of memory backends: two nodes of

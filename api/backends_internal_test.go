@@ -1,6 +1,6 @@
 package api
 
-import "klondike/match/memstore"
+import "klondike/lobby/memstore"
 
 // withMemory returns cfg with the memory backends of this process, for
 // the tests and benchmarks inside the package.

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"klondike/api"
-	"klondike/match/memstore"
+	"klondike/lobby/memstore"
 )
 
 // withMemory returns cfg with the memory backends of this process in place

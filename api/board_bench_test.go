@@ -17,10 +17,10 @@ import (
 
 	"klondike/api"
 	"klondike/engine"
+	"klondike/lobby/memstore"
+	"klondike/lobby/redisstore"
+	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
-	"klondike/match/memstore"
-	"klondike/match/redisstore"
-	"klondike/match/redisstore/redistest"
 )
 
 // boardPlayers is the size of the daily board the benchmark serves.

@@ -18,9 +18,9 @@ import (
 	"klondike/api/apitest"
 	"klondike/api/protocol"
 	"klondike/engine"
+	"klondike/lobby/redisstore"
+	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
-	"klondike/match/redisstore"
-	"klondike/match/redisstore/redistest"
 )
 
 // redisCluster is several server nodes on a Redis Cluster of three masters

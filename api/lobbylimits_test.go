@@ -15,8 +15,8 @@ import (
 	"klondike/api/apitest"
 	"klondike/api/protocol"
 	"klondike/lobby"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // lobbyServer runs the real server wiring with the lobby settings of cfg

@@ -16,8 +16,8 @@ import (
 	"klondike/api/apitest"
 	"klondike/api/protocol"
 	"klondike/lobby"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // openPublic makes n open public matches through the server's lobby and
@@ -176,7 +176,7 @@ func TestHTTPMatchesPages(t *testing.T) {
 // downCoord cannot list the open matches, as a Coord whose store is down.
 type downCoord struct{ lobby.Coord }
 
-func (downCoord) OpenMatches(context.Context, int64, int) ([]match.OpenMatch, error) {
+func (downCoord) OpenMatches(context.Context, int64, int) ([]lobby.OpenMatch, error) {
 	return nil, fmt.Errorf("%w: the list is down", match.ErrUnavailable)
 }
 

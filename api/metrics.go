@@ -9,6 +9,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"klondike/lobby/storemetrics"
 )
 
 // Metrics holds every Prometheus collector of the server. Names start with
@@ -120,7 +122,7 @@ func NewMetrics(version string) *Metrics {
 	for _, r := range moveResults {
 		m.Moves.WithLabelValues(r)
 	}
-	for _, op := range storeOps {
+	for _, op := range storemetrics.Ops {
 		m.StoreErrors.WithLabelValues(op)
 	}
 	for _, kind := range []string{"challenge", "daily"} {
@@ -170,5 +172,11 @@ func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{Registry: m.Registry})
 }
 
-// storeOps are the store operations the metrics name (api/storemetrics.go).
-var storeOps = []string{"append", "set_standing", "log", "standings", "ping", "claim_seat", "close_round", "keep"}
+// ObserveStore records one store operation (a storemetrics.Observer):
+// its duration, and a failure.
+func (m *Metrics) ObserveStore(op string, seconds float64, failed bool) {
+	m.StoreSeconds.WithLabelValues(op).Observe(seconds)
+	if failed {
+		m.StoreErrors.WithLabelValues(op).Inc()
+	}
+}

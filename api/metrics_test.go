@@ -15,8 +15,8 @@ func TestMetricsExposition(t *testing.T) {
 	m.RegisterMatchGauges(func() float64 { return 3 }, func() float64 { return 1 })
 	m.Moves.WithLabelValues("accepted").Inc()
 	m.MoveSeconds.Observe(0.0002)
-	m.StoreSeconds.WithLabelValues("append").Observe(0.001)
-	m.StoreErrors.WithLabelValues("append").Inc()
+	m.ObserveStore("append", 0.001, true)
+	m.ObserveStore("log", 0.001, false)
 
 	rec := httptest.NewRecorder()
 	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
@@ -40,6 +40,8 @@ func TestMetricsExposition(t *testing.T) {
 		"klondike_rounds_finished_total 0",
 		`klondike_store_operation_duration_seconds_count{op="append"} 1`,
 		`klondike_store_errors_total{op="append"} 1`,
+		`klondike_store_operation_duration_seconds_count{op="log"} 1`,
+		`klondike_store_errors_total{op="log"} 0`,
 		`klondike_matches{state="open"} 3`,
 		`klondike_matches{state="running"} 1`,
 		`klondike_build_info{goversion="go`,
@@ -75,7 +77,7 @@ func TestConstructorsNeedMetrics(t *testing.T) {
 
 // BenchmarkMoveMetrics is the metrics' work for one accepted move, as the
 // server does it: the frame counted in (ws.Conn.readPump), the store's append
-// timed (instrumentedStore), the move counted and timed (Service.move), the
+// timed (storemetrics.Wrap, Metrics.ObserveStore), the move counted and timed (Service.move), the
 // reply counted out (ws.Conn.writeLoop), and a quarter of a leaderboard frame
 // out (a leaderboard goes to four players every 250 ms, while each of them
 // moves about every 200 ms). Compared with the server's CPU a move in a
@@ -89,7 +91,7 @@ func BenchmarkMoveMetrics(b *testing.B) {
 			start := time.Now()
 			m.MessagesIn.Inc()
 			storeStart := time.Now()
-			m.StoreSeconds.WithLabelValues("append").Observe(time.Since(storeStart).Seconds())
+			m.ObserveStore("append", time.Since(storeStart).Seconds(), false)
 			m.Moves.WithLabelValues("accepted").Inc()
 			m.MoveSeconds.Observe(time.Since(start).Seconds())
 			m.MessagesOut.Inc()

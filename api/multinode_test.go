@@ -18,9 +18,9 @@ import (
 	"klondike/api/apitest"
 	"klondike/api/protocol"
 	"klondike/engine"
+	"klondike/lobby/redisstore"
+	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
-	"klondike/match/redisstore"
-	"klondike/match/redisstore/redistest"
 )
 
 // cluster is several server nodes on one Redis, each with clients of its

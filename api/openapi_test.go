@@ -32,8 +32,8 @@ import (
 	"klondike/api/web"
 	"klondike/engine"
 	"klondike/lobby"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // oaDoc is an OpenAPI document as decoded JSON, its numbers json.Number.
@@ -659,7 +659,7 @@ func (c *faultCoord) fault() error {
 	return c.err
 }
 
-func (c *faultCoord) OpenMatches(ctx context.Context, after int64, limit int) ([]match.OpenMatch, error) {
+func (c *faultCoord) OpenMatches(ctx context.Context, after int64, limit int) ([]lobby.OpenMatch, error) {
 	if err := c.fault(); err != nil {
 		return nil, err
 	}

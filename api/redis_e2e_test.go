@@ -15,9 +15,9 @@ import (
 	"klondike/api"
 	"klondike/api/apitest"
 	"klondike/api/protocol"
+	"klondike/lobby/redisstore"
+	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
-	"klondike/match/redisstore"
-	"klondike/match/redisstore/redistest"
 )
 
 // redisServer runs the real server wiring on the Redis store of a test

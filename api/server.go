@@ -17,6 +17,7 @@ import (
 	"klondike/engine"
 	"klondike/engine/solver"
 	"klondike/lobby"
+	"klondike/lobby/storemetrics"
 	"klondike/match"
 )
 
@@ -26,8 +27,8 @@ type Config struct {
 	// Store keeps move logs and standings, Sessions the players' sessions,
 	// and Coord the matches' records, the lobby's indexes and the bus
 	// between nodes. All three are required and chosen by the caller
-	// (cmd/klondiked): match/memstore's serve one process, and several
-	// nodes that share match/redisstore's serve the same players.
+	// (cmd/klondiked): lobby/memstore's serve one process, and several
+	// nodes that share lobby/redisstore's serve the same players.
 	Store    match.Store
 	Sessions lobby.Sessions
 	Coord    lobby.Coord
@@ -107,7 +108,7 @@ func NewServer(cfg Config) *Server {
 	}
 	s := &Server{log: cfg.Logger, mux: http.NewServeMux()}
 	s.Metrics = NewMetrics(cfg.Version)
-	s.Store = instrument(cfg.Store, s.Metrics)
+	s.Store = storemetrics.Wrap(cfg.Store, s.Metrics.ObserveStore)
 	cfg.Store = s.Store
 	s.Hub = NewHub(s.Metrics)
 	cfg.Match.Encode = encodeEvent // every match speaks the wire protocol

@@ -12,8 +12,8 @@ import (
 
 	"klondike/api"
 	"klondike/lobby"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // stallCoord is a memory Coord whose next save of one match, once stall

@@ -14,7 +14,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"klondike/api"
-	"klondike/match/memstore"
+	"klondike/lobby/memstore"
 )
 
 // attackServer runs the real server on a loopback port of its own, served

@@ -39,7 +39,7 @@ func serveEcho(ctx context.Context, cfg config, logw io.Writer) error {
 			return err
 		}
 		log = l
-		rep += ", each move appended to the store at " + cfg.EchoStore + " under " + l.prefix
+		rep += ", each move appended to the store at " + cfg.EchoStore + " under " + l.Prefix
 	}
 	if log != nil {
 		defer log.close()

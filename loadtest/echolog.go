@@ -39,8 +39,8 @@ type echoEntry struct {
 // echoLogTTL is how long an echo's lists live after their first entry.
 const echoLogTTL = time.Hour
 
-// openEchoLog connects to the Redis at url (as openRedis does: the same
-// timeouts) under a prefix of its own.
+// openEchoLog connects to the Redis at url (as embedded.OpenRedis does: the
+// same timeouts) under a prefix of its own.
 func openEchoLog(url string) (*echoLog, error) {
 	c, err := dialRedis(url)
 	if err != nil {

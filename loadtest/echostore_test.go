@@ -14,8 +14,8 @@ import (
 
 	"klondike/api/protocol"
 	"klondike/engine"
+	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
-	"klondike/match/redisstore/redistest"
 )
 
 // echoReply is what the echo answers, as far as these tests read it.
@@ -141,7 +141,7 @@ func TestEchoStore(t *testing.T) {
 
 	for player, want := range sent {
 		round, _, _ := echoStoreSeat(player)
-		got, err := log.b.Store.Log(ctx, round, player)
+		got, err := log.Store().Log(ctx, round, player)
 		if err != nil {
 			t.Fatalf("Log(%s, %s): %v", round, player, err)
 		}
@@ -155,7 +155,7 @@ func TestEchoStore(t *testing.T) {
 		}
 	}
 	for round, n := range map[string]int{"echo-0": 4, "echo-1": 1} {
-		sts, err := log.b.Store.Standings(ctx, round)
+		sts, err := log.Store().Standings(ctx, round)
 		if err != nil || len(sts) != n {
 			t.Fatalf("Standings(%s) = %+v, %v: want %d players", round, sts, err, n)
 		}
@@ -166,9 +166,9 @@ func TestEchoStore(t *testing.T) {
 		}
 	}
 	c := srv.Client(t)
-	keys, err := c.Keys(ctx, log.prefix+"*").Result()
+	keys, err := c.Keys(ctx, log.Prefix+"*").Result()
 	if err != nil || len(keys) == 0 {
-		t.Fatalf("keys under %s: %v, %v", log.prefix, keys, err)
+		t.Fatalf("keys under %s: %v, %v", log.Prefix, keys, err)
 	}
 	for _, k := range keys {
 		if d := c.PTTL(ctx, k).Val(); d <= 0 || d > echoLogTTL {
@@ -183,7 +183,7 @@ func TestEchoStore(t *testing.T) {
 	for n := players + 1; n <= players+6; n++ {
 		player := echoPlayerPrefix + strconv.Itoa(n)
 		round, _, _ := echoStoreSeat(player)
-		got, err := log.b.Store.Log(ctx, round, player)
+		got, err := log.Store().Log(ctx, round, player)
 		if err != nil && !errors.Is(err, match.ErrNotFound) {
 			t.Fatalf("Log(%s, %s): %v", round, player, err)
 		}

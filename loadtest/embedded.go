@@ -10,86 +10,39 @@ import (
 	"strings"
 	"time"
 
-	"klondike/api"
-	"klondike/lobby"
-	"klondike/match"
-	"klondike/match/memstore"
+	"klondike/loadtest/embedded"
 )
 
-// asyncBackend keeps the asynchronous rounds and the players' records.
-type asyncBackend interface {
-	match.AsyncStore
-	match.RecordStore
-}
-
 // startEmbedded runs the real server in this process, as cmd/klondiked
-// wires it (api.NewServer), on a loopback port of its own: the memory
-// backends, or with --redis the Redis store, sessions and Coord on one
-// client (as klondiked --redis). The per-IP caps and limits are off, since
-// every bot comes from 127.0.0.1, and the message rate is --msg-rate.
-// --no-coord keeps the Coord in this process's memory (the lobby's state
-// on one node, as before the Coord existed). With --redis the Redis target
-// is returned too (nil otherwise), for its figures.
-func startEmbedded(cfg *config) (wsURL string, rt *redisTarget, stop func(), err error) {
-	mem := memstore.NewBackends()
-	var (
-		store    match.Store    = mem.Store
-		sessions lobby.Sessions = mem.Sessions
-		coord    lobby.Coord    = mem.Coord
-		async    asyncBackend   = mem.Async
-	)
-	closeStore := func() {}
+// wires it, on a loopback port of its own: the memory backends, or with
+// --redis the Redis store, sessions and Coord on one client (as klondiked
+// --redis). The per-IP caps and limits are off, since every bot comes from
+// 127.0.0.1, and the message rate is --msg-rate. --no-coord keeps the
+// Coord in this process's memory (the lobby's state on one node, as before
+// the Coord existed). With --redis the Redis target is returned too (nil
+// otherwise), for its figures.
+func startEmbedded(cfg *config) (wsURL string, rt *embedded.Redis, stop func(), err error) {
+	closeRedis := func() {}
 	if cfg.Redis != "" {
 		if err := checkLoopbackURL(cfg.Redis, "redis", "rediss"); err != nil {
 			return "", nil, nil, fmt.Errorf("--redis: %w", err)
 		}
-		if rt, err = openRedis(cfg.Redis); err != nil {
+		if rt, err = embedded.OpenRedis(cfg.Redis); err != nil {
 			return "", nil, nil, fmt.Errorf("--redis: %w", err)
 		}
-		store, sessions, async, closeStore = rt.backends.Store, rt.backends.Sessions, rt.backends.Async, rt.close
-		if !cfg.NoCoord {
-			coord = rt.backends.Coord
-		}
+		closeRedis = rt.Close
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(cfg.ServerLog)); err != nil {
-		closeStore()
+		closeRedis()
 		return "", nil, nil, fmt.Errorf("--server-log: %w", err)
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-	burst := 100
-	if cfg.MsgRate > 0 {
-		burst = max(burst, int(2*cfg.MsgRate))
-	}
-	srv := api.NewServer(api.Config{
-		Store:    store,
-		Sessions: sessions,
-		Coord:    coord,
-		Async:    async,
-		Records:  async,
-		Limits:   api.Limits{MaxConnsPerIP: -1, MsgRate: cfg.MsgRate, MsgBurst: burst},
-		// Every bot is one address: no per-address or total lobby caps.
-		NewSessionsPerMinute: -1, MaxOpenMatchesPerIP: -1, MaxOpenMatches: -1,
-		Logger:  logger,
-		Version: "loadtest",
-	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	srv, err := embedded.StartServer(embedded.ServerConfig{Redis: rt, NoCoord: cfg.NoCoord, MsgRate: cfg.MsgRate, Logger: logger})
 	if err != nil {
-		srv.Close()
-		closeStore()
 		return "", nil, nil, err
 	}
-	// Every bot comes from one address: no per-address cap.
-	hs, listen := api.NewHTTPServer(srv, api.HTTPLimits{MaxConnsPerIP: -1}, nil)
-	go hs.Serve(listen(ln))
-	stop = func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(ctx)
-		_ = hs.Shutdown(ctx)
-		closeStore()
-	}
-	return "ws://" + ln.Addr().String() + "/ws", rt, stop, nil
+	return srv.URL, rt, srv.Stop, nil
 }
 
 // checkLoopbackURL refuses a URL whose host is not a loopback address (a

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"klondike/engine"
+	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
-	"klondike/match/redisstore/redistest"
 )
 
 // shortRun runs the load test with args and checks what every run must

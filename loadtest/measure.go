@@ -45,7 +45,7 @@ func (r *runner) readBefore(ctx context.Context, rep *Report, info *redis.Client
 	before.clientCPU, _ = selfCPU()
 	before.proc = r.sample(ctx, logw)
 	if r.redis != nil {
-		before.redisCmds = r.redis.commands()
+		before.redisCmds = r.redis.Commands()
 	}
 	if info != nil {
 		var err error
@@ -66,7 +66,7 @@ func (r *runner) readAfter(ctx context.Context, rep *Report, info *redis.Client,
 	}
 	acked := float64(r.c.movesAcked.Load())
 	if r.redis != nil {
-		after.redisCmds = r.redis.commands()
+		after.redisCmds = r.redis.Commands()
 		rep.Redis.Commands = after.redisCmds - before.redisCmds
 		if acked > 0 {
 			rep.Redis.PerMove = float64(rep.Redis.Commands) / acked

@@ -15,6 +15,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"klondike/engine"
+	"klondike/loadtest/embedded"
 )
 
 const (
@@ -37,7 +38,7 @@ type runner struct {
 	step     atomic.Pointer[histogram] // the sweep step's, or nil
 	think    atomic.Int64              // the bots' think time now (the sweep changes it)
 	stop     chan struct{}             // closed at the end of the run: the bots drain
-	redis    *redisTarget              // the embedded server's Redis store, or nil
+	redis    *embedded.Redis           // the embedded server's Redis store, or nil
 
 	echoRules engine.Rules
 	echoView  engine.View

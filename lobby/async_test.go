@@ -17,8 +17,8 @@ import (
 
 	"klondike/engine"
 	"klondike/lobby"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // rawSink keeps every message a player is sent.

@@ -11,19 +11,8 @@ import (
 	"time"
 
 	"klondike/lobby"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
-	"klondike/match/storetest"
-)
-
-// The conformance suites test the methods the lobby asks of its backends:
-// storetest's interfaces, which cannot import the lobby, have the very
-// method sets of the lobby's.
-var (
-	_ storetest.Coord    = lobby.Coord(nil)
-	_ lobby.Coord        = storetest.Coord(nil)
-	_ storetest.Sessions = lobby.Sessions(nil)
-	_ lobby.Sessions     = storetest.Sessions(nil)
 )
 
 // TestNewNeedsBackends: a lobby is not made without its backends, rather

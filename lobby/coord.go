@@ -7,6 +7,15 @@ import (
 	"klondike/match"
 )
 
+// An OpenMatch is a match on the list of open matches and its place there
+// (see match.Coord.SaveMatch's open): what Coord.OpenMatches lists.
+type OpenMatch struct {
+	ID string
+	// Seq is the match's place on the list, 1 or more: larger for every
+	// match that joined it later.
+	Seq int64
+}
+
 // A Coord is what the lobby shares with the other server nodes: what its
 // matches need (match.Coord), and the lobby's own indexes over them (the
 // list of open matches, invite codes, players' current matches), the
@@ -28,7 +37,7 @@ type Coord interface {
 	// through the list, each time after the last place it was given, sees
 	// every match that stayed open meanwhile exactly once, and those that
 	// joined meanwhile if still open when it gets there.
-	OpenMatches(ctx context.Context, after int64, limit int) ([]match.OpenMatch, error)
+	OpenMatches(ctx context.Context, after int64, limit int) ([]OpenMatch, error)
 
 	// ClaimCode maps an invite code to a match for ttl unless the code is
 	// already mapped: ok is false then, and nothing changes.

@@ -12,8 +12,8 @@ import (
 
 	"klondike/engine"
 	"klondike/lobby"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // TestQuickMatchByGame: quick match seats players only with the same game,

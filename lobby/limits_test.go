@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"klondike/lobby"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // epochCoord is a Coord whose data epoch fails while down is set, and is

@@ -42,8 +42,8 @@ var (
 
 // Config holds the lobby's dependencies and settings. Store, Coord,
 // Sessions and Sink are required: the caller chooses the backends (the
-// memory ones of match/memstore for one process, the Redis ones of
-// match/redisstore for several nodes). Zero durations take the defaults
+// memory ones of lobby/memstore for one process, the Redis ones of
+// lobby/redisstore for several nodes). Zero durations take the defaults
 // named beside them.
 type Config struct {
 	// Store keeps the rounds' move logs and standings.

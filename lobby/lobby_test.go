@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"klondike/lobby"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 type sink struct {

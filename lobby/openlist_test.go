@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"klondike/lobby"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // openMatches creates n open public matches, each hosted by a player of
@@ -241,17 +241,17 @@ type staleCoord struct {
 	loads atomic.Int64
 }
 
-func (c *staleCoord) OpenMatches(ctx context.Context, after int64, limit int) ([]match.OpenMatch, error) {
-	var out []match.OpenMatch
+func (c *staleCoord) OpenMatches(ctx context.Context, after int64, limit int) ([]lobby.OpenMatch, error) {
+	var out []lobby.OpenMatch
 	for i := after + 1; i <= int64(c.stale) && (limit <= 0 || len(out) < limit); i++ {
-		out = append(out, match.OpenMatch{ID: fmt.Sprint("gone", i), Seq: i})
+		out = append(out, lobby.OpenMatch{ID: fmt.Sprint("gone", i), Seq: i})
 	}
 	if limit > 0 && len(out) == limit {
 		return out, nil
 	}
 	real, err := c.Coord.OpenMatches(ctx, max(after-int64(c.stale), 0), limit-len(out))
 	for _, m := range real {
-		out = append(out, match.OpenMatch{ID: m.ID, Seq: m.Seq + int64(c.stale)})
+		out = append(out, lobby.OpenMatch{ID: m.ID, Seq: m.Seq + int64(c.stale)})
 	}
 	return out, err
 }

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"klondike/lobby"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // gappyCoord is a Coord whose subscription loses messages while dropping

@@ -3,13 +3,15 @@ package lobby
 import (
 	"context"
 	"time"
-
-	"klondike/match"
 )
 
 // A Session is a player's identity on this server. The token lets the same
 // player reconnect; it is a secret and never logged.
-type Session = match.Session
+type Session struct {
+	PlayerID string `json:"player_id"`
+	Name     string `json:"name"`
+	Token    string `json:"-"`
+}
 
 // Sessions keep the players' sessions where every server node can find
 // them, so a player can resume with their token on any node.

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"klondike/lobby"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // stallCoord is a memory Coord whose saves of one match, once stall is

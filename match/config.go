@@ -14,7 +14,7 @@ import (
 type Config struct {
 	Store Store
 	// Coord holds the match's record, shared by every node (required; the
-	// memory one of match/memstore serves a single process).
+	// memory one of lobby/memstore serves a single process).
 	Coord Coord
 	Sink  Sink
 	// Encode turns the match's events into the messages its Sink sends

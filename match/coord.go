@@ -13,16 +13,6 @@ var ErrVersionConflict = errors.New("the record changed since it was read")
 // ErrRoundClosed: the round has ended in the store; it takes no more moves.
 var ErrRoundClosed = errors.New("the round is closed")
 
-// An OpenMatch is a match on the list of open matches and its place there:
-// what the lobby's Coord lists (see SaveMatch's open), declared here so that
-// the backends below the lobby can return it.
-type OpenMatch struct {
-	ID string
-	// Seq is the match's place on the list, 1 or more: larger for every
-	// match that joined it later.
-	Seq int64
-}
-
 // A Coord is what a match shares with the other server nodes besides move
 // logs and standings: its record, a message bus between nodes, the lease
 // of its clock, and the records of its rounds. The memory implementation

@@ -17,7 +17,7 @@
 //
 // The interfaces it needs are declared here: Store (move logs and
 // standings), Coord (the match's record, round records, the bus between
-// nodes, leases) and Sink (delivery to players). match/memstore and
-// match/redisstore implement them; match/storetest is the suite every
+// nodes, leases) and Sink (delivery to players). lobby/memstore and
+// lobby/redisstore implement them; lobby/storetest is the suite every
 // implementation passes.
 package match

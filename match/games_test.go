@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"klondike/engine"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // games are the values of the setting game, as a client sends them.

@@ -18,8 +18,8 @@ import (
 
 	"klondike/api/protocol"
 	"klondike/engine"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // sink records every message sent to each player, as it was sent.

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"klondike/engine"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // benchGameMoves is the longest game BenchmarkMovePath plays before it

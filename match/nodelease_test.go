@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"klondike/api/protocol"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // leaseCoord counts a Coord's lease calls, and fails KeepNode while down.

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"klondike/api/protocol"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // paceSink is a sink that knows which players connect through it and

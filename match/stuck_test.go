@@ -7,8 +7,8 @@ import (
 
 	"klondike/api/protocol"
 	"klondike/engine"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // A round dealt a deal that is stuck before its first move (deal #10 in

@@ -16,8 +16,8 @@ import (
 	"klondike/api"
 	"klondike/api/apitest"
 	"klondike/api/protocol"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // server runs the real server wiring on a loopback port.

@@ -17,8 +17,8 @@ import (
 	"klondike/api/web"
 	"klondike/engine"
 	"klondike/lobby"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // An asyncServer is the real server with the web client, as startServer

@@ -24,7 +24,7 @@ import (
 
 	"klondike/api"
 	"klondike/api/web"
-	"klondike/match/memstore"
+	"klondike/lobby/memstore"
 )
 
 // stepTimeout bounds every step a test takes in a page.

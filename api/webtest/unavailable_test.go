@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"klondike/api"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // outageWindow is how long the store refuses moves in

@@ -18,8 +18,8 @@ import (
 
 	"klondike/api"
 	"klondike/engine"
+	"klondike/lobby/memstore"
 	"klondike/match"
-	"klondike/match/memstore"
 )
 
 // wait bounds every wait of these tests.

@@ -13,8 +13,8 @@ import (
 
 	"klondike/api/apitest"
 	"klondike/api/protocol"
+	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
-	"klondike/match/redisstore/redistest"
 )
 
 // node is a klondiked process of a test.

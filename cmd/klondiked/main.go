@@ -28,10 +28,9 @@ import (
 	"klondike/api"
 	"klondike/engine"
 	"klondike/lobby"
+	"klondike/lobby/backends"
 	"klondike/match"
 	"klondike/match/dealpool"
-	"klondike/match/memstore"
-	"klondike/match/redisstore"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -57,7 +56,7 @@ type Options struct {
 	RedisPrefix   string
 	RoundTTL      time.Duration
 	RedisLinger   time.Duration
-	Durability    string // redisstore.DurabilityLocal or DurabilityReplica
+	Durability    string // backends.DurabilityLocal or DurabilityReplica
 	LogFormat     string
 	LogLevel      string
 	ShutdownGrace time.Duration
@@ -119,10 +118,10 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 	fs.StringVar(&o.Addr, "addr", env("KLONDIKE_ADDR", ":8080"), "listen address (env KLONDIKE_ADDR)")
 	fs.StringVar(&o.RedisURL, "redis", env("KLONDIKE_REDIS_URL", ""), "Redis URL redis://host:port/db; empty runs the embedded in-memory store (env KLONDIKE_REDIS_URL)")
 	fs.BoolVar(&o.RedisCluster, "redis-cluster", getenv("KLONDIKE_REDIS_CLUSTER") == "1" || getenv("KLONDIKE_REDIS_CLUSTER") == "true", "the --redis URL is a Redis Cluster: redis://host:port?addr=host2:port&addr=… (env KLONDIKE_REDIS_CLUSTER=1)")
-	fs.StringVar(&o.RedisPrefix, "redis-prefix", env("KLONDIKE_REDIS_PREFIX", redisstore.DefaultPrefix), "prefix of every Redis key, one per deployment (env KLONDIKE_REDIS_PREFIX)")
-	fs.DurationVar(&o.RoundTTL, "round-ttl", envDur("KLONDIKE_ROUND_TTL", redisstore.DefaultTTL), "how long a round's move logs and standings, and a match's record, stay in Redis after their last write (env KLONDIKE_ROUND_TTL)")
-	fs.DurationVar(&o.RedisLinger, "redis-linger", envDur("KLONDIKE_REDIS_LINGER", redisstore.DefaultLinger), "while moves keep coming, the shortest time between two batches of Redis writes: fewer, larger batches cost Redis and the server less CPU a move, each move waiting at most this much more; 0: none (env KLONDIKE_REDIS_LINGER)")
-	fs.StringVar(&o.Durability, "durability", env("KLONDIKE_DURABILITY", redisstore.DurabilityLocal), "when a move is acknowledged: local, once the Redis master has it; replica, once a replica of the master has it too (one WAIT a batch of moves, up to 500ms: with no replica in step, moves fail as unavailable and are retried); the in-memory store takes local only (env KLONDIKE_DURABILITY)")
+	fs.StringVar(&o.RedisPrefix, "redis-prefix", env("KLONDIKE_REDIS_PREFIX", backends.DefaultPrefix), "prefix of every Redis key, one per deployment (env KLONDIKE_REDIS_PREFIX)")
+	fs.DurationVar(&o.RoundTTL, "round-ttl", envDur("KLONDIKE_ROUND_TTL", backends.DefaultTTL), "how long a round's move logs and standings, and a match's record, stay in Redis after their last write (env KLONDIKE_ROUND_TTL)")
+	fs.DurationVar(&o.RedisLinger, "redis-linger", envDur("KLONDIKE_REDIS_LINGER", backends.DefaultLinger), "while moves keep coming, the shortest time between two batches of Redis writes: fewer, larger batches cost Redis and the server less CPU a move, each move waiting at most this much more; 0: none (env KLONDIKE_REDIS_LINGER)")
+	fs.StringVar(&o.Durability, "durability", env("KLONDIKE_DURABILITY", backends.DurabilityLocal), "when a move is acknowledged: local, once the Redis master has it; replica, once a replica of the master has it too (one WAIT a batch of moves, up to 500ms: with no replica in step, moves fail as unavailable and are retried); the in-memory store takes local only (env KLONDIKE_DURABILITY)")
 	fs.StringVar(&o.DebugAddr, "debug-addr", env("KLONDIKE_DEBUG_ADDR", ""), "address of a separate listener for Go's profiler (/debug/pprof/), e.g. 127.0.0.1:6060; empty: none. Keep it off public interfaces (env KLONDIKE_DEBUG_ADDR)")
 	fs.StringVar(&o.LogFormat, "log-format", env("KLONDIKE_LOG_FORMAT", "text"), "log format: text or json (env KLONDIKE_LOG_FORMAT)")
 	fs.StringVar(&o.LogLevel, "log-level", env("KLONDIKE_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env KLONDIKE_LOG_LEVEL)")
@@ -171,8 +170,8 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 		return o, fmt.Errorf("--redis-linger %v: want 0..1s", o.RedisLinger)
 	}
 	switch o.Durability {
-	case redisstore.DurabilityLocal:
-	case redisstore.DurabilityReplica:
+	case backends.DurabilityLocal:
+	case backends.DurabilityReplica:
 		if o.RedisURL == "" {
 			return o, errors.New("--durability replica needs --redis: the in-memory store keeps moves in this process only, with no replica")
 		}
@@ -251,64 +250,23 @@ func checkLimits(o Options) error {
 	return nil
 }
 
-// backends are what the server keeps its state in.
-type backends struct {
-	store    match.Store
-	sessions lobby.Sessions
-	coord    lobby.Coord
-	async    asyncBackend
-}
-
-// asyncBackend keeps the asynchronous rounds and the players' records:
-// memstore.Async or redisstore.Async.
-type asyncBackend interface {
-	match.AsyncStore
-	match.RecordStore
-}
-
-// The backends implement what the lobby asks of them. The check is here,
-// where they are wired: the backends sit below the lobby and do not
-// import it.
-var (
-	_ lobby.Coord    = (*memstore.Coord)(nil)
-	_ lobby.Sessions = (*memstore.Sessions)(nil)
-	_ lobby.Coord    = (*redisstore.Coord)(nil)
-	_ lobby.Sessions = (*redisstore.Sessions)(nil)
-)
-
 // openBackends returns the backends the options ask for: without --redis
-// the memory ones of this process, else the Redis store, sessions and
-// Coord, which let several nodes serve the same players. A Redis that does
-// not answer at start is not fatal: the server starts, /readyz says 503
-// until it does.
-func openBackends(ctx context.Context, o Options, log *slog.Logger) (backends, func(), error) {
-	if o.RedisURL == "" {
-		m := memstore.NewBackends()
-		return backends{store: m.Store, sessions: m.Sessions, coord: m.Coord, async: m.Async}, func() {}, nil
-	}
-	redisstore.LogTo(log)
-	cfg := redisstore.Config{Prefix: o.RedisPrefix, TTL: o.RoundTTL, Linger: o.RedisLinger, Durability: o.Durability}
+// the memory ones of this process, else the Redis ones, which let several
+// nodes serve the same players. A Redis that does not answer at start is
+// not fatal: the server starts, /readyz says 503 until it does.
+func openBackends(ctx context.Context, o Options, log *slog.Logger) (*backends.Backends, error) {
+	bo := backends.Options{Prefix: o.RedisPrefix, TTL: o.RoundTTL, Linger: o.RedisLinger, Durability: o.Durability, Cluster: o.RedisCluster, Logger: log}
 	if o.RedisLinger == 0 {
-		cfg.Linger = -1 // none (the Config's zero is its default)
+		bo.Linger = -1 // none (the Options' zero is the default)
 	}
-	r, err := redisstore.Open(redisstore.Options{URL: o.RedisURL, Cluster: o.RedisCluster, Config: cfg})
+	b, err := backends.Open(ctx, o.RedisURL, bo)
 	switch {
-	case errors.Is(err, redisstore.ErrBadPrefix):
-		return backends{}, nil, fmt.Errorf("--redis-prefix: %w", err)
+	case errors.Is(err, backends.ErrBadPrefix):
+		return nil, fmt.Errorf("--redis-prefix: %w", err)
 	case err != nil:
-		return backends{}, nil, fmt.Errorf("--redis: %w", err)
+		return nil, fmt.Errorf("--redis: %w", err)
 	}
-	pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	if err := r.Client.Ping(pctx).Err(); err != nil {
-		log.Warn("Redis does not answer yet; /readyz says 503 until it does", "err", err)
-	} else if o.Durability == redisstore.DurabilityReplica && !o.RedisCluster {
-		// Not fatal either: a replica may be on its way.
-		if info, err := r.Client.Info(pctx, "replication").Result(); err == nil && strings.Contains(info, "connected_slaves:0\r\n") {
-			log.Warn("--durability replica, and the Redis master has no replica: moves fail as unavailable until one is in step")
-		}
-	}
-	return backends{store: r.Store, sessions: r.Sessions, coord: r.Coord, async: r.Async}, func() { _ = r.Close() }, nil
+	return b, nil
 }
 
 func newLogger(o Options, w io.Writer) (*slog.Logger, error) {
@@ -337,11 +295,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
-	st, closeBackends, err := openBackends(ctx, o, log)
+	st, err := openBackends(ctx, o, log)
 	if err != nil {
 		return err
 	}
-	defer closeBackends()
+	defer st.Close()
 	storeName := "memory"
 	if o.RedisURL != "" {
 		storeName = "redis"
@@ -357,7 +315,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		mcfg.Winnable = pool
 	}
 	srv := api.NewServer(api.Config{
-		Store: st.store, Sessions: st.sessions, Coord: st.coord, Async: st.async, Records: st.async, Limits: o.Limits, Version: version, Logger: log, Match: mcfg, Hint: api.SolverHints(),
+		Store: st.Store, Sessions: st.Sessions, Coord: st.Coord, Async: st.Async, Records: st.Records, Limits: o.Limits, Version: version, Logger: log, Match: mcfg, Hint: api.SolverHints(),
 		DailyVariants: o.daily, ChallengesPerHour: o.ChallengesPerHour,
 		AbandonedAfter: o.AbandonedAfter, MaxOpenMatches: o.MaxOpenMatches, MaxOpenMatchesPerIP: o.MaxOpenMatchesPerIP, NewSessionsPerMinute: o.NewSessionsPerMinute,
 	})

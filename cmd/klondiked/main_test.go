@@ -19,9 +19,9 @@ import (
 	"klondike/api"
 	"klondike/api/apitest"
 	"klondike/api/protocol"
+	"klondike/lobby/backends"
+	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
-	"klondike/match/redisstore"
-	"klondike/match/redisstore/redistest"
 )
 
 // startRun runs the server with args in the background and returns its
@@ -60,7 +60,7 @@ func TestOptionsFlagsWinOverEnvironment(t *testing.T) {
 		t.Errorf("options = %+v", o)
 	}
 	o, _ = parseOptions(nil, env(nil), &out)
-	if o.Addr != ":8080" || o.RedisURL != "" || o.LogFormat != "text" || o.RedisLinger != redisstore.DefaultLinger {
+	if o.Addr != ":8080" || o.RedisURL != "" || o.LogFormat != "text" || o.RedisLinger != backends.DefaultLinger {
 		t.Errorf("defaults = %+v", o)
 	}
 	o, err = parseOptions([]string{"--redis-linger", "0"}, env(map[string]string{"KLONDIKE_REDIS_LINGER": "3ms"}), &out)

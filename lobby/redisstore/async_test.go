@@ -1,0 +1,297 @@
+package redisstore_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"klondike/engine"
+	"klondike/lobby/redisstore"
+	"klondike/lobby/redisstore/redistest"
+	"klondike/lobby/storetest"
+	"klondike/match"
+)
+
+// TestAsyncConformance runs the asynchronous rounds' suite on one server,
+// an Async with a prefix of its own for each subtest.
+func TestAsyncConformance(t *testing.T) {
+	t.Parallel()
+	c := redistest.Start(t).Client(t)
+	storetest.RunAsync(t, func(t *testing.T) match.AsyncStore { return redisstore.NewAsync(c, redistest.Prefix(t)) })
+}
+
+// TestAsyncConformanceCluster runs the suite through a cluster client on
+// the package's one-node cluster, which refuses a script whose keys are in
+// different slots.
+func TestAsyncConformanceCluster(t *testing.T) {
+	t.Parallel()
+	c := clusterClient(t)
+	storetest.RunAsync(t, func(t *testing.T) match.AsyncStore { return redisstore.NewAsync(c, redistest.Prefix(t)) })
+}
+
+// TestRecordsConformance runs the records' suite on one server.
+func TestRecordsConformance(t *testing.T) {
+	t.Parallel()
+	c := redistest.Start(t).Client(t)
+	storetest.RunRecords(t, func(t *testing.T) match.RecordStore { return redisstore.NewAsync(c, redistest.Prefix(t)) })
+}
+
+// TestRecordsConformanceCluster runs the records' suite on the cluster.
+func TestRecordsConformanceCluster(t *testing.T) {
+	t.Parallel()
+	c := clusterClient(t)
+	storetest.RunRecords(t, func(t *testing.T) match.RecordStore { return redisstore.NewAsync(c, redistest.Prefix(t)) })
+}
+
+func clusterClient(t *testing.T) redis.UniversalClient {
+	t.Helper()
+	c := redistest.Shared(t, redistest.WithCluster()).Client(t)
+	if _, ok := c.(*redis.ClusterClient); !ok {
+		t.Fatalf("client is a %T, want a cluster client", c)
+	}
+	return c
+}
+
+// testRecord is a round's record for the tests here.
+func testRecord(id string) match.AsyncRecord {
+	opens := time.Date(2026, 12, 5, 0, 0, 0, 0, time.UTC)
+	return match.AsyncRecord{
+		ID: id, Kind: match.KindDaily, Variant: "draw3", Rules: engine.DefaultRules(), Mode: match.ModeRace,
+		Fair: match.FairDeal{Seed: 7, Salt: "00", Commitment: "ab"}, LimitMs: 600_000,
+		OpensAt: opens, ClosesAt: opens.Add(24 * time.Hour), Day: "2026-12-05",
+	}
+}
+
+// fillRound makes a round with players p0..p(n-1), each finished.
+func fillRound(t *testing.T, a *redisstore.Async, id string, n int, ttl time.Duration) match.AsyncRecord {
+	t.Helper()
+	ctx := context.Background()
+	rec := testRecord(id)
+	if _, created, err := a.CreateAsync(ctx, rec, ttl); err != nil || !created {
+		t.Fatalf("CreateAsync = %v, %v", created, err)
+	}
+	for i := range n {
+		p := fmt.Sprintf("p%d", i)
+		if _, _, err := a.StartAttempt(ctx, id, match.Attempt{PlayerID: p, Name: p, StartedAt: rec.OpensAt}); err != nil {
+			t.Fatal(err)
+		}
+		st := match.Standing{PlayerID: p, Name: p, Points: 500, Foundation: 52, Status: engine.Won, FinishedMs: int64(60_000 + i), ReachedMs: int64(60_000 + i)}
+		if ok, err := a.Finish(ctx, id, match.BoardEntryOf(&rec, st, st.FinishedMs)); err != nil || !ok {
+			t.Fatalf("Finish(%s) = %v, %v", p, ok, err)
+		}
+	}
+	return rec
+}
+
+// TestAsyncKeys: a round's keys are those the package doc lists, all with
+// the round's hash tag and the record's expiry; a player's records keys
+// carry the player's tag and live long.
+func TestAsyncKeys(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t)
+	c := srv.Client(t)
+	prefix := redistest.Prefix(t)
+	a := redisstore.NewAsync(c, prefix)
+	ctx := context.Background()
+	const ttl = 90 * time.Minute
+	fillRound(t, a, "r1", 3, ttl)
+	if _, _, err := a.StartAttempt(ctx, "r1", match.Attempt{PlayerID: "late", Name: "late"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.CloseAsync(ctx, "r1", time.Date(2026, 12, 5, 1, 0, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.AddResult(ctx, "p0", match.GameResult{GameID: "g1", Variant: "draw3", Score: 5}); err != nil {
+		t.Fatal(err)
+	}
+	keys, err := c.Keys(ctx, prefix+"*").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"{async:r1}:rec": "string", "{async:r1}:attempts": "hash", "{async:r1}:started": "list",
+		"{async:r1}:board": "zset", "{async:r1}:entries": "hash", "{async:r1}:members": "hash",
+		"{player:p0}:records": "hash", "{player:p0}:games": "zset",
+	}
+	if len(keys) != len(want) {
+		t.Fatalf("keys %q; want %d", keys, len(want))
+	}
+	recExpiry, err := c.PExpireTime(ctx, prefix+"{async:r1}:rec").Result()
+	if err != nil || recExpiry <= 0 {
+		t.Fatalf("the record's expiry: %v, %v", recExpiry, err)
+	}
+	if left := time.Until(time.UnixMilli(int64(recExpiry / time.Millisecond))); left < ttl-time.Minute || left > ttl {
+		t.Fatalf("the record expires in %v, want about %v", left, ttl)
+	}
+	for _, k := range keys {
+		name := strings.TrimPrefix(k, prefix)
+		typ, err := c.Type(ctx, k).Result()
+		if err != nil || typ != want[name] {
+			t.Fatalf("key %q is a %q (%v), want a %q", name, typ, err, want[name])
+		}
+		at, err := c.PExpireTime(ctx, k).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(name, "{async:") {
+			// PTTL and PEXPIRE in one script may see clocks a millisecond apart.
+			if d := at - recExpiry; d < -2*time.Millisecond || d > 2*time.Millisecond {
+				t.Errorf("key %q expires %v after the record", name, d)
+			}
+			continue
+		}
+		if left := time.Until(time.UnixMilli(int64(at / time.Millisecond))); left < 399*24*time.Hour {
+			t.Errorf("key %q expires in %v, want 400 days", name, left)
+		}
+	}
+}
+
+// countHook counts the round trips a client makes: a command, or a
+// pipeline, but for those that set up a connection.
+type countHook struct{ n atomic.Int64 }
+
+func (h *countHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (h *countHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		if !setup(cmd) {
+			h.n.Add(1)
+		}
+		return next(ctx, cmd)
+	}
+}
+func (h *countHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		if len(cmds) > 0 && !setup(cmds[0]) {
+			h.n.Add(1)
+		}
+		return next(ctx, cmds)
+	}
+}
+
+// setup reports whether cmd sets up a new connection.
+func setup(cmd redis.Cmder) bool { return cmd.Name() == "hello" || cmd.Name() == "client" }
+
+// TestAsyncRoundTrips: each read and write of a round is one round trip,
+// once the scripts are loaded.
+func TestAsyncRoundTrips(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t)
+	c := redis.NewClient(&redis.Options{Addr: srv.Addr()})
+	defer c.Close()
+	hook := &countHook{}
+	c.AddHook(hook)
+	a := redisstore.NewAsync(c, redistest.Prefix(t))
+	ctx := context.Background()
+	rec := fillRound(t, a, "r1", 30, time.Hour)
+	if _, err := a.Board(ctx, "r1", 10, "p3", 5); err != nil { // loads the script
+		t.Fatal(err)
+	}
+	if _, _, err := a.Attempts(ctx, "r1", "", 5); err != nil {
+		t.Fatal(err)
+	}
+	calls := []struct {
+		name string
+		fn   func() error
+	}{
+		{"Board", func() error {
+			page, err := a.Board(ctx, "r1", 10, "p20", 3)
+			if err == nil && (len(page.Top) != 10 || len(page.Around) != 7 || page.Rank != 21) {
+				err = fmt.Errorf("page %+v", page)
+			}
+			return err
+		}},
+		{"BoardRange", func() error { _, err := a.BoardRange(ctx, "r1", 5, 10); return err }},
+		{"PlayerEntry", func() error { _, err := a.PlayerEntry(ctx, "r1", "p7"); return err }},
+		{"Attempts", func() error { _, _, err := a.Attempts(ctx, "r1", "5", 10); return err }},
+		{"Attempt", func() error { _, err := a.Attempt(ctx, "r1", "p7"); return err }},
+		{"StartAttempt", func() error {
+			_, _, err := a.StartAttempt(ctx, "r1", match.Attempt{PlayerID: "new", Name: "new"})
+			return err
+		}},
+		{"Finish", func() error {
+			st := match.Standing{PlayerID: "new", Name: "new", Status: engine.Stuck, FinishedMs: 5, Foundation: 3}
+			_, err := a.Finish(ctx, "r1", match.BoardEntryOf(&rec, st, 5))
+			return err
+		}},
+	}
+	for _, call := range calls {
+		before := hook.n.Load()
+		if err := call.fn(); err != nil {
+			t.Fatalf("%s: %v", call.name, err)
+		}
+		if n := hook.n.Load() - before; n != 1 {
+			t.Errorf("%s took %d round trips, want 1", call.name, n)
+		}
+	}
+}
+
+// TestAsyncUnavailable: with Redis down, every method fails as
+// unavailable.
+func TestAsyncUnavailable(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t)
+	c, err := redisstore.Dial(redisstore.Options{URL: srv.URL(), MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	a := redisstore.NewAsync(c, redistest.Prefix(t))
+	rec := fillRound(t, a, "r1", 2, time.Hour)
+	srv.Kill()
+	ctx := context.Background()
+	e := match.BoardEntryOf(&rec, match.Standing{PlayerID: "p9", FinishedMs: -1}, 0)
+	calls := map[string]func() error{
+		"CreateAsync": func() error { _, _, err := a.CreateAsync(ctx, rec, time.Hour); return err },
+		"LoadAsync":   func() error { _, err := a.LoadAsync(ctx, "r1"); return err },
+		"CloseAsync":  func() error { _, err := a.CloseAsync(ctx, "r1", rec.OpensAt); return err },
+		"StartAttempt": func() error {
+			_, _, err := a.StartAttempt(ctx, "r1", match.Attempt{PlayerID: "p9"})
+			return err
+		},
+		"Attempt":     func() error { _, err := a.Attempt(ctx, "r1", "p0"); return err },
+		"Attempts":    func() error { _, _, err := a.Attempts(ctx, "r1", "", 10); return err },
+		"Finish":      func() error { _, err := a.Finish(ctx, "r1", e); return err },
+		"Board":       func() error { _, err := a.Board(ctx, "r1", 10, "p0", 2); return err },
+		"BoardRange":  func() error { _, err := a.BoardRange(ctx, "r1", 1, 10); return err },
+		"PlayerEntry": func() error { _, err := a.PlayerEntry(ctx, "r1", "p0"); return err },
+		"AddResult": func() error {
+			_, err := a.AddResult(ctx, "p0", match.GameResult{GameID: "g", Variant: "draw3"})
+			return err
+		},
+		"Records": func() error { _, err := a.Records(ctx, "p0"); return err },
+	}
+	for name, call := range calls {
+		if err := call(); !errors.Is(err, match.ErrUnavailable) {
+			t.Errorf("%s with Redis down: %v, want match.ErrUnavailable", name, err)
+		}
+	}
+}
+
+// TestAsyncAcrossNodes: two Asyncs on one Redis and prefix, as on two
+// nodes, share rounds; the backends Open makes have one.
+func TestAsyncAcrossNodes(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t)
+	prefix := redistest.Prefix(t)
+	b, err := redisstore.Open(redisstore.Options{URL: srv.URL(), Config: redisstore.Config{Prefix: prefix}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	fillRound(t, b.Async, "r1", 4, time.Hour)
+	other := redisstore.NewAsync(srv.Client(t), prefix)
+	ctx := context.Background()
+	page, err := other.Board(ctx, "r1", 2, "p3", 1)
+	if err != nil || page.Finished != 4 || page.Players != 4 || len(page.Top) != 2 || page.Rank != 4 || len(page.Around) != 2 {
+		t.Fatalf("Board on the other node = %+v, %v", page, err)
+	}
+	if _, err := redisstore.NewAsync(srv.Client(t), redistest.Prefix(t)).LoadAsync(ctx, "r1"); !errors.Is(err, match.ErrNotFound) {
+		t.Fatalf("LoadAsync under another prefix: %v, want match.ErrNotFound", err)
+	}
+}
