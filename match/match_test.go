@@ -746,7 +746,9 @@ func TestReconcileCatchesUp(t *testing.T) {
 		if err := a.Round().Resign(ctx, "a", time.Now()); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(3 * time.Second)
+		// Past the periodic check of the record (every 10 s), which
+		// finds the round over when no news came.
+		time.Sleep(11 * time.Second)
 		synctest.Wait()
 		if n := len(skb.of("b", "round_over")); n != 1 {
 			t.Fatalf("bob on node B: %d round_over, want 1", n)
