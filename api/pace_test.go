@@ -14,6 +14,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"klondike/api/ws/wstest"
 	"klondike/engine"
 )
 
@@ -103,7 +104,7 @@ func frameTypes(b []byte) []string {
 func TestBoardInTheMoveOKsWrite(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := NewServer(withMemory(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
-		pl := newPipeListener()
+		pl := wstest.NewPipeListener()
 		l := &recordingListener{Listener: pl}
 		hs := &http.Server{Handler: srv}
 		served := make(chan struct{})
@@ -116,7 +117,7 @@ func TestBoardInTheMoveOKsWrite(t *testing.T) {
 			hs.Close()
 			<-served
 		}()
-		d := websocket.Dialer{NetDialContext: pl.dial}
+		d := websocket.Dialer{NetDialContext: pl.Dial}
 		dial := func(name string) (*websocket.Conn, chan map[string]any) {
 			ws, _, err := d.Dial("ws://pipe/ws", nil)
 			if err != nil {

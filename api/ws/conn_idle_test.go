@@ -1,66 +1,17 @@
 package ws
 
 import (
-	"context"
 	"fmt"
-	"net"
 	"net/http"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"klondike/api/ws/wstest"
 )
-
-// pipeListener is a net.Listener whose connections are net.Pipe pairs, made
-// by its dial: a server and its clients on it run inside a synctest
-// bubble, on the bubble's clock, with no socket.
-type pipeListener struct {
-	conns chan net.Conn
-	done  chan struct{}
-	once  sync.Once
-}
-
-func newPipeListener() *pipeListener {
-	return &pipeListener{conns: make(chan net.Conn), done: make(chan struct{})}
-}
-
-func (l *pipeListener) Accept() (net.Conn, error) {
-	select {
-	case c := <-l.conns:
-		return c, nil
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
-}
-
-func (l *pipeListener) Close() error {
-	l.once.Do(func() { close(l.done) })
-	return nil
-}
-
-func (l *pipeListener) Addr() net.Addr { return pipeAddr{} }
-
-// dial connects to the listener: a websocket.Dialer's NetDialContext.
-func (l *pipeListener) dial(ctx context.Context, _, _ string) (net.Conn, error) {
-	client, server := net.Pipe()
-	select {
-	case l.conns <- server:
-		return client, nil
-	case <-l.done:
-		return nil, net.ErrClosed
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
-// pipeAddr is a pipeListener's address.
-type pipeAddr struct{}
-
-func (pipeAddr) Network() string { return "pipe" }
-func (pipeAddr) String() string  { return "pipe" }
 
 // newPipeServer is newTestServer on an in-memory network, for a test
 // inside a synctest bubble: the server's timers (pings, deadlines) run on
@@ -68,7 +19,7 @@ func (pipeAddr) String() string  { return "pipe" }
 func newPipeServer(t *testing.T, lim Limits) *testServer {
 	t.Helper()
 	ws, h, m := newFakeWSServer(t, lim)
-	l := newPipeListener()
+	l := wstest.NewPipeListener()
 	hs := &http.Server{Handler: ws}
 	served := make(chan struct{})
 	go func() {
@@ -80,7 +31,7 @@ func newPipeServer(t *testing.T, lim Limits) *testServer {
 		hs.Close()
 		<-served
 	})
-	return &testServer{ws: ws, h: h, m: m, url: "ws://pipe/ws", netDial: l.dial}
+	return &testServer{ws: ws, h: h, m: m, url: "ws://pipe/ws", netDial: l.Dial}
 }
 
 // bubbleGoroutines checks that the connections' goroutines in the bubble
