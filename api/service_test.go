@@ -11,9 +11,11 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"klondike/api/protocol"
+	"klondike/api/ws/wstest"
 	"klondike/match"
 )
 
@@ -59,27 +61,10 @@ func hello(t *testing.T, url, name, token string) (*websocket.Conn, map[string]a
 	return c, m
 }
 
-func send(t *testing.T, c *websocket.Conn, msg string) {
-	t.Helper()
-	c.SetWriteDeadline(time.Now().Add(ioWait))
-	if err := c.WriteMessage(websocket.TextMessage, []byte(msg)); err != nil {
-		t.Fatalf("send %s: %v", msg, err)
-	}
-}
-
-func recv(t *testing.T, c *websocket.Conn) map[string]any {
-	t.Helper()
-	c.SetReadDeadline(time.Now().Add(ioWait))
-	_, b, err := c.ReadMessage()
-	if err != nil {
-		t.Fatalf("recv: %v", err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("recv: not JSON: %s", b)
-	}
-	return m
-}
+var (
+	send = wstest.Send
+	recv = wstest.Recv
+)
 
 // expectClose reads until the connection ends and fails unless it was
 // closed with code and reason.

@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"klondike/api/ws/wstest"
 )
 
 // closeTest is a close code of the tests' own (4000–4999 are the
@@ -263,27 +265,10 @@ func (s *testServer) waitClosed(t *testing.T, n int) []*Conn {
 	return got
 }
 
-func send(t *testing.T, c *websocket.Conn, msg string) {
-	t.Helper()
-	c.SetWriteDeadline(time.Now().Add(ioWait))
-	if err := c.WriteMessage(websocket.TextMessage, []byte(msg)); err != nil {
-		t.Fatalf("send %s: %v", msg, err)
-	}
-}
-
-func recv(t *testing.T, c *websocket.Conn) map[string]any {
-	t.Helper()
-	c.SetReadDeadline(time.Now().Add(ioWait))
-	_, b, err := c.ReadMessage()
-	if err != nil {
-		t.Fatalf("recv: %v", err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("recv: not JSON: %s", b)
-	}
-	return m
-}
+var (
+	send = wstest.Send
+	recv = wstest.Recv
+)
 
 // readClose reads (at most 1000 messages) until the connection ends and
 // returns its close error, or fails if it ended otherwise.
