@@ -157,7 +157,7 @@ const apiPrefix = "/api/v1"
 
 // routes lists every route of the server, the one place they are named:
 // NewServer registers these and no other, and the OpenAPI test compares
-// them with api/openapi.json, which describes all but the web client.
+// them with api/openapi.json, which describes every one of them.
 func (s *Server) routes() []route {
 	return []route{
 		{"GET /ws", s.WS},
