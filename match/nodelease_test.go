@@ -33,11 +33,12 @@ func (c *leaseCoord) KeepNode(ctx context.Context, node string, ttl time.Duratio
 }
 
 // runningMatch starts a two-player match with the time limit on coord,
-// its round running when it returns.
+// its round running when it returns. It deals deal 1: a random deal is at
+// times stuck from the start, and such a round is over as it begins.
 func runningMatch(t *testing.T, id string, coord match.Coord, nl *match.NodeLease, sk *sink, limitS int) *match.Match {
 	t.Helper()
 	s := match.DefaultSettings()
-	s.TimeLimitS = limitS
+	s.TimeLimitS, s.Seed = limitS, "1"
 	cfg := matchConfig(memstore.New(), coord, sk)
 	cfg.Node, cfg.NodeLease = "node-1", nl
 	m := startedMatch(t, id, s, cfg)

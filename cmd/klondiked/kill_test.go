@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,6 +17,41 @@ import (
 	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
 )
+
+// built is the klondiked binary the kill tests share: one build, not one
+// a test.
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	out  []byte
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// buildKlondiked builds the binary once for the package's tests.
+func buildKlondiked(t *testing.T) string {
+	t.Helper()
+	built.once.Do(func() {
+		built.dir, built.err = os.MkdirTemp("", "klondiked-test-")
+		if built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "klondiked")
+		built.out, built.err = exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput()
+	})
+	if built.err != nil {
+		t.Fatalf("go build: %v\n%s", built.err, built.out)
+	}
+	return built.bin
+}
 
 // node is a klondiked process of a test.
 type node struct {
@@ -82,10 +118,8 @@ func TestKillNodeMidRound(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs klondiked processes")
 	}
-	bin := filepath.Join(t.TempDir(), "klondiked")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	t.Parallel()
+	bin := buildKlondiked(t)
 	rs := redistest.Start(t, redistest.WithAOF())
 	prefix := redistest.Prefix(t)
 	n1, n2 := startNode(t, bin, rs.URL(), prefix), startNode(t, bin, rs.URL(), prefix)
@@ -94,7 +128,7 @@ func TestKillNodeMidRound(t *testing.T) {
 	a.Hello("alice")
 	b.Hello("bob")
 	info := apitest.Request[protocol.Match](a, protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: match.PartialSettings{
-		Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2), TimeLimitS: new(15)}}).Match
+		Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2), TimeLimitS: new(10)}}).Match
 	apitest.Request[protocol.Match](b, protocol.MatchRef{Type: protocol.TypeJoinMatch, Code: info.Code})
 	a.Send(protocol.MatchRef{Type: protocol.TypeStartMatch, MatchID: info.ID})
 	roundID := apitest.Expect[protocol.RoundStarted](a).RoundID
@@ -177,10 +211,8 @@ func TestKillNodeMidAttempt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs klondiked processes")
 	}
-	bin := filepath.Join(t.TempDir(), "klondiked")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	t.Parallel()
+	bin := buildKlondiked(t)
 	rs := redistest.Start(t, redistest.WithAOF())
 	prefix := redistest.Prefix(t)
 	n1, n2 := startNode(t, bin, rs.URL(), prefix), startNode(t, bin, rs.URL(), prefix)
