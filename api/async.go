@@ -79,7 +79,7 @@ func (s *Service) startAttempt(ctx context.Context, c *ws.Conn, env *Envelope, p
 	if err != nil {
 		return err
 	}
-	c.SendJSON(protocol.Started(ev, env.ID))
+	c.SendJSON(startedOf(ev, env.ID))
 	return nil
 }
 

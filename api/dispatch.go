@@ -209,10 +209,6 @@ func (s *Service) Closed(c *ws.Conn) {
 	}
 }
 
-// encodeEvent is the encoder of every match the server runs: the match
-// package's events in the wire protocol.
-var encodeEvent match.Encoder = protocol.Encode
-
 func (s *Service) hello(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
 	if pid != "" {
 		return errBadRequest("hello was already said on this connection")
@@ -445,8 +441,8 @@ func (s *Service) move(ctx context.Context, c *ws.Conn, env *Envelope, pid strin
 	}
 	// move_ok is queued while the seat is locked, so it goes out before the
 	// round's results when this move was among the last.
-	res, err := r.Move(ctx, pid, m.Seq, m.Move, time.Now(), func(res match.MoveResult, view []byte) {
-		c.Reply(protocol.EncodeMoveOK(env.ID, m.RoundID, res, view))
+	res, err := r.Move(ctx, pid, m.Seq, m.Move, time.Now(), func(res match.MoveResult, view *engine.View) {
+		c.Reply(moveOK(env.ID, m.RoundID, res, view))
 	})
 	if err != nil {
 		reject(err)

@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"klondike/engine"
-	"klondike/match"
 )
 
 // The answer to every move is written here by hand: encoding/json would
@@ -26,10 +25,10 @@ func AppendMoveOK(b []byte, re, roundID string, seq int, view []byte, ev engine.
 // view after it: AppendMoveOK's bytes, made in one allocation of just their
 // length. Head and tail are written on the stack first, so the view, valid
 // only in match.Round.Move's ack, is copied once.
-func EncodeMoveOK(re, roundID string, res match.MoveResult, view []byte) []byte {
+func EncodeMoveOK(re, roundID string, seq int, ev engine.Events, duplicate bool, view []byte) []byte {
 	var head, tail [moveOKScratch]byte
-	h := appendMoveOKHead(head[:0], re, roundID, res.Seq)
-	t := appendMoveOKTail(tail[:0], res.Events, res.Duplicate)
+	h := appendMoveOKHead(head[:0], re, roundID, seq)
+	t := appendMoveOKTail(tail[:0], ev, duplicate)
 	msg := make([]byte, 0, len(h)+len(view)+len(t))
 	msg = append(msg, h...)
 	msg = append(msg, view...)

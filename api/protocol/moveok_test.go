@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"klondike/engine"
-	"klondike/match"
 )
 
 // testView is a player's view in the middle of a game.
@@ -85,9 +84,8 @@ func TestEncodeMoveOK(t *testing.T) {
 	for _, re := range []string{"", "m1", `a"b`} {
 		for _, ev := range []engine.Events{0, engine.Drew, engine.ToFoundation | engine.Revealed | engine.GameWon, ^engine.Events(0)} {
 			for _, dup := range []bool{false, true} {
-				res := match.MoveResult{Seq: 7, Duplicate: dup, Events: ev}
 				scratch := bytes.Clone(view)
-				got := EncodeMoveOK(re, "r1", res, scratch)
+				got := EncodeMoveOK(re, "r1", 7, ev, dup, scratch)
 				clear(scratch) // as Round.Move reuses the view's buffer
 				if want := AppendMoveOK(nil, re, "r1", 7, view, ev, dup); !bytes.Equal(got, want) {
 					t.Fatalf("moveOK:\n%s\nwant\n%s", got, want)
@@ -101,8 +99,8 @@ func TestEncodeMoveOK(t *testing.T) {
 	if want := AppendMoveOK(nil, "", "r1", 7, view, 0, false); !bytes.Equal(first, want) {
 		t.Fatalf("a later moveOK changed an earlier message:\n%s", first)
 	}
-	res := match.MoveResult{Seq: 41, Events: engine.ToFoundation | engine.Revealed}
-	if n := testing.AllocsPerRun(100, func() { _ = EncodeMoveOK("m41", "5f0c2a9be1d34c77", res, view) }); n != 1 {
+	ev := engine.ToFoundation | engine.Revealed
+	if n := testing.AllocsPerRun(100, func() { _ = EncodeMoveOK("m41", "5f0c2a9be1d34c77", 41, ev, false, view) }); n != 1 {
 		t.Errorf("moveOK makes %v allocations, want 1 (the message)", n)
 	}
 }

@@ -1,4 +1,4 @@
-package protocol_test
+package api
 
 import (
 	"bufio"
@@ -16,7 +16,7 @@ import (
 	"klondike/match"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/messages.golden from the current encoding")
+var updateGolden = flag.Bool("update", false, "rewrite protocol/testdata/messages.golden from the current encoding")
 
 // The fixtures of the golden messages: every field set somewhere, names
 // that need escaping, empty lists and absent ones.
@@ -50,16 +50,18 @@ var (
 	gDoubleRules = engine.DefaultRulesFor(engine.DoubleKlondike)
 )
 
-func gView() []byte {
+func gGame() *engine.Game {
 	g, err := engine.NewGame(engine.NumberedDeal(1), gRules)
 	if err != nil {
 		panic(err)
 	}
-	return g.AppendViewJSON(nil, 421)
+	return g
 }
 
+func gView() []byte { return marshal(gGame().View(421)) }
+
 // goldenMessages returns every server message of the golden file, by name,
-// as the server writes it: the match's events through Encode, the api's
+// as the server writes it: the match's events through encodeEvent, the api's
 // replies through encoding/json, move_ok through AppendMoveOK.
 func goldenMessages(t *testing.T) [][2]string {
 	view := gView()
@@ -68,7 +70,7 @@ func goldenMessages(t *testing.T) [][2]string {
 	announce := match.DealAnnouncement{Commitment: secret.Commitment}
 	move := "T6-F"
 	var out [][2]string
-	event := func(name string, e match.Event) { out = append(out, [2]string{name, string(protocol.Encode(e))}) }
+	event := func(name string, e match.Event) { out = append(out, [2]string{name, string(encodeEvent(e))}) }
 	reply := func(name string, v any) {
 		b, err := json.Marshal(v)
 		if err != nil {
@@ -85,9 +87,9 @@ func goldenMessages(t *testing.T) [][2]string {
 		Deal: match.DealAnnouncement{Commitment: secret.Commitment, Winnable: &yes}})
 	event("round_starting_not_winnable", match.RoundStarting{MatchID: "m1", RoundID: "r1", Round: 3, StartsAt: gT0, EndsAt: gT1, Rules: gRules,
 		Deal: match.DealAnnouncement{Commitment: secret.Commitment, Winnable: &no}})
-	event("round_started", match.RoundStarted{MatchID: "m1", RoundID: "r1", Round: 1, StartsAt: gT0, EndsAt: gT1, Rules: gRules, Deal: announce, View: view})
+	event("round_started", match.RoundStarted{MatchID: "m1", RoundID: "r1", Round: 1, StartsAt: gT0, EndsAt: gT1, Rules: gRules, Deal: announce, View: gGame().View(421)})
 	event("round_started_known_resumed", match.RoundStarted{MatchID: "m1", RoundID: "r1", Round: 1, StartsAt: gT0, EndsAt: gT1, Rules: gVegas,
-		Deal: match.DealAnnouncement{Known: true, Seed: 18446744073709551615, Winnable: &no}, View: view, LastSeq: 41, Resumed: true})
+		Deal: match.DealAnnouncement{Known: true, Seed: 18446744073709551615, Winnable: &no}, View: gGame().View(421), LastSeq: 41, Resumed: true})
 	event("leaderboard", match.Leaderboard{MatchID: "m1", RoundID: "r1", Entries: gEntries})
 	event("leaderboard_empty", match.Leaderboard{MatchID: "m1", RoundID: "r1"})
 	event("round_over", match.RoundOver{MatchID: "m1", RoundID: "3418e212c6f57ca6", Round: 1, Results: gEntries, Deal: secret,
@@ -129,8 +131,8 @@ func goldenMessages(t *testing.T) [][2]string {
 // (go test ./api/protocol -update rewrites it after a deliberate change).
 func TestGoldenMessages(t *testing.T) {
 	got := goldenMessages(t)
-	const path = "testdata/messages.golden"
-	if *update {
+	const path = "protocol/testdata/messages.golden"
+	if *updateGolden {
 		var b bytes.Buffer
 		for _, m := range got {
 			fmt.Fprintf(&b, "%s\t%s\n", m[0], m[1])
