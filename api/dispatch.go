@@ -238,7 +238,7 @@ func (s *Service) createMatch(ctx context.Context, c *ws.Conn, env *Envelope, pi
 	if err := decode(env, &m); err != nil {
 		return err
 	}
-	return replyMatch(c, env)(s.Lobby.CreateMatch(ctx, pid, m.Settings))
+	return replyMatch(c, env)(s.Lobby.CreateMatch(ctx, pid, settingsOf(m.Settings)))
 }
 
 func (s *Service) quickMatch(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
@@ -246,7 +246,7 @@ func (s *Service) quickMatch(ctx context.Context, c *ws.Conn, env *Envelope, pid
 	if err := decode(env, &m); err != nil {
 		return err
 	}
-	return replyMatch(c, env)(s.Lobby.QuickMatch(ctx, pid, m.Settings))
+	return replyMatch(c, env)(s.Lobby.QuickMatch(ctx, pid, settingsOf(m.Settings)))
 }
 
 func (s *Service) joinMatch(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
@@ -300,7 +300,7 @@ func (s *Service) leaveMatch(ctx context.Context, c *ws.Conn, env *Envelope, pid
 	if err != nil {
 		return err
 	}
-	c.SendJSON(protocol.Match{Type: protocol.TypeMatch, Re: env.ID, Match: mt.Info()})
+	c.SendJSON(protocol.Match{Type: protocol.TypeMatch, Re: env.ID, Match: wireInfo(mt.Info())})
 	return nil
 }
 
@@ -318,7 +318,7 @@ func (s *Service) actOnMatch(ctx context.Context, c *ws.Conn, env *Envelope, pid
 	if err := act(mt, m); err != nil {
 		return err
 	}
-	c.SendJSON(protocol.Match{Type: protocol.TypeMatch, Re: env.ID, Match: mt.Info()})
+	c.SendJSON(protocol.Match{Type: protocol.TypeMatch, Re: env.ID, Match: wireInfo(mt.Info())})
 	return nil
 }
 
@@ -343,7 +343,7 @@ func replyMatch(c *ws.Conn, env *Envelope) func(*match.MatchInfo, error) error {
 		if err != nil {
 			return err
 		}
-		c.SendJSON(protocol.Match{Type: protocol.TypeMatch, Re: env.ID, Match: info})
+		c.SendJSON(protocol.Match{Type: protocol.TypeMatch, Re: env.ID, Match: wireInfo(info)})
 		return nil
 	}
 }

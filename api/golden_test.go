@@ -107,9 +107,9 @@ func goldenMessages(t *testing.T) [][2]string {
 	reply("welcome", protocol.Welcome{Type: protocol.TypeWelcome, Re: "1", PlayerID: "51ce19722766c6cd", Name: "alice",
 		Token: "ee91610b0524be0eb39d7ec987942f53b36bdb0f92c5030e", ServerTime: gT0, Resumed: true, MatchID: "35c60f3cec9ddca4"})
 	reply("welcome_new", protocol.Welcome{Type: protocol.TypeWelcome, PlayerID: "51ce19722766c6cd", Name: "alice", Token: "ee91", ServerTime: gT0})
-	reply("match_reply", protocol.Match{Type: protocol.TypeMatch, Re: "2", Match: gInfo})
-	reply("matches", protocol.Matches{Type: protocol.TypeMatches, Re: "v", Matches: []*match.MatchInfo{gOpen, gInfo}, NextCursor: "1e"})
-	reply("matches_last", protocol.Matches{Type: protocol.TypeMatches, Re: "w", Matches: []*match.MatchInfo{}})
+	reply("match_reply", protocol.Match{Type: protocol.TypeMatch, Re: "2", Match: wireInfo(gInfo)})
+	reply("matches", protocol.Matches{Type: protocol.TypeMatches, Re: "v", Matches: wireInfos([]*match.MatchInfo{gOpen, gInfo}), NextCursor: "1e"})
+	reply("matches_last", protocol.Matches{Type: protocol.TypeMatches, Re: "w", Matches: wireInfos([]*match.MatchInfo{})})
 	reply("error", protocol.Error{Type: protocol.TypeError, Re: "i", Code: protocol.CodeNotFound, Message: "no such match"})
 	reply("error_no_re", protocol.Error{Type: protocol.TypeError, Code: protocol.CodeRateLimited, Message: "too many messages; slow down"})
 	reply("move_rejected", protocol.MoveRejected{Type: protocol.TypeMoveRejected, Re: "5", RoundID: "r1", Seq: 3, Code: protocol.CodeOutOfOrder,

@@ -7,7 +7,6 @@ import (
 
 	"klondike/api/protocol"
 	"klondike/engine"
-	"klondike/match"
 )
 
 // The bots and the attacks speak the protocol of klondike/api/protocol:
@@ -35,7 +34,7 @@ type inMsg struct {
 	PlayerID string `json:"player_id"`
 
 	// match
-	Match *match.MatchInfo `json:"match"`
+	Match *protocol.MatchInfo `json:"match"`
 
 	// round_starting, round_started, move_ok, round_over, match_over
 	MatchID   string        `json:"match_id"`
