@@ -141,15 +141,15 @@ func TestChallengeOverTheWire(t *testing.T) {
 	}
 
 	lb := fetch[struct {
-		Over    bool               `json:"over"`
+		Over    bool                  `json:"over"`
 		Entries []protocol.BoardEntry `json:"entries"`
 	}](t, nodeB+"/api/v1/rounds/"+id+"/leaderboard")
 	rep := fetch[struct {
-		Seed       string               `json:"seed"`
-		Salt       string               `json:"salt"`
-		Commitment string               `json:"commitment"`
-		Rules      engine.Rules         `json:"rules"`
-		Layout     json.RawMessage      `json:"layout"`
+		Seed       string                  `json:"seed"`
+		Salt       string                  `json:"salt"`
+		Commitment string                  `json:"commitment"`
+		Rules      engine.Rules            `json:"rules"`
+		Layout     json.RawMessage         `json:"layout"`
 		Players    []protocol.PlayerReplay `json:"players"`
 	}](t, nodeB+"/api/v1/rounds/"+id+"/replay")
 	if !lb.Over || len(lb.Entries) != 2 || len(rep.Players) != 2 || rep.Commitment != made.Round.Commitment {
@@ -195,7 +195,7 @@ func TestChallengeOverTheWire(t *testing.T) {
 func TestDailyOverTheWire(t *testing.T) {
 	nodeA, nodeB := twoNodes(t)
 	type daily struct {
-		Day    string            `json:"day"`
+		Day    string               `json:"day"`
 		Rounds []protocol.AsyncInfo `json:"rounds"`
 	}
 	da, db := fetch[daily](t, nodeA+"/api/v1/daily"), fetch[daily](t, nodeB+"/api/v1/daily")
