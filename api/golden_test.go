@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"klondike/api/internal/fast"
 	"klondike/api/protocol"
 	"klondike/engine"
 	"klondike/match"
@@ -62,7 +63,7 @@ func gView() []byte { return marshal(gGame().View(421)) }
 
 // goldenMessages returns every server message of the golden file, by name,
 // as the server writes it: the match's events through encodeEvent, the api's
-// replies through encoding/json, move_ok through AppendMoveOK.
+// replies through encoding/json, move_ok through fast.AppendMoveOK.
 func goldenMessages(t *testing.T) [][2]string {
 	view := gView()
 	yes, no := true, false
@@ -119,9 +120,9 @@ func goldenMessages(t *testing.T) [][2]string {
 	reply("resigned", protocol.Resigned{Type: protocol.TypeResigned, Re: "7", RoundID: "r1"})
 	reply("hint", protocol.HintReply{Type: protocol.TypeHint, Re: "8", RoundID: "r1", Move: &move, Verdict: "winnable"})
 	reply("hint_none", protocol.HintReply{Type: protocol.TypeHint, RoundID: "r1", Verdict: "unwinnable"})
-	out = append(out, [2]string{"move_ok", string(protocol.AppendMoveOK(nil, "5", "r1", 2, view, engine.Revealed|engine.ToTableau, false))})
-	out = append(out, [2]string{"move_ok_duplicate", string(protocol.AppendMoveOK(nil, "", "r1", 2, view, 0, true))})
-	out = append(out, [2]string{"move_ok_redo", string(protocol.AppendMoveOK(nil, "9", "r1", 4, view, engine.Redid|engine.ToFoundation, false))})
+	out = append(out, [2]string{"move_ok", string(fast.AppendMoveOK(nil, "5", "r1", 2, view, engine.Revealed|engine.ToTableau, false))})
+	out = append(out, [2]string{"move_ok_duplicate", string(fast.AppendMoveOK(nil, "", "r1", 2, view, 0, true))})
+	out = append(out, [2]string{"move_ok_redo", string(fast.AppendMoveOK(nil, "9", "r1", 4, view, engine.Redid|engine.ToFoundation, false))})
 	return out
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"klondike/api/internal/fast"
 	"klondike/api/protocol"
 	"klondike/engine"
 	"klondike/match"
@@ -68,7 +69,7 @@ func startedOf(e match.RoundStarted, re string) protocol.RoundStarted {
 		Type: protocol.TypeRoundStarted, Re: re, MatchID: e.MatchID, RoundID: e.RoundID, Round: e.Round,
 		StartsAt: e.StartsAt, EndsAt: e.EndsAt, Rules: e.Rules,
 		Commitment: e.Deal.Commitment, KnownDeal: e.Deal.Known,
-		View: marshal(e.View), LastSeq: e.LastSeq, Resumed: e.Resumed, Winnable: e.Deal.Winnable, Kind: e.Kind,
+		View: fast.AppendViewJSON(nil, &e.View), LastSeq: e.LastSeq, Resumed: e.Resumed, Winnable: e.Deal.Winnable, Kind: e.Kind,
 	}
 	if e.Deal.Known {
 		msg.Seed = seedText(e.Deal.Seed)
@@ -93,7 +94,7 @@ func marshal(v any) []byte {
 // moveOK is the move_ok that answers a move, with the player's view after
 // it.
 func moveOK(re, roundID string, res match.MoveResult, view *engine.View) []byte {
-	return protocol.EncodeMoveOK(re, roundID, res.Seq, res.Events, res.Duplicate, marshal(view))
+	return fast.MoveOK(re, roundID, res.Seq, res.Events, res.Duplicate, view)
 }
 
 // settingsOf is what a client's settings ask of the match.

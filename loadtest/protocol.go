@@ -79,12 +79,12 @@ func peekType(b []byte) string {
 }
 
 // parseMoveOK reads a move_ok frame written exactly as the server writes
-// one (protocol.AppendMoveOK: type, re when not empty, round_id, seq, view,
+// one (api/internal/fast.AppendMoveOK: type, re when not empty, round_id, seq, view,
 // events, duplicate when true; no spaces; strings of printable ASCII without
 // escapes) into m, the view with engine.ParseViewJSON. It reports false for
 // any other frame, which encoding/json then reads: for every frame it
 // accepts, m is what json.Unmarshal gives (TestParseMoveOK, on frames made
-// by protocol.AppendMoveOK). A bot reads one every move: scanning the known
+// as encoding/json writes protocol.MoveOK). A bot reads one every move: scanning the known
 // layout spares the load generator encoding/json's reflection there, so
 // that its own CPU takes less from the server it measures.
 func parseMoveOK(b []byte, m *inMsg) bool {

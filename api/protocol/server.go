@@ -50,7 +50,8 @@ type Error struct {
 
 // MoveOK accepts a move: the player's view after it (engine.View's JSON)
 // and what it did. A retried seq gets the current view, no events and
-// Duplicate. The server writes it with AppendMoveOK.
+// Duplicate. The server writes it by hand (api/internal/fast), the same
+// bytes as encoding/json.
 type MoveOK struct {
 	Type      string          `json:"type"`
 	Re        string          `json:"re,omitempty"`
