@@ -26,7 +26,7 @@ func (s *Service) createChallenge(ctx context.Context, c *ws.Conn, env *Envelope
 	if m.WindowS < 0 {
 		return lobby.ErrBadWindow
 	}
-	rec, err := s.Lobby.CreateChallenge(ctx, pid, m.Settings, time.Duration(m.WindowS)*time.Second)
+	rec, err := s.Lobby.CreateChallenge(ctx, pid, settingsOf(m.Settings), time.Duration(m.WindowS)*time.Second)
 	if err != nil {
 		return err
 	}
@@ -79,7 +79,7 @@ func (s *Service) startAttempt(ctx context.Context, c *ws.Conn, env *Envelope, p
 	if err != nil {
 		return err
 	}
-	c.SendJSON(protocol.Started(ev, env.ID))
+	c.SendJSON(startedOf(ev, env.ID))
 	return nil
 }
 
@@ -88,7 +88,7 @@ func (s *Service) getDaily(ctx context.Context, c *ws.Conn, env *Envelope, _ str
 	if err != nil {
 		return err
 	}
-	c.SendJSON(protocol.Daily{Type: protocol.TypeDaily, Re: env.ID, Day: day, Rounds: rounds})
+	c.SendJSON(protocol.Daily{Type: protocol.TypeDaily, Re: env.ID, Day: day, Rounds: convert(rounds, wireAsyncInfo)})
 	return nil
 }
 
@@ -107,7 +107,7 @@ func (s *Service) getBoard(ctx context.Context, c *ws.Conn, env *Envelope, pid s
 	if err != nil {
 		return err
 	}
-	c.SendJSON(protocol.Board{Type: protocol.TypeBoard, Re: env.ID, RoundID: rec.ID, Closed: rec.Closed(time.Now()), BoardPage: page})
+	c.SendJSON(protocol.Board{Type: protocol.TypeBoard, Re: env.ID, RoundID: rec.ID, Closed: rec.Closed(time.Now()), BoardPage: wireBoardPage(page)})
 	return nil
 }
 
@@ -123,7 +123,7 @@ func (s *Service) getRecords(ctx context.Context, c *ws.Conn, env *Envelope, pid
 	if err != nil {
 		return err
 	}
-	c.SendJSON(protocol.Records{Type: protocol.TypeRecords, Re: env.ID, PlayerID: m.PlayerID, Records: nonNil(rs)})
+	c.SendJSON(protocol.Records{Type: protocol.TypeRecords, Re: env.ID, PlayerID: m.PlayerID, Records: wireRecords(nonNil(rs))})
 	return nil
 }
 
@@ -134,7 +134,7 @@ func (s *Service) replyAsync(ctx context.Context, c *ws.Conn, env *Envelope, pid
 	if err != nil {
 		return err
 	}
-	msg := protocol.AsyncRound{Type: protocol.TypeAsyncRound, Re: env.ID, Round: info, URL: AsyncURL(rec)}
+	msg := protocol.AsyncRound{Type: protocol.TypeAsyncRound, Re: env.ID, Round: wireAsyncInfo(info), URL: AsyncURL(rec)}
 	msg.Attempt.State = protocol.AttemptNone
 	roundID, result, err := s.Lobby.AttemptState(ctx, rec, pid)
 	switch {
@@ -142,7 +142,8 @@ func (s *Service) replyAsync(ctx context.Context, c *ws.Conn, env *Envelope, pid
 	case err != nil:
 		return err
 	case result != nil:
-		msg.Attempt = protocol.AttemptState{State: protocol.AttemptFinished, RoundID: roundID, Result: result}
+		e := wireBoardEntry(*result)
+		msg.Attempt = protocol.AttemptState{State: protocol.AttemptFinished, RoundID: roundID, Result: &e}
 	default:
 		msg.Attempt = protocol.AttemptState{State: protocol.AttemptPlaying, RoundID: roundID}
 	}

@@ -63,7 +63,7 @@ func TestChallengeOverTheWire(t *testing.T) {
 		t.Fatalf("created: %+v", made)
 	}
 	st := apitest.Request[protocol.RoundStarted](alice, protocol.RoundRef{Type: protocol.TypeStartAttempt, RoundID: id})
-	if st.Kind != match.KindChallenge || st.MatchID != id || st.Seed != "" || st.Commitment != made.Round.Commitment {
+	if st.Kind != protocol.KindChallenge || st.MatchID != id || st.Seed != "" || st.Commitment != made.Round.Commitment {
 		t.Fatalf("alice's round_started: %+v", st)
 	}
 	for seq := 1; seq <= 3; seq++ {
@@ -141,16 +141,16 @@ func TestChallengeOverTheWire(t *testing.T) {
 	}
 
 	lb := fetch[struct {
-		Over    bool               `json:"over"`
-		Entries []match.BoardEntry `json:"entries"`
+		Over    bool                  `json:"over"`
+		Entries []protocol.BoardEntry `json:"entries"`
 	}](t, nodeB+"/api/v1/rounds/"+id+"/leaderboard")
 	rep := fetch[struct {
-		Seed       string               `json:"seed"`
-		Salt       string               `json:"salt"`
-		Commitment string               `json:"commitment"`
-		Rules      engine.Rules         `json:"rules"`
-		Layout     json.RawMessage      `json:"layout"`
-		Players    []match.PlayerReplay `json:"players"`
+		Seed       string                  `json:"seed"`
+		Salt       string                  `json:"salt"`
+		Commitment string                  `json:"commitment"`
+		Rules      engine.Rules            `json:"rules"`
+		Layout     json.RawMessage         `json:"layout"`
+		Players    []protocol.PlayerReplay `json:"players"`
 	}](t, nodeB+"/api/v1/rounds/"+id+"/replay")
 	if !lb.Over || len(lb.Entries) != 2 || len(rep.Players) != 2 || rep.Commitment != made.Round.Commitment {
 		t.Fatalf("after the close: leaderboard %+v, replay of %d players", lb, len(rep.Players))
@@ -183,7 +183,7 @@ func TestChallengeOverTheWire(t *testing.T) {
 	}
 
 	recs := fetch[struct {
-		Records []match.VariantRecord `json:"records"`
+		Records []protocol.VariantRecord `json:"records"`
 	}](t, nodeA+"/api/v1/players/"+alice.PlayerID+"/records")
 	if len(recs.Records) != 1 || recs.Records[0].Variant != "draw3" || recs.Records[0].Played != 1 {
 		t.Fatalf("alice's records: %+v", recs.Records)
@@ -195,15 +195,15 @@ func TestChallengeOverTheWire(t *testing.T) {
 func TestDailyOverTheWire(t *testing.T) {
 	nodeA, nodeB := twoNodes(t)
 	type daily struct {
-		Day    string            `json:"day"`
-		Rounds []match.AsyncInfo `json:"rounds"`
+		Day    string               `json:"day"`
+		Rounds []protocol.AsyncInfo `json:"rounds"`
 	}
 	da, db := fetch[daily](t, nodeA+"/api/v1/daily"), fetch[daily](t, nodeB+"/api/v1/daily")
 	if da.Day != time.Now().UTC().Format(time.DateOnly) || len(da.Rounds) != 2 || len(db.Rounds) != 2 {
 		t.Fatalf("daily: %+v and %+v", da, db)
 	}
 	for i, r := range da.Rounds {
-		if r.RoundID != db.Rounds[i].RoundID || r.Commitment == "" || r.Commitment != db.Rounds[i].Commitment || r.Seed != "" || r.Kind != match.KindDaily {
+		if r.RoundID != db.Rounds[i].RoundID || r.Commitment == "" || r.Commitment != db.Rounds[i].Commitment || r.Seed != "" || r.Kind != protocol.KindDaily {
 			t.Fatalf("daily round %d: %+v and %+v", i, r, db.Rounds[i])
 		}
 	}
@@ -217,7 +217,7 @@ func TestDailyOverTheWire(t *testing.T) {
 		t.Fatalf("get_daily: %+v", ws)
 	}
 	st := apitest.Request[protocol.RoundStarted](c, protocol.RoundRef{Type: protocol.TypeStartAttempt, RoundID: ws.Rounds[1].RoundID})
-	if st.Kind != match.KindDaily || st.Rules.Draw != 1 {
+	if st.Kind != protocol.KindDaily || st.Rules.Draw != 1 {
 		t.Fatalf("daily draw 1's round_started: %+v", st)
 	}
 }

@@ -71,7 +71,7 @@ func TestRealClusterRace(t *testing.T) {
 	t.Parallel()
 	cl := newRedisCluster(t, 2)
 	a, b := apitest.Dial(t, cl.nodes[0]), apitest.Dial(t, cl.nodes[1])
-	_, roundID := startOnTwo(t, a, b, match.PartialSettings{Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2)})
+	_, roundID := startOnTwo(t, a, b, protocol.PartialSettings{Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2)})
 	moves := winningGame(t)
 	for i := range 20 {
 		moveOK(t, b, roundID, i+1, moves[i])
@@ -89,7 +89,7 @@ func TestRealClusterRace(t *testing.T) {
 	if first := overA.Results[0]; first.PlayerID != a.PlayerID || first.Status != engine.Won {
 		t.Fatalf("results %+v: alice won", overA.Results)
 	}
-	var rep match.Replay
+	var rep protocol.Replay
 	getJSON(t, cl.nodes[1]+overA.ReplayURL, &rep)
 	checkReplay(t, rep, overA.Results)
 	for _, p := range rep.Players {
@@ -110,7 +110,7 @@ func TestRealClusterFailover(t *testing.T) {
 	t.Parallel()
 	cl := newRedisCluster(t, 2)
 	a, b := apitest.Dial(t, cl.nodes[0]), apitest.Dial(t, cl.nodes[1])
-	_, roundID := startOnTwo(t, a, b, match.PartialSettings{Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2)})
+	_, roundID := startOnTwo(t, a, b, protocol.PartialSettings{Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2)})
 	moves := winningGame(t)
 	acked := 0
 	for ; acked < 30; acked++ {
@@ -162,7 +162,7 @@ func TestRealClusterFailover(t *testing.T) {
 	if !reflect.DeepEqual(overA.Results, overB.Results) {
 		t.Fatalf("results differ between the nodes:\n%+v\n%+v", overA.Results, overB.Results)
 	}
-	var rep match.Replay
+	var rep protocol.Replay
 	getJSON(t, cl.nodes[1]+overA.ReplayURL, &rep)
 	checkReplay(t, rep, overA.Results)
 	for _, p := range rep.Players {

@@ -209,10 +209,6 @@ func (s *Service) Closed(c *ws.Conn) {
 	}
 }
 
-// encodeEvent is the encoder of every match the server runs: the match
-// package's events in the wire protocol.
-var encodeEvent match.Encoder = protocol.Encode
-
 func (s *Service) hello(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
 	if pid != "" {
 		return errBadRequest("hello was already said on this connection")
@@ -242,7 +238,7 @@ func (s *Service) createMatch(ctx context.Context, c *ws.Conn, env *Envelope, pi
 	if err := decode(env, &m); err != nil {
 		return err
 	}
-	return replyMatch(c, env)(s.Lobby.CreateMatch(ctx, pid, m.Settings))
+	return replyMatch(c, env)(s.Lobby.CreateMatch(ctx, pid, settingsOf(m.Settings)))
 }
 
 func (s *Service) quickMatch(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
@@ -250,7 +246,7 @@ func (s *Service) quickMatch(ctx context.Context, c *ws.Conn, env *Envelope, pid
 	if err := decode(env, &m); err != nil {
 		return err
 	}
-	return replyMatch(c, env)(s.Lobby.QuickMatch(ctx, pid, m.Settings))
+	return replyMatch(c, env)(s.Lobby.QuickMatch(ctx, pid, settingsOf(m.Settings)))
 }
 
 func (s *Service) joinMatch(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
@@ -304,7 +300,7 @@ func (s *Service) leaveMatch(ctx context.Context, c *ws.Conn, env *Envelope, pid
 	if err != nil {
 		return err
 	}
-	c.SendJSON(protocol.Match{Type: protocol.TypeMatch, Re: env.ID, Match: mt.Info()})
+	c.SendJSON(protocol.Match{Type: protocol.TypeMatch, Re: env.ID, Match: wireInfo(mt.Info())})
 	return nil
 }
 
@@ -322,7 +318,7 @@ func (s *Service) actOnMatch(ctx context.Context, c *ws.Conn, env *Envelope, pid
 	if err := act(mt, m); err != nil {
 		return err
 	}
-	c.SendJSON(protocol.Match{Type: protocol.TypeMatch, Re: env.ID, Match: mt.Info()})
+	c.SendJSON(protocol.Match{Type: protocol.TypeMatch, Re: env.ID, Match: wireInfo(mt.Info())})
 	return nil
 }
 
@@ -347,7 +343,7 @@ func replyMatch(c *ws.Conn, env *Envelope) func(*match.MatchInfo, error) error {
 		if err != nil {
 			return err
 		}
-		c.SendJSON(protocol.Match{Type: protocol.TypeMatch, Re: env.ID, Match: info})
+		c.SendJSON(protocol.Match{Type: protocol.TypeMatch, Re: env.ID, Match: wireInfo(info)})
 		return nil
 	}
 }
@@ -445,8 +441,8 @@ func (s *Service) move(ctx context.Context, c *ws.Conn, env *Envelope, pid strin
 	}
 	// move_ok is queued while the seat is locked, so it goes out before the
 	// round's results when this move was among the last.
-	res, err := r.Move(ctx, pid, m.Seq, m.Move, time.Now(), func(res match.MoveResult, view []byte) {
-		c.Reply(protocol.EncodeMoveOK(env.ID, m.RoundID, res, view))
+	res, err := r.Move(ctx, pid, m.Seq, m.Move, time.Now(), func(res match.MoveResult, view *engine.View) {
+		c.Reply(moveOK(env.ID, m.RoundID, res, view))
 	})
 	if err != nil {
 		reject(err)

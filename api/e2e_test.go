@@ -85,7 +85,7 @@ func winningGame(t *testing.T) []string {
 
 // startRace makes alice host a match with the settings, bob join by code,
 // and starts it; it returns the round_started messages.
-func startRace(t *testing.T, base string, settings match.PartialSettings) (a, b *apitest.Client, sa, sb protocol.RoundStarted) {
+func startRace(t *testing.T, base string, settings protocol.PartialSettings) (a, b *apitest.Client, sa, sb protocol.RoundStarted) {
 	t.Helper()
 	a, b = apitest.Dial(t, base), apitest.Dial(t, base)
 	a.Hello("alice")
@@ -103,7 +103,7 @@ func resign(c *apitest.Client, roundID string) {
 
 func TestRaceToTheEnd(t *testing.T) {
 	_, base := testServer(t)
-	a, b, sa, sb := startRace(t, base, match.PartialSettings{Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2)})
+	a, b, sa, sb := startRace(t, base, protocol.PartialSettings{Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2)})
 	if string(sa.View) != string(sb.View) {
 		t.Fatalf("round_started views differ:\n%s\n%s", sa.View, sb.View)
 	}
@@ -148,7 +148,7 @@ func TestRaceToTheEnd(t *testing.T) {
 	}
 
 	// The replay reproduces every player's score through the engine.
-	var rep match.Replay
+	var rep protocol.Replay
 	getJSON(t, base+over.ReplayURL, &rep)
 	checkReplay(t, rep, over.Results)
 	apitest.Expect[protocol.MatchOver](b)
@@ -157,7 +157,7 @@ func TestRaceToTheEnd(t *testing.T) {
 // checkReplay replays every player's log through the engine, on the
 // game's numbered deal under its rules, and compares the final scores
 // with the results.
-func checkReplay(t *testing.T, rep match.Replay, results []match.Entry) {
+func checkReplay(t *testing.T, rep protocol.Replay, results []protocol.Entry) {
 	t.Helper()
 	seed, _ := strconv.ParseUint(rep.Seed, 10, 64)
 	if !rep.KnownDeal && match.Commitment(rep.Salt, seed) != rep.Commitment {
@@ -191,7 +191,7 @@ func checkReplay(t *testing.T, rep match.Replay, results []match.Entry) {
 
 func TestIntegrityNoHiddenCards(t *testing.T) {
 	_, base := testServer(t)
-	a, b, started, _ := startRace(t, base, match.PartialSettings{CountdownS: new(0), MaxPlayers: new(2), Draw: new(1)})
+	a, b, started, _ := startRace(t, base, protocol.PartialSettings{CountdownS: new(0), MaxPlayers: new(2), Draw: new(1)})
 	roundID, rules := started.RoundID, started.Rules
 	// Play until a few cards are revealed, choosing from the view.
 	v := viewOf(t, started.View)
@@ -276,7 +276,7 @@ func shownInView(t *testing.T, frame string) []string {
 
 func TestReconnectResumes(t *testing.T) {
 	_, base := testServer(t)
-	seed1 := match.PartialSettings{Seed: new("1"), CountdownS: new(0), MaxPlayers: new(2)}
+	seed1 := protocol.PartialSettings{Seed: new("1"), CountdownS: new(0), MaxPlayers: new(2)}
 	a, _, sa, _ := startRace(t, base, seed1)
 	roundID := sa.RoundID
 	moveOK(t, a, roundID, 1, "T6-F")
@@ -297,7 +297,7 @@ func TestReconnectResumes(t *testing.T) {
 
 func TestSpectatorGetsLeaderboards(t *testing.T) {
 	_, base := testServer(t)
-	a, _, sa, _ := startRace(t, base, match.PartialSettings{Seed: new("1"), CountdownS: new(0), MaxPlayers: new(2)})
+	a, _, sa, _ := startRace(t, base, protocol.PartialSettings{Seed: new("1"), CountdownS: new(0), MaxPlayers: new(2)})
 	s := apitest.Dial(t, base)
 	s.Hello("sam")
 	apitest.Request[protocol.Match](s, protocol.MatchRef{Type: protocol.TypeSpectate, MatchID: sa.MatchID})
@@ -318,7 +318,7 @@ func TestThreeRoundTotals(t *testing.T) {
 	// A fixed deal: about one random draw-3 deal in 300 leaves no move
 	// from the start, so its round ends at once and the resigns below
 	// would be refused (round_not_running). Deal 1 is playable.
-	a, b, sa, _ := startRace(t, base, match.PartialSettings{Rounds: new(3), CountdownS: new(0), MaxPlayers: new(2), Seed: new("1")})
+	a, b, sa, _ := startRace(t, base, protocol.PartialSettings{Rounds: new(3), CountdownS: new(0), MaxPlayers: new(2), Seed: new("1")})
 	for round := 1; round <= 3; round++ {
 		if round > 1 {
 			sa = apitest.Expect[protocol.RoundStarted](a)
@@ -357,7 +357,7 @@ func TestTimeLimitEndsRound(t *testing.T) {
 	t.Parallel()
 	_, base := testServer(t)
 	// Deal 1: a random deal stuck from the start would end before its limit.
-	a, _, sa, _ := startRace(t, base, match.PartialSettings{CountdownS: new(0), MaxPlayers: new(2), TimeLimitS: new(2), Seed: new("1")})
+	a, _, sa, _ := startRace(t, base, protocol.PartialSettings{CountdownS: new(0), MaxPlayers: new(2), TimeLimitS: new(2), Seed: new("1")})
 	start := time.Now()
 	over := apitest.Expect[protocol.RoundOver](a)
 	if d := time.Since(start); d < time.Second {

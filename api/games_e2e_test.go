@@ -26,7 +26,7 @@ func TestRaceOnEveryGame(t *testing.T) {
 			a, b := apitest.Dial(t, base), apitest.Dial(t, base)
 			a.Hello("alice")
 			b.Hello("bob")
-			settings := match.PartialSettings{Game: new(game), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2), Public: new(true)}
+			settings := protocol.PartialSettings{Game: new(game), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2), Public: new(true)}
 			info := apitest.Request[protocol.Match](a, protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: settings}).Match
 			wantGame := game
 			if v == engine.Klondike {
@@ -35,7 +35,7 @@ func TestRaceOnEveryGame(t *testing.T) {
 			if info.Settings.Game != wantGame {
 				t.Fatalf("the match's settings name the game %q, want %q", info.Settings.Game, wantGame)
 			}
-			var page struct{ Matches []*match.MatchInfo }
+			var page struct{ Matches []*protocol.MatchInfo }
 			getJSON(t, base+"/api/v1/matches", &page)
 			if len(page.Matches) != 1 || page.Matches[0].Settings.Game != wantGame {
 				t.Fatalf("the lobby list %+v: want the match of %q", page.Matches, wantGame)
@@ -79,7 +79,7 @@ func TestRaceOnEveryGame(t *testing.T) {
 			if got, _ := json.Marshal(layout); string(got) != string(want) || layout.Decks() != v.Decks() || 7+len(layout.MorePiles) != v.Piles() {
 				t.Fatalf("round_over's layout %s, want the game's deal %s", over.Deal.Layout, want)
 			}
-			var rep match.Replay
+			var rep protocol.Replay
 			getJSON(t, base+over.ReplayURL, &rep)
 			if rep.Rules != sa.Rules {
 				t.Fatalf("the replay's rules %v, want %v", rep.Rules, sa.Rules)
@@ -158,13 +158,13 @@ func TestGamesTheSolverDoesNotPlay(t *testing.T) {
 	a := apitest.Dial(t, base)
 	a.Hello("alice")
 	for _, c := range []struct {
-		settings match.PartialSettings
+		settings protocol.PartialSettings
 		want     string
 	}{
-		{match.PartialSettings{Game: new(other), Deals: new("winnable")}, match.ErrNotSolvable.Error()},
-		{match.PartialSettings{Game: new("whitehead"), Draw: new(3)}, "draw 1"},
-		{match.PartialSettings{Game: new("whitehead"), Passes: new(0)}, "passes 1"},
-		{match.PartialSettings{Game: new("spider")}, "want klondike, thumb_and_pouch, whitehead or double_klondike"},
+		{protocol.PartialSettings{Game: new(other), Deals: new("winnable")}, match.ErrNotSolvable.Error()},
+		{protocol.PartialSettings{Game: new("whitehead"), Draw: new(3)}, "draw 1"},
+		{protocol.PartialSettings{Game: new("whitehead"), Passes: new(0)}, "passes 1"},
+		{protocol.PartialSettings{Game: new("spider")}, "want klondike, thumb_and_pouch, whitehead or double_klondike"},
 	} {
 		e := apitest.Request[protocol.Error](a, protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: c.settings})
 		if e.Code != protocol.CodeBadRequest || !strings.Contains(e.Message, c.want) {
@@ -172,7 +172,7 @@ func TestGamesTheSolverDoesNotPlay(t *testing.T) {
 		}
 	}
 	info := apitest.Request[protocol.Match](a, protocol.CreateMatch{Type: protocol.TypeCreateMatch,
-		Settings: match.PartialSettings{Game: new(other), CountdownS: new(0), MaxPlayers: new(1), Seed: new("1")}}).Match
+		Settings: protocol.PartialSettings{Game: new(other), CountdownS: new(0), MaxPlayers: new(1), Seed: new("1")}}).Match
 	a.Send(protocol.MatchRef{Type: protocol.TypeStartMatch, MatchID: info.ID})
 	roundID := apitest.Expect[protocol.RoundStarted](a).RoundID
 	e := apitest.Request[protocol.Error](a, protocol.Hint{Type: protocol.TypeHint, RoundID: roundID})
@@ -188,7 +188,7 @@ func TestThumbAndPouchSettings(t *testing.T) {
 	_, base := testServer(t)
 	a := apitest.Dial(t, base)
 	a.Hello("alice")
-	settings := match.PartialSettings{Game: new("thumb_and_pouch"), CountdownS: new(0), MaxPlayers: new(1), Seed: new("1")}
+	settings := protocol.PartialSettings{Game: new("thumb_and_pouch"), CountdownS: new(0), MaxPlayers: new(1), Seed: new("1")}
 	info := apitest.Request[protocol.Match](a, protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: settings}).Match
 	if s := info.Settings; s.Draw != 1 || s.Passes != 1 || s.Game != "thumb_and_pouch" {
 		t.Errorf("Thumb and Pouch's settings %+v: want the game's draw 1 and passes 1", s)
@@ -207,7 +207,7 @@ func TestThumbAndPouchSettings(t *testing.T) {
 	}
 	b := apitest.Dial(t, base)
 	b.Hello("bob")
-	winnable := match.PartialSettings{Game: new("thumb_and_pouch"), Deals: new("winnable")}
+	winnable := protocol.PartialSettings{Game: new("thumb_and_pouch"), Deals: new("winnable")}
 	if got := apitest.Request[protocol.Match](b, protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: winnable}).Match; got.Settings.Deals != "winnable" {
 		t.Fatalf("winnable Thumb and Pouch: settings %+v", got.Settings)
 	}

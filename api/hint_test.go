@@ -6,7 +6,6 @@ import (
 	"klondike/api/apitest"
 	"klondike/api/protocol"
 	"klondike/engine"
-	"klondike/match"
 )
 
 // TestHintSoloOnly asks for hints: in a solo round the solver's next move
@@ -17,7 +16,7 @@ func TestHintSoloOnly(t *testing.T) {
 	a := apitest.Dial(t, base)
 	a.Hello("alice")
 	info := apitest.Request[protocol.Match](a, protocol.CreateMatch{Type: protocol.TypeCreateMatch,
-		Settings: match.PartialSettings{Seed: new("1"), CountdownS: new(0), MaxPlayers: new(1)}}).Match
+		Settings: protocol.PartialSettings{Seed: new("1"), CountdownS: new(0), MaxPlayers: new(1)}}).Match
 	a.Send(protocol.MatchRef{Type: protocol.TypeStartMatch, MatchID: info.ID})
 	roundID := apitest.Expect[protocol.RoundStarted](a).RoundID
 	// Following the hints wins: while the player follows the line of the
@@ -40,7 +39,7 @@ func TestHintSoloOnly(t *testing.T) {
 		t.Fatalf("result %+v: want won, helped", e)
 	}
 
-	b, _, sb, _ := startRace(t, base, match.PartialSettings{Seed: new("1"), CountdownS: new(0), MaxPlayers: new(2)})
+	b, _, sb, _ := startRace(t, base, protocol.PartialSettings{Seed: new("1"), CountdownS: new(0), MaxPlayers: new(2)})
 	if e := apitest.Request[protocol.Error](b, protocol.Hint{Type: protocol.TypeHint, RoundID: sb.RoundID}); e.Code != protocol.CodeBadRequest {
 		t.Fatalf("hint in a race = %+v, want error bad_request", e)
 	}

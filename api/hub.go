@@ -94,11 +94,21 @@ func (h *Hub) conn(playerID string) *ws.Conn {
 	return h.players[playerID].conn
 }
 
-// Send implements match.Sink: it queues msg on the player's connection
-// without blocking, and does nothing if the player is not connected. A
-// connection whose queue is full is disconnected as slow (see ws.Conn.Send).
-func (h *Hub) Send(playerID string, msg []byte) {
-	if c := h.conn(playerID); c != nil {
+// Send implements match.Sink: it queues the message of ev on the
+// connection of each player of to without blocking, skipping those not
+// connected. The message is written once, when the first connection takes
+// it. A connection whose queue is full is disconnected as slow (see
+// ws.Conn.Send).
+func (h *Hub) Send(to []string, ev match.Event) {
+	var msg []byte
+	for _, id := range to {
+		c := h.conn(id)
+		if c == nil {
+			continue
+		}
+		if msg == nil {
+			msg = encodeEvent(ev)
+		}
 		c.Send(msg)
 	}
 }

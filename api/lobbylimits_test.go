@@ -41,7 +41,7 @@ func TestJoinAfterLeave(t *testing.T) {
 	a, b := apitest.Dial(t, base), apitest.Dial(t, base)
 	a.Hello("alice")
 	b.Hello("bob")
-	id := apitest.Request[protocol.Match](a, protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: match.PartialSettings{CountdownS: new(0)}}).Match.ID
+	id := apitest.Request[protocol.Match](a, protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: protocol.PartialSettings{CountdownS: new(0)}}).Match.ID
 	for i, typ := range []string{protocol.TypeJoinMatch, protocol.TypeLeaveMatch, protocol.TypeJoinMatch, protocol.TypeLeaveMatch, protocol.TypeJoinMatch} {
 		if r := b.Reply(protocol.MatchRef{Type: typ, MatchID: id}); r.Type != protocol.TypeMatch {
 			t.Fatalf("%s (%d) in an open match = %s", typ, i+1, r)

@@ -34,7 +34,7 @@ func (s *Service) listMatches(ctx context.Context, c *ws.Conn, env *Envelope, _ 
 	if err != nil {
 		return err
 	}
-	c.SendJSON(protocol.Matches{Type: protocol.TypeMatches, Re: env.ID, Matches: page, NextCursor: next})
+	c.SendJSON(protocol.Matches{Type: protocol.TypeMatches, Re: env.ID, Matches: wireInfos(page), NextCursor: next})
 	return nil
 }
 

@@ -42,7 +42,7 @@ func openPublic(t *testing.T, srv *api.Server, n int) []string {
 }
 
 // pageIDs returns the ids of a page's matches.
-func pageIDs(page []*match.MatchInfo) []string {
+func pageIDs(page []*protocol.MatchInfo) []string {
 	ids := []string{}
 	for _, m := range page {
 		ids = append(ids, m.ID)

@@ -81,7 +81,7 @@ func leaderboardWith(t *testing.T, c *apitest.Client, playerID string, moves int
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		lb := apitest.Expect[protocol.Leaderboard](c)
-		if slices.ContainsFunc(lb.Entries, func(e match.Entry) bool { return e.PlayerID == playerID && e.Moves >= moves }) {
+		if slices.ContainsFunc(lb.Entries, func(e protocol.Entry) bool { return e.PlayerID == playerID && e.Moves >= moves }) {
 			return
 		}
 	}
@@ -90,7 +90,7 @@ func leaderboardWith(t *testing.T, c *apitest.Client, playerID string, moves int
 
 // startOnTwo makes alice on a's node host a match with the settings and
 // bob on b's node join it by code, and starts it: it returns the round's id.
-func startOnTwo(t *testing.T, a, b *apitest.Client, settings match.PartialSettings) (info *match.MatchInfo, roundID string) {
+func startOnTwo(t *testing.T, a, b *apitest.Client, settings protocol.PartialSettings) (info *protocol.MatchInfo, roundID string) {
 	t.Helper()
 	a.Hello("alice")
 	b.Hello("bob")
@@ -112,11 +112,11 @@ func TestMultiNodeRace(t *testing.T) {
 	a, b := apitest.Dial(t, cl.nodes[0]), apitest.Dial(t, cl.nodes[1])
 	a.Hello("alice")
 	b.Hello("bob")
-	created := apitest.Request[protocol.Match](a, protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: match.PartialSettings{
+	created := apitest.Request[protocol.Match](a, protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: protocol.PartialSettings{
 		Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2), Public: new(true)}}).Match
 
 	list := apitest.Request[protocol.Matches](b, protocol.ListMatches{Type: protocol.TypeListMatches}).Matches
-	if !slices.ContainsFunc(list, func(m *match.MatchInfo) bool { return m.ID == created.ID }) {
+	if !slices.ContainsFunc(list, func(m *protocol.MatchInfo) bool { return m.ID == created.ID }) {
 		t.Fatalf("node B's lobby lists %+v, not the match %s made on node A", list, created.ID)
 	}
 	resp, err := http.Get(cl.nodes[1] + "/api/v1/matches")
@@ -158,7 +158,7 @@ func TestMultiNodeRace(t *testing.T) {
 	if first := overA.Results[0]; first.PlayerID != a.PlayerID || first.Status != engine.Won {
 		t.Fatalf("results %+v: alice won", overA.Results)
 	}
-	var rep match.Replay
+	var rep protocol.Replay
 	getJSON(t, cl.nodes[1]+overA.ReplayURL, &rep)
 	checkReplay(t, rep, overA.Results)
 	for _, p := range rep.Players {
@@ -175,7 +175,7 @@ func TestMultiNodeRace(t *testing.T) {
 func TestMultiNodeReconnectElsewhere(t *testing.T) {
 	t.Parallel()
 	cl := newCluster(t, 2)
-	a, b, sa, _ := startRace(t, cl.nodes[0], match.PartialSettings{Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2)})
+	a, b, sa, _ := startRace(t, cl.nodes[0], protocol.PartialSettings{Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2)})
 	roundID := sa.RoundID
 	moves := winningGame(t)
 	for i := range 30 {
@@ -197,7 +197,7 @@ func TestMultiNodeReconnectElsewhere(t *testing.T) {
 	}
 	resign(b, roundID)
 	over := apitest.Expect[protocol.RoundOver](b)
-	var rep match.Replay
+	var rep protocol.Replay
 	getJSON(t, cl.nodes[0]+over.ReplayURL, &rep)
 	checkReplay(t, rep, over.Results)
 	for _, p := range rep.Players {
@@ -217,7 +217,7 @@ func TestMultiNodeClockTakeover(t *testing.T) {
 	c := redis.NewClient(&redis.Options{Addr: cl.rs.Addr()})
 	defer c.Close()
 	a, b := apitest.Dial(t, cl.nodes[0]), apitest.Dial(t, cl.nodes[1])
-	created, roundID := startOnTwo(t, a, b, match.PartialSettings{
+	created, roundID := startOnTwo(t, a, b, protocol.PartialSettings{
 		Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2), TimeLimitS: new(3)})
 	lease := cl.prefix + "lease:match:" + created.ID
 	holder, err := c.Get(t.Context(), lease).Result()
@@ -274,7 +274,7 @@ func TestMultiNodeDataLossVoids(t *testing.T) {
 	t.Parallel()
 	cl := newCluster(t, 2)
 	a, b := apitest.Dial(t, cl.nodes[0]), apitest.Dial(t, cl.nodes[1])
-	_, roundID := startOnTwo(t, a, b, match.PartialSettings{
+	_, roundID := startOnTwo(t, a, b, protocol.PartialSettings{
 		Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2), Rounds: new(3)})
 	moves := winningGame(t)
 	for i := range 10 {

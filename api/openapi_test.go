@@ -792,7 +792,7 @@ func TestOpenAPI(t *testing.T) {
 	a := apitest.Dial(t, base)
 	a.Hello("alice")
 	info := apitest.Request[protocol.Match](a, protocol.CreateMatch{Type: protocol.TypeCreateMatch,
-		Settings: match.PartialSettings{CountdownS: new(0), MaxPlayers: new(1)}}).Match
+		Settings: protocol.PartialSettings{CountdownS: new(0), MaxPlayers: new(1)}}).Match
 	a.Send(protocol.MatchRef{Type: protocol.TypeStartMatch, MatchID: info.ID})
 	roundID := apitest.Expect[protocol.RoundStarted](a).RoundID
 	for seq := 1; seq <= 2; seq++ {
@@ -807,7 +807,7 @@ func TestOpenAPI(t *testing.T) {
 
 	// A known deal, won: no salt or commitment, a finish time.
 	info = apitest.Request[protocol.Match](a, protocol.CreateMatch{Type: protocol.TypeCreateMatch,
-		Settings: match.PartialSettings{Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(1)}}).Match
+		Settings: protocol.PartialSettings{Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(1)}}).Match
 	a.Send(protocol.MatchRef{Type: protocol.TypeStartMatch, MatchID: info.ID})
 	roundID = apitest.Expect[protocol.RoundStarted](a).RoundID
 	for i, mv := range winningGame(t) {
@@ -823,7 +823,7 @@ func TestOpenAPI(t *testing.T) {
 	// its replay's layout has nine piles and two decks. A challenge of
 	// Thumb and Pouch: its variant's name, its replay once closed.
 	info = apitest.Request[protocol.Match](a, protocol.CreateMatch{Type: protocol.TypeCreateMatch,
-		Settings: match.PartialSettings{Game: new("double_klondike"), CountdownS: new(0), MaxPlayers: new(2), Public: new(true)}}).Match
+		Settings: protocol.PartialSettings{Game: new("double_klondike"), CountdownS: new(0), MaxPlayers: new(2), Public: new(true)}}).Match
 	c.get(base + "/api/v1/matches")
 	a.Send(protocol.MatchRef{Type: protocol.TypeStartMatch, MatchID: info.ID})
 	roundID = apitest.Expect[protocol.RoundStarted](a).RoundID
@@ -832,7 +832,7 @@ func TestOpenAPI(t *testing.T) {
 	apitest.Expect[protocol.RoundOver](a)
 	c.get(base + "/api/v1/rounds/" + roundID + "/replay")
 	tp := apitest.Request[protocol.AsyncRound](a, protocol.CreateChallenge{Type: protocol.TypeCreateChallenge,
-		Settings: match.PartialSettings{Game: new("thumb_and_pouch")}}).Round.RoundID
+		Settings: protocol.PartialSettings{Game: new("thumb_and_pouch")}}).Round.RoundID
 	st := apitest.Request[protocol.RoundStarted](a, protocol.RoundRef{Type: protocol.TypeStartAttempt, RoundID: tp})
 	moveOK(t, a, st.RoundID, 1, "D")
 	resign(a, st.RoundID)
@@ -899,7 +899,7 @@ func TestOpenAPI(t *testing.T) {
 	// A challenge on a numbered deal, closed unplayed: no salt or
 	// commitment, an empty board.
 	id = apitest.Request[protocol.AsyncRound](a, protocol.CreateChallenge{Type: protocol.TypeCreateChallenge,
-		Settings: match.PartialSettings{Seed: new("1")}}).Round.RoundID
+		Settings: protocol.PartialSettings{Seed: new("1")}}).Round.RoundID
 	apitest.Request[protocol.AsyncRound](a, protocol.RoundRef{Type: protocol.TypeCloseChallenge, RoundID: id})
 	c.get(base + "/api/v1/rounds/" + id + "/leaderboard")
 	c.get(base + "/api/v1/rounds/" + id + "/replay")

@@ -58,7 +58,7 @@ func status(t *testing.T, url string) int {
 func TestRedisOutageAndKill(t *testing.T) {
 	t.Parallel()
 	rs, base := redisServer(t)
-	a, b, sa, _ := startRace(t, base, match.PartialSettings{Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2)})
+	a, b, sa, _ := startRace(t, base, protocol.PartialSettings{Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2)})
 	roundID := sa.RoundID
 	moves := winningGame(t)
 	acked := 0
@@ -97,7 +97,7 @@ func TestRedisOutageAndKill(t *testing.T) {
 
 	resign(b, roundID)
 	over := apitest.Expect[protocol.RoundOver](a)
-	var rep match.Replay
+	var rep protocol.Replay
 	getJSON(t, base+over.ReplayURL, &rep)
 	for _, p := range rep.Players {
 		if p.PlayerID != a.PlayerID {

@@ -111,7 +111,6 @@ func NewServer(cfg Config) *Server {
 	s.Store = storemetrics.Wrap(cfg.Store, s.Metrics.ObserveStore)
 	cfg.Store = s.Store
 	s.Hub = NewHub(s.Metrics)
-	cfg.Match.Encode = encodeEvent // every match speaks the wire protocol
 	s.Lobby = lobby.New(lobby.Config{
 		Store: cfg.Store, Sessions: cfg.Sessions, Coord: cfg.Coord, Sink: s.Hub, Logger: cfg.Logger, Match: cfg.Match,
 		MatchRetention: cfg.MatchRetention, RoundRetention: cfg.RoundRetention, SessionIdle: cfg.SessionIdle,

@@ -224,9 +224,8 @@ func TestHubReplacesOlderConnection(t *testing.T) {
 	if hub.Detach(pid, oldConn) {
 		t.Fatal("the replaced connection detached the newer one")
 	}
-	hub.Send(pid, []byte(`{"type":"pushed"}`))
-	hub.Send("nobody", []byte(`{"type":"lost"}`))
-	if m := recv(t, second); m["type"] != "pushed" {
+	hub.Send([]string{"nobody", pid}, match.MatchOver{MatchID: "pushed"})
+	if m := recv(t, second); m["type"] != protocol.TypeMatchOver || m["match_id"] != "pushed" {
 		t.Fatalf("got %v", m)
 	}
 	if v := testutil.ToFloat64(srv.Metrics.Players); v != 1 {

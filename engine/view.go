@@ -135,42 +135,71 @@ func (g *Game) visibleWaste() int { return min(int(g.wasteN), g.rules.Draw) }
 // server's clock since the round started. The view never holds a face-down
 // card or the order of the stock.
 func (g *Game) View(elapsedMs int64) View {
-	v := View{
-		Stock:     g.StockSize(),
-		Waste:     append([]Card{}, g.talon[int(g.wasteN)-g.visibleWaste():g.wasteN]...),
-		WasteSize: int(g.wasteN),
-		Foundations: FoundationCounts{
-			C: int(g.found[Clubs]), D: int(g.found[Diamonds]),
-			H: int(g.found[Hearts]), S: int(g.found[Spades]),
-		},
-		Score:      int(g.score),
-		Moves:      int(g.moves),
-		PassesUsed: int(g.recycles),
-		Status:     g.status,
-		ElapsedMs:  elapsedMs,
+	var v View
+	g.ViewInto(&v, elapsedMs)
+	return v
+}
+
+// ViewInto writes the player's view of the game into v, as View returns
+// it, reusing the room of v's lists: a caller that keeps one View for every
+// move (the server's answer to each) makes no allocation for it.
+func (g *Game) ViewInto(v *View, elapsedMs int64) {
+	v.Stock = g.StockSize()
+	v.Waste = reuseCards(v.Waste, g.talon[int(g.wasteN)-g.visibleWaste():g.wasteN])
+	v.WasteSize = int(g.wasteN)
+	v.Foundations = FoundationCounts{
+		C: int(g.found[Clubs]), D: int(g.found[Diamonds]),
+		H: int(g.found[Hearts]), S: int(g.found[Spades]),
 	}
+	v.Score, v.Moves, v.PassesUsed, v.Status, v.ElapsedMs = int(g.score), int(g.moves), int(g.recycles), g.status, elapsedMs
+	more := v.MorePiles[:0]
 	for i := range g.piles() {
 		p := &g.tab[i]
-		pv := PileView{Down: int(p.down), Up: append([]Card{}, p.up()...)}
 		if i < NumPiles {
-			v.Tableau[i] = pv
-		} else {
-			v.MorePiles = append(v.MorePiles, pv)
+			v.Tableau[i] = PileView{Down: int(p.down), Up: reuseCards(v.Tableau[i].Up, p.up())}
+			continue
 		}
+		var up []Card
+		if len(more) < cap(more) {
+			up = more[:len(more)+1][len(more)].Up
+		}
+		more = append(more, PileView{Down: int(p.down), Up: reuseCards(up, p.up())})
 	}
+	v.MorePiles = nil
+	if len(more) > 0 {
+		v.MorePiles = more
+	}
+	f2 := v.Foundations2
+	v.Foundations2, v.FoundationBase = nil, 0
 	switch g.rules.Game {
 	case DoubleKlondike:
-		v.Foundations2 = &FoundationCounts{
+		if f2 == nil {
+			f2 = new(FoundationCounts)
+		}
+		*f2 = FoundationCounts{
 			C: int(g.found[4+Clubs]), D: int(g.found[4+Diamonds]),
 			H: int(g.found[4+Hearts]), S: int(g.found[4+Spades]),
 		}
+		v.Foundations2 = f2
 	case Whitehead:
 		v.FoundationBase = int(g.base)
 	}
-	if left := g.PassesLeft(); left >= 0 {
+	if left := g.PassesLeft(); left < 0 {
+		v.PassesLeft = nil
+	} else if v.PassesLeft != nil {
+		*v.PassesLeft = left
+	} else {
 		v.PassesLeft = &left
 	}
-	return v
+}
+
+// reuseCards copies cards into dst's room: never nil, so that an empty
+// list is written [] rather than null.
+func reuseCards(dst, cards []Card) []Card {
+	if dst == nil {
+		dst = make([]Card, 0, len(cards))
+	}
+	return append(dst[:0], cards...)
 }
 
 // AppendViewJSON appends the JSON of g.View(elapsedMs) to b, byte for byte

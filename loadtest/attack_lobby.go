@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"klondike/api/protocol"
-	"klondike/lobby"
-	"klondike/match"
 )
 
 // The lobby attacks: identities made in bulk (new-sessions) and open
@@ -78,7 +76,7 @@ func createMatches(ctx context.Context, t *target, n, seats int, name string) *m
 		}
 		return inRow < maxRefusedInRow
 	}
-	settings := match.PartialSettings{Public: new(true), MaxPlayers: new(seats)}
+	settings := protocol.PartialSettings{Public: new(true), MaxPlayers: new(seats)}
 	var wg sync.WaitGroup
 	for range makerWorkers {
 		wg.Go(func() {
@@ -132,7 +130,7 @@ func seatOne(ctx context.Context, t *target, name string, seat any) (id, token, 
 func (t *target) listedMatches(ctx context.Context, ids map[string]bool) (listed, firstBytes int, err error) {
 	cursor := ""
 	for page := range maxListPages {
-		u := t.httpBase + "/api/v1/matches?limit=" + strconv.Itoa(lobby.MaxOpenPage)
+		u := t.httpBase + "/api/v1/matches?limit=" + strconv.Itoa(protocol.MaxOpenPage)
 		if cursor != "" {
 			u += "&cursor=" + url.QueryEscape(cursor)
 		}

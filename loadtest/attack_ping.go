@@ -13,7 +13,6 @@ import (
 
 	"klondike/api/protocol"
 	"klondike/engine"
-	"klondike/match"
 )
 
 // ping-flood: connections that send ping frames as fast as they can, while
@@ -244,7 +243,7 @@ func newHonest(ctx context.Context, t *target, length time.Duration) (*honest, e
 func (h *honest) newGame() error {
 	c := h.c
 	fail := func(step string, err error) error { return fmt.Errorf("%s: %w", step, err) }
-	settings := match.PartialSettings{MaxPlayers: new(1), CountdownS: new(0), TimeLimitS: new(h.limit)}
+	settings := protocol.PartialSettings{MaxPlayers: new(1), CountdownS: new(0), TimeLimitS: new(h.limit)}
 	m, _, err := c.call(&protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: settings})
 	if err != nil {
 		return fail(protocol.TypeCreateMatch, err)

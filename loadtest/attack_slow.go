@@ -12,7 +12,6 @@ import (
 	"github.com/gorilla/websocket"
 
 	"klondike/api/protocol"
-	"klondike/lobby"
 )
 
 // slow-reader: clients that keep asking for the largest reply and never
@@ -138,7 +137,7 @@ func slowReader(ctx context.Context, t *target, ac attackConfig) (attackResult, 
 }
 
 // listSize is the size of one list_matches reply, asked with the largest
-// page (lobby.MaxOpenPage), and the number of matches in it; the session
+// page (protocol.MaxOpenPage), and the number of matches in it; the session
 // is token's when there is one (a resumed session is not a new one).
 func (t *target) listSize(ctx context.Context, token string) (bytes, matches int, err error) {
 	c, err := t.dialWS(ctx, 0)
@@ -149,7 +148,7 @@ func (t *target) listSize(ctx context.Context, token string) (bytes, matches int
 	if _, _, err := c.call(&protocol.Hello{Type: protocol.TypeHello, Name: "lister", Token: token}); err != nil {
 		return 0, 0, err
 	}
-	_, raw, err := c.call(&protocol.ListMatches{Type: protocol.TypeListMatches, Limit: lobby.MaxOpenPage})
+	_, raw, err := c.call(&protocol.ListMatches{Type: protocol.TypeListMatches, Limit: protocol.MaxOpenPage})
 	if err != nil {
 		return 0, 0, err
 	}
@@ -201,7 +200,7 @@ func (r *slowReaderResult) connectReaders(ctx context.Context, t *target, n int,
 func (s *slowConn) ask(ctx context.Context, start, until time.Time, every time.Duration) {
 	tick := time.NewTicker(every)
 	defer tick.Stop()
-	frame, _ := json.Marshal(protocol.ListMatches{Type: protocol.TypeListMatches, Limit: lobby.MaxOpenPage}) // it always encodes
+	frame, _ := json.Marshal(protocol.ListMatches{Type: protocol.TypeListMatches, Limit: protocol.MaxOpenPage}) // it always encodes
 	for time.Now().Before(until) {
 		s.c.ws.SetWriteDeadline(time.Now().Add(attackIO))
 		if err := s.c.ws.WriteMessage(websocket.TextMessage, frame); err != nil {

@@ -12,7 +12,6 @@ import (
 
 	"klondike/api/protocol"
 	"klondike/engine"
-	"klondike/match"
 )
 
 // A bot is one player: one WebSocket connection that speaks the protocol
@@ -39,7 +38,7 @@ type bot struct {
 	gen         int // the group's match generation (code mode)
 	codeWait    *codeEntry
 	matchID     string
-	matchState  match.State
+	matchState  protocol.State
 	host        string
 	quick       bool
 	readyFor    string // the match a ready was sent for
@@ -243,7 +242,7 @@ func (b *bot) tick(now time.Time) error {
 	}
 	if !b.rematchAt.IsZero() && !now.Before(b.rematchAt) {
 		b.rematchAt = time.Time{}
-		if b.matchState == match.StateOver && !b.draining {
+		if b.matchState == protocol.StateOver && !b.draining {
 			if err := b.sendRematch(); err != nil {
 				return err
 			}
@@ -266,7 +265,7 @@ func (b *bot) drain() error {
 		return errBotDone
 	}
 	switch b.matchState {
-	case match.StateRunning:
+	case protocol.StateRunning:
 		if b.playing && b.inflight == nil && b.retry == nil {
 			return b.resign()
 		}
@@ -274,9 +273,9 @@ func (b *bot) drain() error {
 			return errBotDone
 		}
 		return nil // the answer in flight comes first; then playMove resigns
-	case match.StateStarting:
+	case protocol.StateStarting:
 		return nil // round_started will resign
-	case match.StateBetween, match.StateOpen:
+	case protocol.StateBetween, protocol.StateOpen:
 		// Leave, so that no further round deals this bot in (a seated bot
 		// that is gone would keep its round running until the time limit).
 		if b.matchID != "" {

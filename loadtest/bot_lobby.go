@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"klondike/api/protocol"
-	"klondike/match"
 )
 
 // enterLobby looks for the next match: a quick match, or in code mode the
@@ -32,9 +31,9 @@ func (b *bot) enterLobby() error {
 
 // settings are the match settings the bot asks for: the run's flags, each
 // set (the server's defaults fill in the others).
-func (b *bot) settings() match.PartialSettings {
+func (b *bot) settings() protocol.PartialSettings {
 	cfg := &b.r.cfg
-	s := match.PartialSettings{
+	s := protocol.PartialSettings{
 		Draw: new(cfg.Draw), Passes: new(cfg.Passes), Rounds: new(cfg.Rounds), MaxPlayers: new(cfg.PerMatch),
 		TimeLimitS: new(cfg.TimeLimitS), CountdownS: new(cfg.CountdownS),
 	}
@@ -51,7 +50,7 @@ func (b *bot) lobbyDeadline() time.Time {
 	if b.lobbySince.IsZero() || b.draining {
 		return time.Time{}
 	}
-	if b.codeWait == nil && b.matchState == match.StateOpen && b.host == b.playerID && b.startSentTo != b.matchID {
+	if b.codeWait == nil && b.matchState == protocol.StateOpen && b.host == b.playerID && b.startSentTo != b.matchID {
 		return b.lobbySince.Add(b.r.cfg.LobbyWait)
 	}
 	return b.lobbySince.Add(2 * b.r.cfg.LobbyWait)
@@ -61,7 +60,7 @@ func (b *bot) lobbyDeadline() time.Time {
 // whoever is seated; another bot leaves a match that does not start and
 // looks for another one.
 func (b *bot) lobbyTimeout() error {
-	if b.codeWait == nil && b.matchState == match.StateOpen && b.host == b.playerID && b.startSentTo != b.matchID {
+	if b.codeWait == nil && b.matchState == protocol.StateOpen && b.host == b.playerID && b.startSentTo != b.matchID {
 		b.startSentTo = b.matchID
 		return b.send(&request{kind: protocol.TypeStartMatch, frame: &protocol.MatchRef{Type: protocol.TypeStartMatch, MatchID: b.matchID}})
 	}
@@ -73,8 +72,8 @@ func (b *bot) lobbyTimeout() error {
 		s.MaxPlayers = new(1)
 		return b.send(&request{kind: protocol.TypeCreateMatch, frame: &protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: s}})
 	}
-	if b.matchState == match.StateOpen || b.matchState == match.StateOver || b.matchState == "" {
-		if b.matchID != "" && b.matchState == match.StateOpen {
+	if b.matchState == protocol.StateOpen || b.matchState == protocol.StateOver || b.matchState == "" {
+		if b.matchID != "" && b.matchState == protocol.StateOpen {
 			if err := b.send(&request{kind: protocol.TypeLeaveMatch, frame: &protocol.MatchRef{Type: protocol.TypeLeaveMatch, MatchID: b.matchID}}); err != nil {
 				return err
 			}
@@ -88,7 +87,7 @@ func (b *bot) lobbyTimeout() error {
 }
 
 // seated reports whether the match lists the bot as a player.
-func (b *bot) seated(mt *match.MatchInfo) bool {
+func (b *bot) seated(mt *protocol.MatchInfo) bool {
 	for _, p := range mt.Players {
 		if p.PlayerID == b.playerID {
 			return true
@@ -114,7 +113,7 @@ func (b *bot) onMatch(m *inMsg, req *request) error {
 				b.group.publish(b.gen, mt.Code)
 			}
 		}
-	} else if mt.ID != b.matchID && b.seated(mt) && (mt.State == match.StateOpen || mt.State == match.StateStarting) && !b.inRound() {
+	} else if mt.ID != b.matchID && b.seated(mt) && (mt.State == protocol.StateOpen || mt.State == protocol.StateStarting) && !b.inRound() {
 		// Another player's rematch seated the bot in a new match (or moved
 		// it from one new match to another).
 		adopt = true
@@ -128,15 +127,15 @@ func (b *bot) onMatch(m *inMsg, req *request) error {
 	if mt.ID != b.matchID {
 		return nil
 	}
-	if mt.State == match.StateOpen && !b.seated(mt) {
+	if mt.State == protocol.StateOpen && !b.seated(mt) {
 		// Taken out of this match (a concurrent rematch seated the bot in
 		// another): wait for that match's push.
 		b.matchID, b.matchState = "", ""
 		return nil
 	}
 	b.matchState, b.host, b.quick = mt.State, mt.Host, mt.Quick
-	if mt.State != match.StateOpen {
-		if mt.State != match.StateOver {
+	if mt.State != protocol.StateOpen {
+		if mt.State != protocol.StateOver {
 			b.lobbySince = time.Time{}
 		}
 		return nil
@@ -150,7 +149,7 @@ func (b *bot) onMatch(m *inMsg, req *request) error {
 
 // inRound reports whether the bot is seated in a round being dealt or played.
 func (b *bot) inRound() bool {
-	return b.matchState == match.StateStarting || b.matchState == match.StateRunning || b.matchState == match.StateBetween
+	return b.matchState == protocol.StateStarting || b.matchState == protocol.StateRunning || b.matchState == protocol.StateBetween
 }
 
 // adoptMatch makes id the bot's match, when the server deals it in there.
@@ -170,7 +169,7 @@ func (b *bot) onMatchOver(m *inMsg) error {
 	if m.MatchID != b.matchID {
 		return nil
 	}
-	b.matchState = match.StateOver
+	b.matchState = protocol.StateOver
 	b.roundID = ""
 	if b.draining {
 		return errBotDone

@@ -11,7 +11,6 @@ import (
 
 	"klondike/api/protocol"
 	"klondike/engine"
-	"klondike/match"
 )
 
 // A request is a frame sent and awaiting its reply.
@@ -137,7 +136,7 @@ func (b *bot) handle(m *inMsg) error {
 			b.flushRecord(false)
 			b.playing, b.inflight, b.moveAt = false, nil, time.Time{}
 		}
-		b.matchState = match.StateStarting
+		b.matchState = protocol.StateStarting
 		b.roundID = m.RoundID
 		b.lobbySince = time.Time{}
 	case protocol.TypeRoundStarted:

@@ -6,7 +6,6 @@ import (
 
 	"klondike/api/protocol"
 	"klondike/engine"
-	"klondike/match"
 )
 
 // onRoundStarted takes the new round's rules and view, opens its record
@@ -18,7 +17,7 @@ func (b *bot) onRoundStarted(m *inMsg) error {
 	}
 	b.flushRecord(false)
 	b.adoptMatch(m.MatchID)
-	b.matchState = match.StateRunning
+	b.matchState = protocol.StateRunning
 	b.lobbySince = time.Time{}
 	b.roundID = m.RoundID
 	b.rules = *m.Rules
@@ -51,7 +50,7 @@ func (b *bot) onRoundStarted(m *inMsg) error {
 // startEchoRound plays against the echo server: no lobby, a round of its
 // own whose every move is answered with the same view.
 func (b *bot) startEchoRound() error {
-	b.matchState = match.StateRunning
+	b.matchState = protocol.StateRunning
 	b.roundID = "echo-" + b.name
 	b.rules = b.r.echoRules
 	b.view = b.r.echoView
@@ -262,7 +261,7 @@ func (b *bot) onRoundOver(m *inMsg) error {
 		b.playing = false
 		b.moveAt = time.Time{}
 		b.inflight = nil
-		b.matchState = match.StateBetween
+		b.matchState = protocol.StateBetween
 	}
 	if b.r.c.roundOver(m.RoundID) {
 		b.r.c.roundsPlayed.Add(1)

@@ -84,7 +84,10 @@ func echoPosition(rules engine.Rules) (json.RawMessage, engine.View, error) {
 			break
 		}
 	}
-	raw := g.AppendViewJSON(nil, 12345)
+	raw, err := json.Marshal(g.View(12345))
+	if err != nil {
+		return nil, engine.View{}, err
+	}
 	var v engine.View
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return nil, engine.View{}, err

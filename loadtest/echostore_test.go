@@ -94,7 +94,7 @@ func TestEchoStore(t *testing.T) {
 	// Five players by hand, one after the other: four in round echo-0, the
 	// fifth alone in echo-1. Each plays three moves.
 	const players, moves = 5, 3
-	sent := map[string][]match.LogEntry{}
+	sent := map[string][]protocol.LogEntry{}
 	var first *websocket.Conn
 	for i := range players {
 		ws, _, err := websocket.DefaultDialer.DialContext(ctx, url, nil)
@@ -112,7 +112,7 @@ func TestEchoStore(t *testing.T) {
 			if r := echoCall(t, ws, protocol.Move{Type: protocol.TypeMove, RoundID: round, Seq: seq, Move: text}); r.Type != protocol.TypeMoveOK || r.Seq != seq {
 				t.Fatalf("%s's move %d %q: %+v, want move_ok", r.PlayerID, seq, text, r)
 			}
-			sent[r.PlayerID] = append(sent[r.PlayerID], match.LogEntry{Seq: seq, Move: text})
+			sent[r.PlayerID] = append(sent[r.PlayerID], protocol.LogEntry{Seq: seq, Move: text})
 		}
 		if i == 0 {
 			first = ws

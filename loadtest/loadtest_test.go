@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"klondike/api/protocol"
 	"klondike/engine"
 	"klondike/lobby/redisstore/redistest"
-	"klondike/match"
 )
 
 // shortRun runs the load test with args and checks what every run must
@@ -285,8 +285,8 @@ func TestCompareReplay(t *testing.T) {
 	d, _ := engine.ParseMove("D")
 	w, _ := engine.ParseMove("W-T3")
 	rec := &roundRecord{roundID: "r", playerID: "p", moves: []ackedMove{{1, d}, {2, w}, {3, d}}}
-	replay := func(entries string) *match.Replay {
-		var r match.Replay
+	replay := func(entries string) *protocol.Replay {
+		var r protocol.Replay
 		if err := json.Unmarshal([]byte(`{"round_id":"r","players":[{"player_id":"p","moves":`+entries+`}]}`), &r); err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,6 @@ import (
 
 	"klondike/api/protocol"
 	"klondike/engine"
-	"klondike/match"
 )
 
 // The bots and the attacks speak the protocol of klondike/api/protocol:
@@ -35,7 +34,7 @@ type inMsg struct {
 	PlayerID string `json:"player_id"`
 
 	// match
-	Match *match.MatchInfo `json:"match"`
+	Match *protocol.MatchInfo `json:"match"`
 
 	// round_starting, round_started, move_ok, round_over, match_over
 	MatchID   string        `json:"match_id"`
@@ -80,12 +79,12 @@ func peekType(b []byte) string {
 }
 
 // parseMoveOK reads a move_ok frame written exactly as the server writes
-// one (protocol.AppendMoveOK: type, re when not empty, round_id, seq, view,
+// one (api/internal/fast.AppendMoveOK: type, re when not empty, round_id, seq, view,
 // events, duplicate when true; no spaces; strings of printable ASCII without
 // escapes) into m, the view with engine.ParseViewJSON. It reports false for
 // any other frame, which encoding/json then reads: for every frame it
 // accepts, m is what json.Unmarshal gives (TestParseMoveOK, on frames made
-// by protocol.AppendMoveOK). A bot reads one every move: scanning the known
+// as encoding/json writes protocol.MoveOK). A bot reads one every move: scanning the known
 // layout spares the load generator encoding/json's reflection there, so
 // that its own CPU takes less from the server it measures.
 func parseMoveOK(b []byte, m *inMsg) bool {

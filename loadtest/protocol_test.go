@@ -11,8 +11,8 @@ import (
 	"klondike/engine"
 )
 
-// moveOKFrames returns move_ok frames as the server writes them
-// (protocol.AppendMoveOK), around the views of random games: with and
+// moveOKFrames returns move_ok frames as the server writes them (the
+// server's hand-written encoder gives encoding/json's bytes), around the views of random games: with and
 // without re, with 0 to 2 events, some duplicates.
 func moveOKFrames(t testing.TB) [][]byte {
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -32,9 +32,17 @@ func moveOKFrames(t testing.TB) [][]byte {
 				if step%3 != 0 {
 					re = strconv.Itoa(step * 7)
 				}
-				view := g.AppendViewJSON(nil, int64(step)*1000)
+				view, err := json.Marshal(g.View(int64(step) * 1000))
+				if err != nil {
+					t.Fatal(err)
+				}
 				roundID := "r-" + strconv.Itoa(int(deal)) + "-x9"
-				out = append(out, protocol.AppendMoveOK(nil, re, roundID, step, view, events[step%len(events)], step%5 == 4))
+				frame, err := json.Marshal(protocol.MoveOK{Type: protocol.TypeMoveOK, Re: re, RoundID: roundID, Seq: step,
+					View: view, Events: events[step%len(events)].Names(), Duplicate: step%5 == 4})
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, frame)
 				moves = g.LegalMoves(moves[:0])
 				if len(moves) == 0 {
 					break

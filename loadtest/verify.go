@@ -12,7 +12,6 @@ import (
 
 	"klondike/api/protocol"
 	"klondike/engine"
-	"klondike/match"
 )
 
 const (
@@ -110,7 +109,7 @@ func (r *runner) verify(ctx context.Context) checkReport {
 
 // fetchReplay reads the round's replay log over HTTP; a round not over
 // (or forgotten) answers 404, which is no error.
-func (r *runner) fetchReplay(ctx context.Context, id string) (*match.Replay, int, error) {
+func (r *runner) fetchReplay(ctx context.Context, id string) (*protocol.Replay, int, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.httpBase+protocol.ReplayPath(id), nil)
 	if err != nil {
 		return nil, 0, err
@@ -127,7 +126,7 @@ func (r *runner) fetchReplay(ctx context.Context, id string) (*match.Replay, int
 	if resp.StatusCode != http.StatusOK {
 		return nil, resp.StatusCode, fmt.Errorf("GET replay: %s", resp.Status)
 	}
-	var rep match.Replay
+	var rep protocol.Replay
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 64<<20)).Decode(&rep); err != nil {
 		return nil, resp.StatusCode, err
 	}
@@ -139,9 +138,9 @@ func (r *runner) fetchReplay(ctx context.Context, id string) (*match.Replay, int
 // out of its place is doubled, a different move at an acknowledged seq is
 // mismatched. Logged moves the bot never saw acknowledged (its connection
 // ended with the move in flight) are only counted.
-func compareReplay(cr *checkReport, rec *roundRecord, rep *match.Replay, detail func(string, ...any)) {
+func compareReplay(cr *checkReport, rec *roundRecord, rep *protocol.Replay, detail func(string, ...any)) {
 	cr.Records++
-	var log []match.LogEntry
+	var log []protocol.LogEntry
 	found := false
 	for _, p := range rep.Players {
 		if p.PlayerID == rec.playerID {

@@ -21,19 +21,22 @@ import (
 	"klondike/match"
 )
 
-// rawSink keeps every message a player is sent.
+// rawSink keeps every message a player is sent, written by encodeAll.
 type rawSink struct {
 	mu   sync.Mutex
 	msgs map[string][][]byte
 }
 
-func (s *rawSink) Send(id string, b []byte) {
+func (s *rawSink) Send(to []string, ev match.Event) {
+	b := encodeAll(ev)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.msgs == nil {
 		s.msgs = map[string][][]byte{}
 	}
-	s.msgs[id] = append(s.msgs[id], append([]byte{}, b...))
+	for _, id := range to {
+		s.msgs[id] = append(s.msgs[id], b)
+	}
 }
 
 // of returns the messages of a type the player was sent.
@@ -49,7 +52,7 @@ func (s *rawSink) of(id, typ string) [][]byte {
 	return out
 }
 
-// encodeAll stands in for the wire protocol's encoder: the event's type
+// encodeAll stands in for the api's encoding of events: the event's type
 // name and its fields, all of them, so that a test sees whatever an event
 // could leak.
 func encodeAll(e match.Event) []byte {
@@ -65,7 +68,6 @@ func asyncNode(t *testing.T, mem memstore.Backends, sk match.Sink) *lobby.Lobby 
 	l := lobby.New(lobby.Config{
 		Store: mem.Store, Coord: mem.Coord, Sessions: mem.Sessions, Sink: sk, Async: mem.Async, Records: mem.Async,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Match:  match.Config{Encode: encodeAll},
 	})
 	t.Cleanup(l.Close)
 	return l
@@ -268,7 +270,6 @@ func TestDailyRolloverOnceWithTwoNodes(t *testing.T) {
 			l := lobby.New(lobby.Config{
 				Store: mem.Store, Coord: mem.Coord, Sessions: mem.Sessions, Sink: &rawSink{}, Async: ca, Records: ca,
 				Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-				Match:  match.Config{Encode: encodeAll},
 			})
 			t.Cleanup(l.Close)
 			return l

@@ -296,9 +296,9 @@ func (l *Lobby) tellOver(ctx context.Context, at *attempt, e match.BoardEntry) {
 	if err != nil {
 		l.cfg.Logger.Warn("reading a board's counts failed", "round", at.rec.ID, "err", err)
 	}
-	l.cfg.Sink.Send(at.playerID, l.cfg.Match.Encode(match.AttemptOver{
+	l.cfg.Sink.Send([]string{at.playerID}, match.AttemptOver{
 		RoundID: at.round.ID, AsyncRoundID: at.rec.ID, Result: e, Players: page.Players, Finished: page.Finished,
-	}))
+	})
 }
 
 // endLocalAttempts ends the attempts this node watches in a round whose

@@ -131,15 +131,11 @@ func TestChallengeOnEveryGame(t *testing.T) {
 func playLegal(t *testing.T, r *match.Round, playerID string, n int) {
 	t.Helper()
 	ctx := context.Background()
-	raw, last, err := r.View(ctx, playerID, time.Now())
+	v, last, err := r.View(ctx, playerID, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
 	for range n {
-		var v engine.View
-		if err := json.Unmarshal(raw, &v); err != nil {
-			t.Fatal(err)
-		}
 		moves := v.LegalMoves(r.Rules, nil)
 		if len(moves) == 0 || v.Status != engine.Playing {
 			return
@@ -152,8 +148,11 @@ func playLegal(t *testing.T, r *match.Round, playerID string, n int) {
 			}
 		}
 		last++
-		if _, err := r.Move(ctx, playerID, last, m.String(), time.Now(), func(_ match.MoveResult, b []byte) {
-			raw = append(raw[:0], b...)
+		if _, err := r.Move(ctx, playerID, last, m.String(), time.Now(), func(_ match.MoveResult, after *engine.View) {
+			// The view is the match's until the ack returns: a copy.
+			b, _ := json.Marshal(after)
+			v = engine.View{}
+			_ = json.Unmarshal(b, &v)
 		}); err != nil {
 			t.Fatalf("move %d %s: %v", last, m, err)
 		}
@@ -196,7 +195,7 @@ func TestDailyOfAnotherGame(t *testing.T) {
 		l := lobby.New(lobby.Config{
 			Store: mem.Store, Coord: mem.Coord, Sessions: mem.Sessions, Sink: &rawSink{}, Async: mem.Async, Records: mem.Async,
 			Logger:        slog.New(slog.NewTextHandler(io.Discard, nil)),
-			Match:         match.Config{Encode: encodeAll, Winnable: pool},
+			Match:         match.Config{Winnable: pool},
 			DailyVariants: []engine.Rules{k, tp},
 		})
 		t.Cleanup(l.Close)

@@ -58,7 +58,7 @@ func (l *Lobby) sendGhosts(at *attempt, now time.Time) {
 			gs = append(gs, t.At(match.GhostFriend, elapsed))
 		}
 	}
-	l.cfg.Sink.Send(at.playerID, l.cfg.Match.Encode(match.GhostUpdate{RoundID: at.round.ID, ElapsedMs: elapsed, Ghosts: gs}))
+	l.cfg.Sink.Send([]string{at.playerID}, match.GhostUpdate{RoundID: at.round.ID, ElapsedMs: elapsed, Ghosts: gs})
 }
 
 // leaderOf returns the board's leader, "" if none (or unknown now).

@@ -65,7 +65,7 @@ func newLobbyWith(t *testing.T, cfg lobby.Config) *lobby.Lobby {
 		cfg.Async, cfg.Records = as, as
 	}
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	cfg.Match = match.Config{QuickWait: time.Second, Intermission: time.Second, Encode: encodeEvent}
+	cfg.Match = match.Config{QuickWait: time.Second, Intermission: time.Second}
 	l := lobby.New(cfg)
 	t.Cleanup(l.Close)
 	return l

@@ -2,12 +2,10 @@ package lobby_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -25,30 +23,18 @@ type sink struct {
 	types map[string][]string
 }
 
-func (s *sink) Send(id string, b []byte) {
+// sink keeps the kind of every event a player is sent: the lobby's tests
+// read only that.
+func (s *sink) Send(to []string, ev match.Event) {
+	typ := match.EventKind(ev)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.types == nil {
 		s.types = map[string][]string{}
 	}
-	i := strings.Index(string(b), `"type":"`)
-	t := string(b[i+8:])
-	t = t[:strings.IndexByte(t, '"')]
-	s.types[id] = append(s.types[id], t)
-}
-
-// encodeEvent stands in for the wire protocol's encoder (api/protocol,
-// a layer above): the lobby's tests read only a message's type.
-func encodeEvent(e match.Event) []byte {
-	typ := map[string]string{
-		"MatchUpdate": "match", "RoundStarting": "round_starting", "RoundStarted": "round_started",
-		"Leaderboard": "leaderboard", "RoundOver": "round_over", "MatchOver": "match_over",
-	}[reflect.TypeOf(e).Name()]
-	if typ == "" {
-		panic(fmt.Sprintf("an event the lobby's tests do not know: %T", e))
+	for _, id := range to {
+		s.types[id] = append(s.types[id], typ)
 	}
-	b, _ := json.Marshal(map[string]any{"type": typ, "event": e})
-	return b
 }
 
 func newLobby(t *testing.T) *lobby.Lobby { return newLobbyOn(t, nil) }
@@ -62,7 +48,7 @@ func newLobbyOn(t *testing.T, co lobby.Coord) *lobby.Lobby {
 	as := memstore.NewAsync()
 	l := lobby.New(lobby.Config{
 		Store: memstore.New(), Coord: co, Sessions: memstore.NewSessions(), Sink: &sink{}, Async: as, Records: as, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Match: match.Config{QuickWait: time.Second, Intermission: time.Second, Encode: encodeEvent},
+		Match: match.Config{QuickWait: time.Second, Intermission: time.Second},
 	})
 	t.Cleanup(l.Close)
 	return l
@@ -247,7 +233,7 @@ func TestQuickMatchRushOneReplica(t *testing.T) {
 		mem := memstore.NewBackends()
 		l := lobby.New(lobby.Config{
 			Store: mem.Store, Coord: mem.Coord, Sessions: mem.Sessions, Sink: sk, Async: mem.Async, Records: mem.Async, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-			Match: match.Config{QuickWait: time.Second, Intermission: time.Second, Encode: encodeEvent},
+			Match: match.Config{QuickWait: time.Second, Intermission: time.Second},
 		})
 		defer l.Close()
 		four := 4

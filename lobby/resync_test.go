@@ -56,7 +56,6 @@ func gappyNode(t *testing.T, mem memstore.Backends) (*lobby.Lobby, *gappyCoord) 
 	l := lobby.New(lobby.Config{
 		Store: mem.Store, Coord: co, Sessions: mem.Sessions, Sink: &sink{}, Async: mem.Async, Records: mem.Async,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Match:  match.Config{Encode: encodeEvent},
 	})
 	t.Cleanup(l.Close)
 	return l, co

@@ -15,11 +15,8 @@ type Config struct {
 	Store Store
 	// Coord holds the match's record, shared by every node (required; the
 	// memory one of lobby/memstore serves a single process).
-	Coord Coord
-	Sink  Sink
-	// Encode turns the match's events into the messages its Sink sends
-	// (required; the api's is api/protocol.Encode).
-	Encode Encoder
+	Coord  Coord
+	Sink   Sink
 	Logger *slog.Logger
 	// Node names this server node in leases (default: a random name).
 	Node string
@@ -91,8 +88,8 @@ const (
 )
 
 func (c *Config) setDefaults() error {
-	if c.Coord == nil || c.Store == nil || c.Sink == nil || c.Encode == nil {
-		return errors.New("match: Config needs a Store, a Coord, a Sink and an Encode")
+	if c.Coord == nil || c.Store == nil || c.Sink == nil {
+		return errors.New("match: Config needs a Store, a Coord and a Sink")
 	}
 	if c.LeaderboardEvery <= 0 {
 		c.LeaderboardEvery = DefaultLeaderboardEvery

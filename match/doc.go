@@ -12,8 +12,10 @@
 //
 // The package builds no wire messages: a match produces events
 // (MatchUpdate, RoundStarting, RoundStarted, Leaderboard, RoundOver,
-// MatchOver) and encodes them with the Config.Encode it is given (the api's
-// is api/protocol.Encode), then hands the bytes to its Sink.
+// MatchOver) and hands them to its Sink, which writes them for the wire
+// (the api's Hub). Its record keeps the last RoundOver and the MatchOver
+// as events, and nodes tell each other events as their kind and JSON
+// (EventKind, DecodeEvent).
 //
 // The interfaces it needs are declared here: Store (move logs and
 // standings), Coord (the match's record, round records, the bus between

@@ -2,7 +2,6 @@ package match
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -147,7 +146,7 @@ func (m *Match) endRound(ctx context.Context) error {
 	}
 	totals := m.rankTotals()
 	m.st.LastOver = m.roundOverMsg(r, results, totals, "")
-	m.broadcast(m.st.LastOver, true)
+	m.broadcast(*m.st.LastOver, true)
 	m.after = append(m.after, func() {
 		m.cfg.Logger.Info("round over", "round", r.ID, "number", r.Number)
 		if m.cfg.OnRoundOver != nil {
@@ -174,18 +173,18 @@ func (m *Match) finish(ctx context.Context) {
 		m.st.Round.Phase, m.st.Round.EndMs = phaseNames[roundOver], m.round.endMs.Load()
 	}
 	m.st.State = StateOver
-	m.st.MatchOver = m.cfg.Encode(MatchOver{MatchID: m.ID, Totals: m.rankTotals()})
-	m.broadcast(m.st.MatchOver, true)
+	m.st.MatchOver = &MatchOver{MatchID: m.ID, Totals: m.rankTotals()}
+	m.broadcast(*m.st.MatchOver, true)
 	m.changedSt = true
 }
 
-// roundOverMsg encodes the round_over of r: its results, its deal revealed,
+// roundOverMsg is the round_over of r: its results, its deal revealed,
 // the totals after it and, for a void round, why.
-func (m *Match) roundOverMsg(r *Round, results []Entry, totals []Total, void string) []byte {
-	return m.cfg.Encode(RoundOver{
+func (m *Match) roundOverMsg(r *Round, results []Entry, totals []Total, void string) *RoundOver {
+	return &RoundOver{
 		MatchID: m.ID, RoundID: r.ID, Round: r.Number, Results: results, Deal: r.Fair, Layout: r.Deal,
 		Totals: totals, Void: void,
-	})
+	}
 }
 
 // rankTotals orders the totals: in race mode by round wins, then total; in
@@ -263,10 +262,11 @@ func (m *Match) Void(ctx context.Context, reason string) error {
 				m.voidTold = true
 				// Voided by another node: its messages reached only its
 				// own players.
-				for _, b := range []json.RawMessage{m.st.LastOver, m.st.MatchOver} {
-					if b != nil {
-						m.broadcast(b, true)
-					}
+				if m.st.LastOver != nil {
+					m.broadcast(*m.st.LastOver, true)
+				}
+				if m.st.MatchOver != nil {
+					m.broadcast(*m.st.MatchOver, true)
 				}
 			}
 			return nil
@@ -283,11 +283,11 @@ func (m *Match) Void(ctx context.Context, reason string) error {
 			endMs := r.endMs.Load()
 			m.st.Round.Phase, m.st.Round.EndMs = phaseNames[roundOver], endMs
 			m.st.LastOver = m.roundOverMsg(r, Rank(r.Mode, r.Rules, sts, endMs), m.rankTotals(), reason)
-			m.broadcast(m.st.LastOver, true)
+			m.broadcast(*m.st.LastOver, true)
 		}
 		m.st.State = StateOver
-		m.st.MatchOver = m.cfg.Encode(MatchOver{MatchID: m.ID, Totals: m.rankTotals(), Void: reason})
-		m.broadcast(m.st.MatchOver, true)
+		m.st.MatchOver = &MatchOver{MatchID: m.ID, Totals: m.rankTotals(), Void: reason}
+		m.broadcast(*m.st.MatchOver, true)
 		m.changed()
 		m.after = append(m.after, func() {
 			m.voidTold = true

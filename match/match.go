@@ -99,11 +99,13 @@ type record struct {
 	Totals     map[string]*Total `json:"totals,omitempty"`
 	TimerFor   State             `json:"timer_for,omitempty"` // the clock's next event: StateStarting (countdown ends), StateRunning (time limit), StateBetween (intermission ends), StateOpen (a quick match starts)
 	TimerAt    time.Time         `json:"timer_at"`
-	LastOver   json.RawMessage   `json:"last_over,omitempty"`  // the last round_over, resent to a player who resumes between rounds
-	MatchOver  json.RawMessage   `json:"match_over,omitempty"` // match_over, resent to a player who resumes after the match
-	NextMatch  string            `json:"next_match,omitempty"`
-	Joins      int               `json:"joins"`
-	Void       string            `json:"void,omitempty"` // why the match was voided
+	// The last round_over and the match_over, sent again to a player who
+	// resumes between rounds or after the match.
+	LastOver  *RoundOver `json:"last_round_over,omitempty"`
+	MatchOver *MatchOver `json:"match_over_event,omitempty"`
+	NextMatch string     `json:"next_match,omitempty"`
+	Joins     int        `json:"joins"`
+	Void      string     `json:"void,omitempty"` // why the match was voided
 	// Nodes is the node each member and spectator last connected through:
 	// a node tells the others of standings changes only when someone
 	// watches from another node.

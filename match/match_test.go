@@ -1,11 +1,9 @@
 package match_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"slices"
@@ -16,67 +14,44 @@ import (
 	"testing/synctest"
 	"time"
 
-	"klondike/api/protocol"
 	"klondike/engine"
 	"klondike/lobby/memstore"
 	"klondike/match"
 )
 
-// sink records every message sent to each player, as it was sent.
+// sink records every event sent to each player.
 type sink struct {
 	mu   sync.Mutex
-	msgs map[string][][]byte
+	msgs map[string][]match.Event
 }
 
-func newSink() *sink { return &sink{msgs: map[string][][]byte{}} }
+func newSink() *sink { return &sink{msgs: map[string][]match.Event{}} }
 
-func (s *sink) Send(id string, b []byte) {
-	if typeOf(b) == "" {
-		panic(fmt.Sprintf("a message without a type: %s", b))
-	}
+func (s *sink) Send(to []string, ev match.Event) {
 	s.mu.Lock()
-	s.msgs[id] = append(s.msgs[id], b)
+	for _, id := range to {
+		s.msgs[id] = append(s.msgs[id], ev)
+	}
 	s.mu.Unlock()
 }
 
-// typeOf returns a message's type.
-func typeOf(b []byte) string {
-	var h protocol.Header
-	_ = json.Unmarshal(b, &h)
-	return h.Type
-}
-
-// of returns the messages of one type sent to a player, as sent.
-func (s *sink) of(id, typ string) [][]byte {
+// received returns the events of type T sent to a player.
+func received[T match.Event](t *testing.T, s *sink, id string) []T {
+	t.Helper()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out [][]byte
-	for _, b := range s.msgs[id] {
-		if typeOf(b) == typ {
-			out = append(out, b)
-		}
-	}
-	return out
-}
-
-// received returns the messages of type typ sent to a player, read as T,
-// the protocol's type of that name.
-func received[T any](t *testing.T, s *sink, id, typ string) []T {
-	t.Helper()
 	var out []T
-	for _, b := range s.of(id, typ) {
-		var m T
-		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatalf("%s to %s does not read as %T: %v\n%s", typ, id, m, err, b)
+	for _, ev := range s.msgs[id] {
+		if e, ok := ev.(T); ok {
+			out = append(out, e)
 		}
-		out = append(out, m)
 	}
 	return out
 }
 
-// matchConfig is the Config of a test's match: its encoder is the api's.
+// matchConfig is the Config of a test's match.
 func matchConfig(store match.Store, coord match.Coord, sk match.Sink) match.Config {
-	return match.Config{Store: store, Coord: coord, Sink: sk, Encode: protocol.Encode, Logger: quiet}
+	return match.Config{Store: store, Coord: coord, Sink: sk, Logger: quiet}
 }
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -100,15 +75,11 @@ var alice, bob = match.Player{ID: "a", Name: "alice"}, match.Player{ID: "b", Nam
 func playSome(t *testing.T, r *match.Round, id string, n int) {
 	t.Helper()
 	ctx := context.Background()
-	view, last, err := r.View(ctx, id, time.Now())
+	v, last, err := r.View(ctx, id, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < n; i++ {
-		var v engine.View
-		if err := json.Unmarshal(view, &v); err != nil {
-			t.Fatal(err)
-		}
 		moves := v.LegalMoves(r.Rules, nil)
 		if len(moves) == 0 {
 			return
@@ -118,7 +89,9 @@ func playSome(t *testing.T, r *match.Round, id string, n int) {
 			t.Fatalf("move %d (%v): %v", last+1, moves[len(moves)-1], err)
 		}
 		last++
-		view = after
+		if err := json.Unmarshal(after, &v); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
@@ -126,21 +99,29 @@ func playSome(t *testing.T, r *match.Round, id string, n int) {
 // of the view its ack was given.
 func moveView(r *match.Round, id string, seq int, text string) (match.MoveResult, []byte, error) {
 	var view []byte
-	res, err := r.Move(context.Background(), id, seq, text, time.Now(), func(_ match.MoveResult, v []byte) {
-		view = bytes.Clone(v)
+	res, err := r.Move(context.Background(), id, seq, text, time.Now(), func(_ match.MoveResult, v *engine.View) {
+		view, _ = json.Marshal(v)
 	})
 	return res, view, err
 }
 
-// TestConfigNeedsEncode: a match without an encoder has no way to tell
-// its players anything, and is refused.
-func TestConfigNeedsEncode(t *testing.T) {
-	cfg := matchConfig(memstore.New(), memstore.NewCoord(), newSink())
-	cfg.Encode = nil
+// TestConfigNeedsSink: a match without a sink has no way to tell its
+// players anything, and is refused.
+func TestConfigNeedsSink(t *testing.T) {
+	cfg := matchConfig(memstore.New(), memstore.NewCoord(), nil)
 	if m, err := match.New("m1", "ABCDEF", match.DefaultSettings(), false, cfg); err == nil {
 		m.Close()
-		t.Fatal("match.New without an Encode succeeded")
+		t.Fatal("match.New without a Sink succeeded")
 	}
+}
+
+// jsonOf is v's JSON, for comparing views and printing them.
+func jsonOf(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 func TestMatchLifecycle(t *testing.T) {
@@ -174,8 +155,8 @@ func TestMatchLifecycle(t *testing.T) {
 			t.Fatal(err)
 		}
 		synctest.Wait()
-		starting := received[protocol.RoundStarting](t, sk, "b", protocol.TypeRoundStarting)
-		if len(starting) != 1 || starting[0].Commitment == "" {
+		starting := received[match.RoundStarting](t, sk, "b")
+		if len(starting) != 1 || starting[0].Deal.Commitment == "" {
 			t.Fatalf("round_starting = %+v", starting)
 		}
 		r := m.Round()
@@ -184,22 +165,22 @@ func TestMatchLifecycle(t *testing.T) {
 		}
 		time.Sleep(time.Duration(s.CountdownS) * time.Second)
 		synctest.Wait()
-		sa := received[protocol.RoundStarted](t, sk, "a", protocol.TypeRoundStarted)
-		sb := received[protocol.RoundStarted](t, sk, "b", protocol.TypeRoundStarted)
+		sa := received[match.RoundStarted](t, sk, "a")
+		sb := received[match.RoundStarted](t, sk, "b")
 		if len(sa) != 1 || len(sb) != 1 {
 			t.Fatalf("round_started: %d and %d, want one each", len(sa), len(sb))
 		}
-		if va, vb := sa[0].View, sb[0].View; string(va) != string(vb) {
+		if va, vb := jsonOf(sa[0].View), jsonOf(sb[0].View); string(va) != string(vb) {
 			t.Errorf("the players' first views differ:\n%s\n%s", va, vb)
 		}
 
 		// Moves: many at once make one leaderboard (within 250 ms when a
 		// card went to a foundation, else within 1 s of the last board).
-		before := len(sk.of("b", "leaderboard"))
+		before := len(received[match.Leaderboard](t, sk, "b"))
 		playSome(t, r, "a", 20)
 		time.Sleep(match.DefaultLeaderboardMinor)
 		synctest.Wait()
-		after := len(sk.of("b", "leaderboard"))
+		after := len(received[match.Leaderboard](t, sk, "b"))
 		if after-before != 1 {
 			t.Errorf("20 moves at once sent %d leaderboards, want 1", after-before)
 		}
@@ -213,13 +194,13 @@ func TestMatchLifecycle(t *testing.T) {
 			t.Fatal(err)
 		}
 		synctest.Wait()
-		over := received[protocol.RoundOver](t, sk, "a", protocol.TypeRoundOver)
+		over := received[match.RoundOver](t, sk, "a")
 		if len(over) != 1 {
 			t.Fatalf("round_over: %d, want 1", len(over))
 		}
 		deal := over[0].Deal
-		if got := match.Commitment(deal.Salt, mustSeed(t, deal.Seed)); got != starting[0].Commitment {
-			t.Errorf("revealed seed and salt commit to %s, want %s", got, starting[0].Commitment)
+		if got := match.Commitment(deal.Salt, deal.Seed); got != starting[0].Deal.Commitment {
+			t.Errorf("revealed seed and salt commit to %s, want %s", got, starting[0].Deal.Commitment)
 		}
 		if _, err := r.Replay(ctx); err != nil {
 			t.Errorf("replay after the round: %v", err)
@@ -238,7 +219,7 @@ func TestMatchLifecycle(t *testing.T) {
 		playSome(t, r2, "b", 5)
 		time.Sleep(time.Duration(s.TimeLimitS) * time.Second)
 		synctest.Wait()
-		over = received[protocol.RoundOver](t, sk, "a", protocol.TypeRoundOver)
+		over = received[match.RoundOver](t, sk, "a")
 		if len(over) != 2 {
 			t.Fatalf("round_over after the time limit: %d, want 2", len(over))
 		}
@@ -247,7 +228,7 @@ func TestMatchLifecycle(t *testing.T) {
 				t.Errorf("status after the time limit = %v, want timed_out", e.Status)
 			}
 		}
-		mo := received[protocol.MatchOver](t, sk, "b", protocol.TypeMatchOver)
+		mo := received[match.MatchOver](t, sk, "b")
 		if len(mo) != 1 {
 			t.Fatalf("match_over: %d, want 1", len(mo))
 		}
@@ -288,7 +269,7 @@ func TestMoveSeq(t *testing.T) {
 		if !r.Running(time.Now()) {
 			t.Fatal("round not running")
 		}
-		if st := received[protocol.RoundStarting](t, sk, "a", protocol.TypeRoundStarting); len(st) != 1 || st[0].Seed != "1" || !st[0].KnownDeal {
+		if st := received[match.RoundStarting](t, sk, "a"); len(st) != 1 || st[0].Deal.Seed != 1 || !st[0].Deal.Known {
 			t.Errorf("known deal round_starting = %+v", st)
 		}
 		res, view, err := moveView(r, "a", 1, "T6-F") // deal #1: AH on pile 6
@@ -312,8 +293,8 @@ func TestMoveSeq(t *testing.T) {
 		if _, err := r.Move(ctx, "a", 2, "T1-T2", time.Now(), nil); err == nil {
 			t.Fatal("an illegal move was accepted")
 		}
-		view, last, _ := r.View(ctx, "a", time.Now())
-		if last != 1 || string(view) == "" {
+		after, last, _ := r.View(ctx, "a", time.Now())
+		if last != 1 || after.Moves != 1 {
 			t.Errorf("after a refusal: last seq %d, want 1", last)
 		}
 		if _, err := r.Move(ctx, "a", 2, "T7-F", time.Now(), nil); err != nil {
@@ -379,8 +360,8 @@ func TestStoreFailureRollsBack(t *testing.T) {
 			t.Fatalf("move with the store down = %v, want ErrUnavailable", err)
 		}
 		after, last, _ := r.View(ctx, "a", time.Now())
-		if string(after) != string(before) || last != 0 {
-			t.Fatalf("a move the store refused was applied:\n%s\n%s", before, after)
+		if string(jsonOf(after)) != string(jsonOf(before)) || last != 0 {
+			t.Fatalf("a move the store refused was applied:\n%s\n%s", jsonOf(before), jsonOf(after))
 		}
 		fs.set(false)
 		if _, err := r.Move(ctx, "a", 1, "T6-F", time.Now(), nil); err != nil {
@@ -427,7 +408,7 @@ func TestLeaveDuringCountdown(t *testing.T) {
 					t.Fatal(err)
 				}
 				synctest.Wait()
-				over := received[protocol.RoundOver](t, sk, "a", protocol.TypeRoundOver)
+				over := received[match.RoundOver](t, sk, "a")
 				if len(over) != 1 {
 					t.Fatalf("round_over: %d, want 1 once the last player finished", len(over))
 				}
@@ -593,13 +574,13 @@ func TestWinnableDeals(t *testing.T) {
 		}
 		synctest.Wait()
 		for round := 1; round <= 2; round++ {
-			starting := received[protocol.RoundStarting](t, sk, "a", protocol.TypeRoundStarting)
+			starting := received[match.RoundStarting](t, sk, "a")
 			if len(starting) != round {
 				t.Fatalf("round %d: %d round_starting", round, len(starting))
 			}
 			want := round == 1 // the pool had one deal
-			if st := starting[round-1]; st.Winnable == nil || *st.Winnable != want || st.Seed != "" {
-				t.Fatalf("round %d: round_starting %s, want winnable %v and no seed", round, sk.of("a", protocol.TypeRoundStarting)[round-1], want)
+			if st := starting[round-1]; st.Deal.Winnable == nil || *st.Deal.Winnable != want || st.Deal.Seed != 0 {
+				t.Fatalf("round %d: round_starting %+v, want winnable %v and no seed", round, starting[round-1], want)
 			}
 			time.Sleep(time.Duration(s.CountdownS) * time.Second)
 			synctest.Wait()
@@ -607,12 +588,12 @@ func TestWinnableDeals(t *testing.T) {
 				t.Fatal(err)
 			}
 			synctest.Wait()
-			over := received[protocol.RoundOver](t, sk, "a", protocol.TypeRoundOver)
+			over := received[match.RoundOver](t, sk, "a")
 			deal := over[round-1].Deal
-			if want && deal.Seed != "424242" {
+			if want && deal.Seed != 424242 {
 				t.Fatalf("round 1 dealt %v, want the pool's 424242", deal.Seed)
 			}
-			if deal.Commitment != match.Commitment(deal.Salt, mustSeed(t, deal.Seed)) {
+			if deal.Commitment != match.Commitment(deal.Salt, deal.Seed) {
 				t.Fatalf("round %d: the commitment does not match the revealed seed and salt", round)
 			}
 			time.Sleep(match.DefaultIntermission)
@@ -666,7 +647,7 @@ func TestBoardAfterAGameEnds(t *testing.T) {
 		synctest.Wait()
 		time.Sleep(match.DefaultLeaderboardEvery)
 		synctest.Wait()
-		boards := received[protocol.Leaderboard](t, sk, "b", protocol.TypeLeaderboard)
+		boards := received[match.Leaderboard](t, sk, "b")
 		if len(boards) == 0 {
 			t.Fatal("no leaderboard")
 		}
@@ -690,9 +671,11 @@ type localSink struct {
 
 func (s localSink) Connected(id string) bool { return s.players[id] }
 
-func (s localSink) Send(id string, b []byte) {
-	if s.players[id] {
-		s.sink.Send(id, b)
+func (s localSink) Send(to []string, ev match.Event) {
+	for _, id := range to {
+		if s.players[id] {
+			s.sink.Send([]string{id}, ev)
+		}
 	}
 }
 
@@ -731,13 +714,13 @@ func TestReconcileCatchesUp(t *testing.T) {
 			t.Fatal(err)
 		}
 		synctest.Wait()
-		if n := len(ska.of("a", "round_started")); n != 1 {
+		if n := len(received[match.RoundStarted](t, ska.sink, "a")); n != 1 {
 			t.Fatalf("alice on node A: %d round_started", n)
 		}
 		time.Sleep(3 * time.Second)
 		synctest.Wait()
-		started := received[protocol.RoundStarted](t, skb.sink, "b", protocol.TypeRoundStarted)
-		if len(started) != 1 || len(started[0].View) == 0 {
+		started := received[match.RoundStarted](t, skb.sink, "b")
+		if len(started) != 1 || started[0].View.Piles() == 0 {
 			t.Fatalf("bob on node B after the catch-up: %+v", started)
 		}
 		if err := b.Round().Resign(ctx, "b", time.Now()); err != nil {
@@ -750,7 +733,7 @@ func TestReconcileCatchesUp(t *testing.T) {
 		// finds the round over when no news came.
 		time.Sleep(11 * time.Second)
 		synctest.Wait()
-		if n := len(skb.of("b", "round_over")); n != 1 {
+		if n := len(received[match.RoundOver](t, skb.sink, "b")); n != 1 {
 			t.Fatalf("bob on node B: %d round_over, want 1", n)
 		}
 	})
@@ -930,7 +913,7 @@ func TestLeaderboardPace(t *testing.T) {
 		time.Sleep(time.Duration(s.CountdownS)*time.Second + 2*time.Second)
 		synctest.Wait()
 		r := m.Round()
-		boards := func() int { return len(sk.of("b", "leaderboard")) }
+		boards := func() int { return len(received[match.Leaderboard](t, sk, "b")) }
 		step := func(d time.Duration) {
 			time.Sleep(d)
 			synctest.Wait()
@@ -957,7 +940,7 @@ func TestLeaderboardPace(t *testing.T) {
 		if got := boards(); got != n+1 {
 			t.Fatalf("%d leaderboards within %v of a resignation, want 1", got-n, match.DefaultLeaderboardEvery)
 		}
-		last := received[protocol.Leaderboard](t, sk, "b", protocol.TypeLeaderboard)[n]
+		last := received[match.Leaderboard](t, sk, "b")[n]
 		for _, e := range last.Entries {
 			if e.PlayerID == "a" && (e.Moves != 2 || e.Status != engine.Resigned) {
 				t.Fatalf("alice in the last board: %+v; want 2 moves, resigned", e)

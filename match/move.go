@@ -33,13 +33,12 @@ type MoveResult struct {
 // is rolled back and the error matches ErrUnavailable.
 //
 // ack, when not nil, is called with the result of an accepted move (or of
-// a retry) and the player's view after it, as compact JSON, while the
-// player's seat is still locked: the end of the round takes every local
-// seat's lock before its results go out, so a reply queued in ack reaches
-// the player before the round's results. The view is valid only until ack
-// returns (its buffer is reused), so ack copies what it keeps. With a nil
-// ack no view is written.
-func (r *Round) Move(ctx context.Context, playerID string, seq int, text string, now time.Time, ack func(res MoveResult, view []byte)) (MoveResult, error) {
+// a retry) and the player's view after it, while the player's seat is
+// still locked: the end of the round takes every local seat's lock before
+// its results go out, so a reply queued in ack reaches the player before
+// the round's results. The view is valid only until ack returns (it is
+// reused), so ack copies what it keeps. With a nil ack no view is made.
+func (r *Round) Move(ctx context.Context, playerID string, seq int, text string, now time.Time, ack func(res MoveResult, view *engine.View)) (MoveResult, error) {
 	res, err := r.move(ctx, playerID, seq, text, now, ack)
 	if err != nil {
 		var ooo *OutOfOrderError
@@ -57,26 +56,24 @@ func (r *Round) Move(ctx context.Context, playerID string, seq int, text string,
 	return res, err
 }
 
-// viewBufs are the scratch buffers the views given to Move's ack are
-// written into, so that a view costs no allocation of its own: the caller
-// copies it once, into its reply.
-var viewBufs = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+// viewBufs are the views given to Move's ack, written again for each move
+// so that a view costs no allocation of its own.
+var viewBufs = sync.Pool{New: func() any { return new(engine.View) }}
 
 // reply gives ack the answer to an accepted move (or a retry) and the view
 // after it, while the seat is locked (s.mu held), and returns the answer.
-func reply(s *seat, res MoveResult, at int64, ack func(MoveResult, []byte)) MoveResult {
+func reply(s *seat, res MoveResult, at int64, ack func(MoveResult, *engine.View)) MoveResult {
 	if ack != nil {
-		bp := viewBufs.Get().(*[]byte)
-		v := s.game.AppendViewJSON((*bp)[:0], at)
+		v := viewBufs.Get().(*engine.View)
+		s.game.ViewInto(v, at)
 		ack(res, v)
-		*bp = v[:0]
-		viewBufs.Put(bp)
+		viewBufs.Put(v)
 	}
 	return res
 }
 
 // move is Move without the retry on a seat that lost its log.
-func (r *Round) move(ctx context.Context, playerID string, seq int, text string, now time.Time, ack func(MoveResult, []byte)) (MoveResult, error) {
+func (r *Round) move(ctx context.Context, playerID string, seq int, text string, now time.Time, ack func(MoveResult, *engine.View)) (MoveResult, error) {
 	s, err := r.seat(ctx, playerID)
 	if err != nil {
 		return MoveResult{}, err

@@ -91,22 +91,22 @@ func newMovePathRound(tb testing.TB, n int, rng *rand.Rand) movePathRound {
 
 type nopSink struct{}
 
-func (nopSink) Send(string, []byte) {}
+func (nopSink) Send([]string, match.Event) {}
 
 // BenchmarkMovePath drives accepted moves through the match layer as the
 // api does for a "move" message: Round.Move, with the seat's checks, the
-// engine, Store.Append on the memory store, and the view copied into the
-// reply in ack. Each game is a solo round of legal moves chosen at random
+// engine, Store.Append on the memory store, and the view made for ack
+// (which the api writes into its reply). Each game is a solo round of legal moves chosen at random
 // (fixed seed); a new round is dealt, outside the timer, when one ends or
 // after benchGameMoves moves.
 func BenchmarkMovePath(b *testing.B) {
 	ctx := context.Background()
-	var reply []byte
-	ack := func(_ match.MoveResult, view []byte) { reply = append(reply[:0], view...) }
+	var moves int
+	ack := func(_ match.MoveResult, view *engine.View) { moves = view.Moves }
 	benchMovePath(b, func(r *match.Round, seq int, move string) (match.MoveResult, error) {
 		return r.Move(ctx, "a", seq, move, time.Now(), ack)
 	})
-	_ = reply
+	_ = moves
 }
 
 // benchMovePath plays scripted games' moves with play, dealing a new
@@ -152,9 +152,9 @@ func TestMoveView(t *testing.T) {
 			var inAck match.MoveResult
 			var view []byte
 			calls := 0
-			ack := func(res match.MoveResult, v []byte) {
+			ack := func(res match.MoveResult, v *engine.View) {
 				calls++
-				inAck, view = res, bytes.Clone(v)
+				inAck, view = res, jsonOf(v)
 			}
 			if k == 2 {
 				ack = nil
@@ -173,8 +173,8 @@ func TestMoveView(t *testing.T) {
 			if err != nil || last != i+1 {
 				t.Fatalf("View after seq %d = last seq %d, %v; want %d", seq, last, err, i+1)
 			}
-			if calls != 1 || inAck != res || !bytes.Equal(view, want) {
-				t.Fatalf("Move(seq %d, %s): %d acks with %+v and view\n%s\nwant %+v and\n%s", seq, mv, calls, inAck, view, res, want)
+			if calls != 1 || inAck != res || !bytes.Equal(view, jsonOf(want)) {
+				t.Fatalf("Move(seq %d, %s): %d acks with %+v and view\n%s\nwant %+v and\n%s", seq, mv, calls, inAck, view, res, jsonOf(want))
 			}
 		}
 	}

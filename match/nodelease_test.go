@@ -7,7 +7,6 @@ import (
 	"testing/synctest"
 	"time"
 
-	"klondike/api/protocol"
 	"klondike/lobby/memstore"
 	"klondike/match"
 )
@@ -123,7 +122,7 @@ func TestClockLeaseFollowsTheNodesLiveness(t *testing.T) {
 		// node-1, live again, leaves it alone past the time limit.
 		time.Sleep(time.Minute)
 		synctest.Wait()
-		if over := received[protocol.RoundOver](t, sk, "a", protocol.TypeRoundOver); len(over) != 0 {
+		if over := received[match.RoundOver](t, sk, "a"); len(over) != 0 {
 			t.Fatalf("node-1 ended the round while node-2 held its clock: %+v", over)
 		}
 		// node-2 dies: node-1 takes the clock and ends the round.
@@ -132,7 +131,7 @@ func TestClockLeaseFollowsTheNodesLiveness(t *testing.T) {
 		}
 		time.Sleep(match.DefaultLeaseTTL)
 		synctest.Wait()
-		if over := received[protocol.RoundOver](t, sk, "a", protocol.TypeRoundOver); len(over) != 1 {
+		if over := received[match.RoundOver](t, sk, "a"); len(over) != 1 {
 			t.Fatalf("round_over %d times once node-2 died, want once", len(over))
 		}
 	})
@@ -162,7 +161,7 @@ func TestClockLeaseAfterTheNodesKeyWasLost(t *testing.T) {
 		}
 		time.Sleep(21 * time.Second)
 		synctest.Wait()
-		if over := received[protocol.RoundOver](t, sk, "a", protocol.TypeRoundOver); len(over) != 0 {
+		if over := received[match.RoundOver](t, sk, "a"); len(over) != 0 {
 			t.Fatalf("node-1 ended the round while node-2 held its clock: %+v", over)
 		}
 		if _, err := coord.Coord.KeepNode(ctx, "node-2", time.Nanosecond); err != nil {
@@ -170,7 +169,7 @@ func TestClockLeaseAfterTheNodesKeyWasLost(t *testing.T) {
 		}
 		time.Sleep(match.DefaultLeaseTTL)
 		synctest.Wait()
-		if over := received[protocol.RoundOver](t, sk, "a", protocol.TypeRoundOver); len(over) != 1 {
+		if over := received[match.RoundOver](t, sk, "a"); len(over) != 1 {
 			t.Fatalf("round_over %d times once node-2 died, want once", len(over))
 		}
 	})

@@ -8,14 +8,52 @@ import (
 	"time"
 )
 
-// An outMsg is a message a command made, for some players. Started asks
+// An outMsg is an event a command made, for some players. Started asks
 // each node to send round_started, with the player's own view, to the
-// players it serves; Info the match's snapshot.
+// players it serves; Info the match's snapshot. Between nodes the event
+// travels as its kind and its JSON.
 type outMsg struct {
+	To      []string `json:"to"`
+	Ev      Event    `json:"-"`
+	Started bool     `json:"started,omitempty"`
+	Info    bool     `json:"info,omitempty"`
+}
+
+// outMsgJSON is an outMsg as nodes tell it to each other.
+type outMsgJSON struct {
 	To      []string        `json:"to"`
-	Msg     json.RawMessage `json:"msg,omitempty"`
+	Kind    string          `json:"kind,omitempty"`
+	Event   json.RawMessage `json:"event,omitempty"`
 	Started bool            `json:"started,omitempty"`
 	Info    bool            `json:"info,omitempty"`
+}
+
+func (o outMsg) MarshalJSON() ([]byte, error) {
+	j := outMsgJSON{To: o.To, Started: o.Started, Info: o.Info}
+	if o.Ev != nil {
+		b, err := json.Marshal(o.Ev)
+		if err != nil {
+			return nil, err
+		}
+		j.Kind, j.Event = EventKind(o.Ev), b
+	}
+	return json.Marshal(j)
+}
+
+func (o *outMsg) UnmarshalJSON(b []byte) error {
+	var j outMsgJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*o = outMsg{To: j.To, Started: j.Started, Info: j.Info}
+	if j.Kind != "" {
+		ev, err := DecodeEvent(j.Kind, j.Event)
+		if err != nil {
+			return err
+		}
+		o.Ev = ev
+	}
+	return nil
 }
 
 // changed marks the state changed and queues the new snapshot for every
@@ -25,14 +63,14 @@ func (m *Match) changed() {
 	m.outbox = append(m.outbox, outMsg{To: m.audience(true), Info: true})
 }
 
-// send queues msg for one player.
-func (m *Match) send(id string, msg []byte) {
-	m.outbox = append(m.outbox, outMsg{To: []string{id}, Msg: msg})
+// send queues ev for one player.
+func (m *Match) send(id string, ev Event) {
+	m.outbox = append(m.outbox, outMsg{To: []string{id}, Ev: ev})
 }
 
-// broadcast queues msg for every active member and, if spectators, for them.
-func (m *Match) broadcast(msg []byte, spectators bool) {
-	m.outbox = append(m.outbox, outMsg{To: m.audience(spectators), Msg: msg})
+// broadcast queues ev for every active member and, if spectators, for them.
+func (m *Match) broadcast(ev Event, spectators bool) {
+	m.outbox = append(m.outbox, outMsg{To: m.audience(spectators), Ev: ev})
 }
 
 // audience lists the active members and, if spectators, the spectators.
@@ -59,22 +97,17 @@ func (m *Match) deliver(msgs []outMsg) {
 		case o.Started:
 			for _, id := range o.To {
 				if m.local(id) && m.round != nil && m.round.HasPlayer(id) {
-					if b, err := m.roundStartedMsg(id, now, false); err == nil {
-						m.cfg.Sink.Send(id, b)
+					if ev, err := m.roundStartedMsg(id, now, false); err == nil {
+						m.cfg.Sink.Send([]string{id}, ev)
 					} else {
 						m.cfg.Logger.Warn("no view for a player", "player", id, "err", err)
 					}
 				}
 			}
 		case o.Info:
-			b := m.cfg.Encode(MatchUpdate{Info: m.Info()})
-			for _, id := range o.To {
-				m.cfg.Sink.Send(id, b)
-			}
-		default:
-			for _, id := range o.To {
-				m.cfg.Sink.Send(id, o.Msg)
-			}
+			m.cfg.Sink.Send(o.To, MatchUpdate{Info: m.Info()})
+		case o.Ev != nil:
+			m.cfg.Sink.Send(o.To, o.Ev)
 		}
 	}
 }
@@ -83,7 +116,7 @@ func (m *Match) deliver(msgs []outMsg) {
 // the match and, as the phase asks, round_starting, their round_started
 // view with the leaderboard, or the last results.
 func (m *Match) catchUp(ctx context.Context, playerID string) error {
-	m.send(playerID, m.cfg.Encode(MatchUpdate{Info: m.Info()}))
+	m.send(playerID, MatchUpdate{Info: m.Info()})
 	if m.round == nil || m.member(playerID) == nil && !m.st.Spectators[playerID] {
 		return nil
 	}
@@ -105,27 +138,31 @@ func (m *Match) catchUp(ctx context.Context, playerID string) error {
 		}
 		m.send(playerID, b)
 	case StateBetween:
-		m.send(playerID, m.st.LastOver)
+		if m.st.LastOver != nil {
+			m.send(playerID, *m.st.LastOver)
+		}
 	case StateOver:
 		if m.st.LastOver != nil {
-			m.send(playerID, m.st.LastOver)
+			m.send(playerID, *m.st.LastOver)
 		}
-		m.send(playerID, m.st.MatchOver)
+		if m.st.MatchOver != nil {
+			m.send(playerID, *m.st.MatchOver)
+		}
 	}
 	return nil
 }
 
-// roundStartingMsg encodes the round_starting of the round being dealt.
-func (m *Match) roundStartingMsg() []byte {
+// roundStartingMsg is the round_starting of the round being dealt.
+func (m *Match) roundStartingMsg() RoundStarting {
 	r := m.st.Round
-	return m.cfg.Encode(RoundStarting{
+	return RoundStarting{
 		MatchID: m.ID, RoundID: r.ID, Round: r.Number, StartsAt: r.StartsAt, EndsAt: r.EndsAt,
 		Rules: r.Rules, Deal: m.announce(r.Fair),
-	})
+	}
 }
 
-// roundStartedMsg encodes a player's round_started, with their view now.
-func (m *Match) roundStartedMsg(playerID string, now time.Time, resumed bool) ([]byte, error) {
+// roundStartedMsg is a player's round_started, with their view now.
+func (m *Match) roundStartedMsg(playerID string, now time.Time, resumed bool) (Event, error) {
 	r := m.round
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 	defer cancel()
@@ -133,10 +170,10 @@ func (m *Match) roundStartedMsg(playerID string, now time.Time, resumed bool) ([
 	if err != nil {
 		return nil, err
 	}
-	return m.cfg.Encode(RoundStarted{
+	return RoundStarted{
 		MatchID: m.ID, RoundID: r.ID, Round: r.Number, StartsAt: r.StartsAt, EndsAt: r.EndsAt,
 		Rules: r.Rules, Deal: m.announce(r.Fair), View: view, LastSeq: last, Resumed: resumed,
-	}), nil
+	}, nil
 }
 
 // announce returns what the round's deal f tells before play.
@@ -152,8 +189,8 @@ func (m *Match) announce(f FairDeal) DealAnnouncement {
 	return a
 }
 
-// leaderboardMsg encodes the round's leaderboard now.
-func (m *Match) leaderboardMsg(ctx context.Context, now time.Time) ([]byte, error) {
+// leaderboardMsg is the round's leaderboard now.
+func (m *Match) leaderboardMsg(ctx context.Context, now time.Time) (Event, error) {
 	r := m.round
 	var entries []Entry
 	ok := false
@@ -168,5 +205,5 @@ func (m *Match) leaderboardMsg(ctx context.Context, now time.Time) ([]byte, erro
 			return nil, err
 		}
 	}
-	return m.cfg.Encode(Leaderboard{MatchID: m.ID, RoundID: r.ID, Entries: entries}), nil
+	return Leaderboard{MatchID: m.ID, RoundID: r.ID, Entries: entries}, nil
 }

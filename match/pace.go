@@ -36,7 +36,6 @@ type PaceSink interface {
 type LeaderboardPace struct {
 	sink    Sink
 	paced   PaceSink // sink, if a PaceSink
-	encode  Encoder
 	matchID string
 	every   time.Duration
 	minor   time.Duration
@@ -75,7 +74,7 @@ const noBoard = math.MinInt64 / 2
 
 func newLeaderboardPace(m *Match) *LeaderboardPace {
 	p := &LeaderboardPace{
-		sink: m.cfg.Sink, encode: m.cfg.Encode, matchID: m.ID,
+		sink: m.cfg.Sink, matchID: m.ID,
 		every: m.cfg.LeaderboardEvery, minor: m.cfg.LeaderboardMinorEvery,
 		epoch: time.Now(), seen: map[string]uint64{},
 	}
@@ -240,7 +239,7 @@ func (p *LeaderboardPace) send(v *paceView, entries []Entry, now time.Time, wait
 	}
 	p.to = to
 	if len(to) > 0 {
-		msg := p.encode(Leaderboard{MatchID: p.matchID, RoundID: v.round.ID, Entries: entries})
+		ev := Leaderboard{MatchID: p.matchID, RoundID: v.round.ID, Entries: entries}
 		// The round's end turns it over, then takes r.mu, before its
 		// results go out: a board sent under r.mu while the round is not
 		// over cannot follow them.
@@ -251,8 +250,8 @@ func (p *LeaderboardPace) send(v *paceView, entries []Entry, now time.Time, wait
 			return false
 		}
 		if !r.Over() {
+			p.sink.Send(to, ev)
 			for _, id := range to {
-				p.sink.Send(id, msg)
 				p.seen[id] = h
 			}
 		}

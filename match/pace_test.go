@@ -7,7 +7,6 @@ import (
 	"testing/synctest"
 	"time"
 
-	"klondike/api/protocol"
 	"klondike/lobby/memstore"
 	"klondike/match"
 )
@@ -31,13 +30,15 @@ func newPaceSink(online ...string) *paceSink {
 	return s
 }
 
-func (s *paceSink) Send(id string, b []byte) {
-	if typeOf(b) == "leaderboard" {
+func (s *paceSink) Send(to []string, ev match.Event) {
+	if _, ok := ev.(match.Leaderboard); ok {
 		s.mu.Lock()
-		s.boards[id] = append(s.boards[id], time.Now())
+		for _, id := range to {
+			s.boards[id] = append(s.boards[id], time.Now())
+		}
 		s.mu.Unlock()
 	}
-	s.sink.Send(id, b)
+	s.sink.Send(to, ev)
 }
 
 func (s *paceSink) SetPace(id string, p *match.LeaderboardPace) {
@@ -162,7 +163,7 @@ func TestBoardLeavesWithTheMove(t *testing.T) {
 				t.Fatalf("%s: %d boards after the move, want one more", id, got)
 			}
 		}
-		last := received[protocol.Leaderboard](t, sk.sink, "s", protocol.TypeLeaderboard)[n]
+		last := received[match.Leaderboard](t, sk.sink, "s")[n]
 		for _, e := range last.Entries {
 			if e.PlayerID == "a" && e.Moves != 1 {
 				t.Fatalf("alice in the board: %+v, want her move", e)

@@ -107,12 +107,12 @@ func (r *Round) Reseat(playerID string) {
 }
 
 // View returns the player's current view and the seq of their last accepted move.
-func (r *Round) View(ctx context.Context, playerID string, now time.Time) (view []byte, lastSeq int, err error) {
+func (r *Round) View(ctx context.Context, playerID string, now time.Time) (view engine.View, lastSeq int, err error) {
 	s, err := r.seat(ctx, playerID)
 	if err != nil {
-		return nil, 0, err
+		return engine.View{}, 0, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.game.AppendViewJSON(nil, r.elapsedMs(now)), len(s.log), nil
+	return s.game.View(r.elapsedMs(now)), len(s.log), nil
 }

@@ -5,7 +5,6 @@ import (
 	"testing/synctest"
 	"time"
 
-	"klondike/api/protocol"
 	"klondike/engine"
 	"klondike/lobby/memstore"
 	"klondike/match"
@@ -22,7 +21,7 @@ func TestStuckDealEndsTheRoundAtOnce(t *testing.T) {
 		startedMatch(t, "m1", s, matchConfig(memstore.New(), memstore.NewCoord(), sk))
 		time.Sleep(time.Second)
 		synctest.Wait()
-		over := received[protocol.RoundOver](t, sk, "a", protocol.TypeRoundOver)
+		over := received[match.RoundOver](t, sk, "a")
 		if len(over) != 1 {
 			t.Fatalf("round_over %d times a second after the start, want once", len(over))
 		}

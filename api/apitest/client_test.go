@@ -17,7 +17,6 @@ import (
 	"klondike/api/apitest"
 	"klondike/api/protocol"
 	"klondike/lobby/memstore"
-	"klondike/match"
 )
 
 // server runs the real server wiring on a loopback port.
@@ -45,7 +44,7 @@ func TestClient(t *testing.T) {
 	}
 	b.Hello("bob")
 	info := apitest.Request[protocol.Match](a, protocol.CreateMatch{Type: protocol.TypeCreateMatch,
-		Settings: match.PartialSettings{MaxPlayers: new(2)}}).Match
+		Settings: protocol.PartialSettings{MaxPlayers: new(2)}}).Match
 	apitest.Request[protocol.Match](b, protocol.MatchRef{Type: protocol.TypeJoinMatch, Code: info.Code})
 
 	// The pushes of the match (its creation, bob's join), read before this

@@ -1,7 +1,5 @@
 package protocol
 
-import "klondike/match"
-
 // The messages of asynchronous rounds: challenges and the daily deal
 // (docs/protocol.md, "Asynchronous rounds").
 const (
@@ -40,10 +38,10 @@ const (
 // once within WindowS seconds (default a day, at most a week). Of the
 // settings, the rules, the mode, the time limit and the seed apply.
 type CreateChallenge struct {
-	Type     string                `json:"type"`
-	ID       string                `json:"id,omitempty"`
-	Settings match.PartialSettings `json:"settings"`
-	WindowS  int                   `json:"window_s,omitempty"`
+	Type     string          `json:"type"`
+	ID       string          `json:"id,omitempty"`
+	Settings PartialSettings `json:"settings"`
+	WindowS  int             `json:"window_s,omitempty"`
 }
 
 // RoundRef is the messages that name an asynchronous round:
@@ -83,11 +81,11 @@ type GetRecords struct {
 // create_challenge, close_challenge and get_async_round. URL is its page on
 // the web client; Attempt is the asking player's.
 type AsyncRound struct {
-	Type    string          `json:"type"`
-	Re      string          `json:"re,omitempty"`
-	Round   match.AsyncInfo `json:"round"`
-	URL     string          `json:"url"`
-	Attempt AttemptState    `json:"attempt"`
+	Type    string       `json:"type"`
+	Re      string       `json:"re,omitempty"`
+	Round   AsyncInfo    `json:"round"`
+	URL     string       `json:"url"`
+	Attempt AttemptState `json:"attempt"`
 }
 
 // The states of an AttemptState.
@@ -101,17 +99,17 @@ const (
 // playing (RoundID is the attempt's round, for its moves) or finished
 // (Result is their entry on the board).
 type AttemptState struct {
-	State   string            `json:"state"`
-	RoundID string            `json:"round_id,omitempty"`
-	Result  *match.BoardEntry `json:"result,omitempty"`
+	State   string      `json:"state"`
+	RoundID string      `json:"round_id,omitempty"`
+	Result  *BoardEntry `json:"result,omitempty"`
 }
 
 // Daily answers get_daily: today's daily rounds (UTC), one a variant.
 type Daily struct {
-	Type   string            `json:"type"`
-	Re     string            `json:"re,omitempty"`
-	Day    string            `json:"day"`
-	Rounds []match.AsyncInfo `json:"rounds"`
+	Type   string      `json:"type"`
+	Re     string      `json:"re,omitempty"`
+	Day    string      `json:"day"`
+	Rounds []AsyncInfo `json:"rounds"`
 }
 
 // Board answers get_board.
@@ -120,15 +118,15 @@ type Board struct {
 	Re      string `json:"re,omitempty"`
 	RoundID string `json:"round_id"`
 	Closed  bool   `json:"closed"`
-	match.BoardPage
+	BoardPage
 }
 
 // Records answers get_records.
 type Records struct {
-	Type     string                `json:"type"`
-	Re       string                `json:"re,omitempty"`
-	PlayerID string                `json:"player_id"`
-	Records  []match.VariantRecord `json:"records"`
+	Type     string          `json:"type"`
+	Re       string          `json:"re,omitempty"`
+	PlayerID string          `json:"player_id"`
+	Records  []VariantRecord `json:"records"`
 }
 
 // Ghost tells a player of an asynchronous round how the players ahead of
@@ -136,19 +134,19 @@ type Records struct {
 // cards home, never a card or a move. It comes about once a second while
 // they play.
 type Ghost struct {
-	Type      string        `json:"type"`
-	RoundID   string        `json:"round_id"` // the attempt's round
-	ElapsedMs int64         `json:"elapsed_ms"`
-	Ghosts    []match.Ghost `json:"ghosts"`
+	Type      string          `json:"type"`
+	RoundID   string          `json:"round_id"` // the attempt's round
+	ElapsedMs int64           `json:"elapsed_ms"`
+	Ghosts    []GhostStanding `json:"ghosts"`
 }
 
 // AttemptOver ends a player's attempt: their entry on the board, with its
 // rank then, and the board's counts.
 type AttemptOver struct {
-	Type         string           `json:"type"`
-	RoundID      string           `json:"round_id"`       // the attempt's round
-	AsyncRoundID string           `json:"async_round_id"` // the asynchronous round
-	Result       match.BoardEntry `json:"result"`
-	Players      int              `json:"players"`
-	Finished     int              `json:"finished"`
+	Type         string     `json:"type"`
+	RoundID      string     `json:"round_id"`       // the attempt's round
+	AsyncRoundID string     `json:"async_round_id"` // the asynchronous round
+	Result       BoardEntry `json:"result"`
+	Players      int        `json:"players"`
+	Finished     int        `json:"finished"`
 }

@@ -1,7 +1,5 @@
 package protocol
 
-import "klondike/match"
-
 // The messages a client sends. Each has its Type (the message's name), and
 // an ID that the direct reply carries back as its Re; a message without an
 // ID gets replies without Re.
@@ -19,9 +17,9 @@ type Hello struct {
 // same fields: the settings of the match to make or find. Fields left out
 // take their defaults.
 type CreateMatch struct {
-	Type     string                `json:"type"`
-	ID       string                `json:"id,omitempty"`
-	Settings match.PartialSettings `json:"settings"`
+	Type     string          `json:"type"`
+	ID       string          `json:"id,omitempty"`
+	Settings PartialSettings `json:"settings"`
 }
 
 // ListMatches asks for a page of the open public matches: at most Limit

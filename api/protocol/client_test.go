@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"klondike/api/protocol"
-	"klondike/match"
 )
 
 // TestClientMessages: each client message writes the frame of
@@ -46,18 +45,19 @@ func TestClientMessages(t *testing.T) {
 func TestCreateMatchSettings(t *testing.T) {
 	draw, public := 1, true
 	b, err := json.Marshal(protocol.CreateMatch{Type: protocol.TypeCreateMatch, ID: "2",
-		Settings: match.PartialSettings{Draw: &draw, Public: &public}})
+		Settings: protocol.PartialSettings{Draw: &draw, Public: &public}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if want := `{"type":"create_match","id":"2","settings":{"draw":1,"public":true}}`; string(b) != want {
+		t.Fatalf("create_match writes %s, want %s", b, want)
 	}
 	var m protocol.CreateMatch
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
-	want := match.DefaultSettings()
-	want.Draw, want.Public = 1, true
-	if got := match.WithDefaults(m.Settings); m.Type != protocol.TypeCreateMatch || m.ID != "2" || got != want {
-		t.Errorf("%s reads as %+v with settings %+v, want %+v", b, m, got, want)
+	if m.Type != protocol.TypeCreateMatch || m.ID != "2" || *m.Settings.Draw != 1 || !*m.Settings.Public || m.Settings.Rounds != nil {
+		t.Errorf("%s reads as %+v", b, m)
 	}
 }
 

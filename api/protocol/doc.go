@@ -22,9 +22,9 @@
 //		_ = json.Unmarshal(frame, &m)
 //	}
 //
-// The match package makes the match's messages as events of its own
-// (match.Event); Encode writes them in this protocol, and the server sets
-// it as every match's encoder. The objects the match and the lobby already
-// define (the match, its settings, leaderboard entries and totals) are
-// carried as those types: their JSON is the protocol's.
+// The package stands alone: it imports nothing of the server but the
+// engine (cards, moves, rules, views), so a client needs nothing else. The
+// objects the messages carry (MatchInfo, Settings, Entry, Total, AsyncInfo,
+// BoardPage, ...) are its own types; the server fills them from its match
+// and lobby values in one place (api/wireof.go).
 package protocol

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"klondike/engine"
-	"klondike/match"
 )
 
 // The messages the server sends. A reply to a client message carries its
@@ -27,17 +26,17 @@ type Welcome struct {
 // Match is a match's snapshot: the reply to the commands that name a
 // match, and the push its members and spectators get on each change.
 type Match struct {
-	Type  string           `json:"type"`
-	Re    string           `json:"re,omitempty"`
-	Match *match.MatchInfo `json:"match"`
+	Type  string     `json:"type"`
+	Re    string     `json:"re,omitempty"`
+	Match *MatchInfo `json:"match"`
 }
 
 // Matches answers list_matches with a page of the open public matches.
 type Matches struct {
-	Type       string             `json:"type"`
-	Re         string             `json:"re,omitempty"`
-	Matches    []*match.MatchInfo `json:"matches"`
-	NextCursor string             `json:"next_cursor,omitempty"` // absent on the last page
+	Type       string       `json:"type"`
+	Re         string       `json:"re,omitempty"`
+	Matches    []*MatchInfo `json:"matches"`
+	NextCursor string       `json:"next_cursor,omitempty"` // absent on the last page
 }
 
 // Error says that a message failed: Code is one of the Code… constants,
@@ -51,7 +50,8 @@ type Error struct {
 
 // MoveOK accepts a move: the player's view after it (engine.View's JSON)
 // and what it did. A retried seq gets the current view, no events and
-// Duplicate. The server writes it with AppendMoveOK.
+// Duplicate. The server writes it by hand (api/internal/fast), the same
+// bytes as encoding/json.
 type MoveOK struct {
 	Type      string          `json:"type"`
 	Re        string          `json:"re,omitempty"`
@@ -139,10 +139,10 @@ type RoundStarted struct {
 
 // Leaderboard is a round's standings, pushed while it runs.
 type Leaderboard struct {
-	Type    string        `json:"type"`
-	MatchID string        `json:"match_id"`
-	RoundID string        `json:"round_id"`
-	Entries []match.Entry `json:"entries"`
+	Type    string  `json:"type"`
+	MatchID string  `json:"match_id"`
+	RoundID string  `json:"round_id"`
+	Entries []Entry `json:"entries"`
 }
 
 // DealReveal is round_over's "deal": what proves the deal was fixed before
@@ -159,14 +159,14 @@ type DealReveal struct {
 // RoundOver ends a round: the final standings, the deal revealed, where
 // its replay is (a path on the same server) and the match totals after it.
 type RoundOver struct {
-	Type      string        `json:"type"`
-	MatchID   string        `json:"match_id"`
-	RoundID   string        `json:"round_id"`
-	Round     int           `json:"round"`
-	Results   []match.Entry `json:"results"`
-	Deal      DealReveal    `json:"deal"`
-	ReplayURL string        `json:"replay_url"`
-	Totals    []match.Total `json:"totals"`
+	Type      string     `json:"type"`
+	MatchID   string     `json:"match_id"`
+	RoundID   string     `json:"round_id"`
+	Round     int        `json:"round"`
+	Results   []Entry    `json:"results"`
+	Deal      DealReveal `json:"deal"`
+	ReplayURL string     `json:"replay_url"`
+	Totals    []Total    `json:"totals"`
 	// Void, when set, says why the round does not count: the results are
 	// what was known, and the totals leave the round out.
 	Void string `json:"void,omitempty"`
@@ -174,8 +174,8 @@ type RoundOver struct {
 
 // MatchOver ends a match with its final totals.
 type MatchOver struct {
-	Type    string        `json:"type"`
-	MatchID string        `json:"match_id"`
-	Totals  []match.Total `json:"totals"`
-	Void    string        `json:"void,omitempty"` // why the match ended early, void
+	Type    string  `json:"type"`
+	MatchID string  `json:"match_id"`
+	Totals  []Total `json:"totals"`
+	Void    string  `json:"void,omitempty"` // why the match ended early, void
 }

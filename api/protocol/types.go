@@ -43,3 +43,7 @@ type Header struct {
 	ID   string `json:"id,omitempty"`
 	Re   string `json:"re,omitempty"`
 }
+
+// ReplayPath is the path, on the server that sent round_over, of the
+// round's replay (GET /api/v1/rounds/{id}/replay).
+func ReplayPath(roundID string) string { return "/api/v1/rounds/" + roundID + "/replay" }

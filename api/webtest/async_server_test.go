@@ -64,7 +64,7 @@ func startAsyncServer(t *testing.T, yesterdayOpen time.Duration) *asyncServer {
 				t.Fatal(err)
 			}
 			rec := match.AsyncRecord{
-				ID: lobby.DailyID(d.day, rules), Kind: match.KindDaily, Variant: variant, Rules: rules, Mode: match.ModeRace,
+				ID: lobby.DailyID(d.day, rules), Kind: protocol.KindDaily, Variant: variant, Rules: rules, Mode: protocol.ModeRace,
 				Fair: fair, LimitMs: 15 * 60 * 1000, OpensAt: d.opens, ClosesAt: d.closes, Day: d.day,
 			}
 			if _, _, err := mem.Async.CreateAsync(ctx, rec, 72*time.Hour); err != nil {

@@ -10,7 +10,6 @@ import (
 	"klondike/api/apitest"
 	"klondike/api/protocol"
 	"klondike/lobby"
-	"klondike/match"
 )
 
 // listPage is how many open matches a page of list_matches holds when the
@@ -41,7 +40,7 @@ func openPublicMatches(t *testing.T, base string, first, n int) []string {
 		c := apitest.Dial(t, base)
 		c.Hello(fmt.Sprintf("Host %02d", i))
 		m := apitest.Request[protocol.Match](c, protocol.CreateMatch{Type: protocol.TypeCreateMatch,
-			Settings: match.PartialSettings{Public: new(true), MaxPlayers: new(2)}})
+			Settings: protocol.PartialSettings{Public: new(true), MaxPlayers: new(2)}})
 		if m.Match == nil || m.Match.Code == "" {
 			t.Fatalf("create_match answered a match without a code: %+v", m.Match)
 		}

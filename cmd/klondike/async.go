@@ -18,13 +18,12 @@ import (
 
 	"klondike/api/protocol"
 	"klondike/engine"
-	"klondike/match"
 )
 
 // asyncState is what the client knows of the asynchronous round in view:
 // the last one asked about, made or played.
 type asyncState struct {
-	info    match.AsyncInfo
+	info    protocol.AsyncInfo
 	url     string // its page on the web client, a path
 	attempt protocol.AttemptState
 }
@@ -143,7 +142,7 @@ func (c *playClient) onAsyncRound(m *protocol.AsyncRound, reqType, arg string) {
 		c.printf("Challenge created.\n")
 	}
 	c.printf("%s", renderAsyncInfo(in, now))
-	if in.Kind == match.KindChallenge && !in.Closed {
+	if in.Kind == protocol.KindChallenge && !in.Closed {
 		link := m.URL
 		if link == "" {
 			link = "/c/" + url.PathEscape(in.RoundID)
@@ -185,7 +184,7 @@ func (c *playClient) printAttemptStart(r *roundState) {
 // printDealCheck checks a closed round's revealed deal: the SHA-256 of
 // "<salt>:<seed>" against its commitment and, when we played it in this
 // session, the board we were dealt against the deal.
-func (c *playClient) printDealCheck(in *match.AsyncInfo) {
+func (c *playClient) printDealCheck(in *protocol.AsyncInfo) {
 	if in.Seed == "" {
 		return
 	}
@@ -260,7 +259,7 @@ func (c *playClient) onAttemptOver(m *protocol.AttemptOver) {
 
 // onBoard prints an asynchronous round's board.
 func (c *playClient) onBoard(m *protocol.Board) {
-	var in *match.AsyncInfo
+	var in *protocol.AsyncInfo
 	scoring := ""
 	if a := c.async; a != nil && a.info.RoundID == m.RoundID {
 		in = &a.info
@@ -312,7 +311,7 @@ func (c *playClient) closeTarget(ref string) string {
 		return id
 	}
 	a := c.async
-	if a == nil || a.info.Kind != match.KindChallenge {
+	if a == nil || a.info.Kind != protocol.KindChallenge {
 		c.printf("No challenge in view: close ID closes one of yours.\n")
 		return ""
 	}
@@ -326,7 +325,7 @@ func (c *playClient) closeTarget(ref string) string {
 // resumeFlag is the flag that comes back to the attempt under way.
 func (c *playClient) resumeFlag() string {
 	r := c.round
-	if r.kind == match.KindDaily {
+	if r.kind == protocol.KindDaily {
 		return "--daily " + strconv.Itoa(r.rules.Draw)
 	}
 	return "--challenge " + clean(r.matchID)
@@ -344,9 +343,9 @@ func parseWindow(s string) (time.Duration, error) {
 	switch {
 	case err != nil:
 		return 0, fmt.Errorf("window %q: want a duration such as 90m, 24h or 2d", s)
-	case d < match.MinChallengeWindow || d > match.MaxChallengeWindow || d%time.Second != 0:
+	case d < protocol.MinChallengeWindow || d > protocol.MaxChallengeWindow || d%time.Second != 0:
 		return 0, fmt.Errorf("window %q: want whole seconds from %s to %s", s,
-			roughDuration(match.MinChallengeWindow), roughDuration(match.MaxChallengeWindow))
+			roughDuration(protocol.MinChallengeWindow), roughDuration(protocol.MaxChallengeWindow))
 	}
 	return d, nil
 }

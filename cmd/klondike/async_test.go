@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"klondike/api/protocol"
 	"klondike/engine"
-	"klondike/match"
 )
 
 // asyncInfo returns an open asynchronous round's description for the fake
@@ -207,7 +207,7 @@ func TestPlayCreateChallenge(t *testing.T) {
 	fs := newFakeServer(t)
 	seed := "1"
 	p := startPlayer(t, "alice", playConfig{URL: fs.url, Action: "create-challenge", Draw: 1, Window: 2 * time.Hour,
-		Program: "go run ./cmd/klondike", Settings: match.PartialSettings{Seed: &seed}})
+		Program: "go run ./cmd/klondike", Settings: protocol.PartialSettings{Seed: &seed}})
 	fc := fs.accept()
 	welcome(fc, "alice")
 	cc := fc.next("create_challenge")

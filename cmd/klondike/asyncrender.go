@@ -12,7 +12,6 @@ import (
 
 	"klondike/api/protocol"
 	"klondike/engine"
-	"klondike/match"
 )
 
 // formatWhen writes a time as UTC to the minute, and how far it is from
@@ -58,8 +57,8 @@ func roughDuration(d time.Duration) string {
 
 // asyncTitle names an asynchronous round: "Daily deal 2026-12-05 (draw3)"
 // or "Challenge 9f3a by alice".
-func asyncTitle(in *match.AsyncInfo) string {
-	if in.Kind == match.KindDaily {
+func asyncTitle(in *protocol.AsyncInfo) string {
+	if in.Kind == protocol.KindDaily {
 		return fmt.Sprintf("Daily deal %s (%s)", clean(in.Day), clean(in.Variant))
 	}
 	t := "Challenge " + clean(in.RoundID)
@@ -77,7 +76,7 @@ func asyncTitle(in *match.AsyncInfo) string {
 //	  Time limit: 15:00 on your own clock, one attempt
 //	  Window: closes 2026-12-06 14:00 UTC, in 23h59m
 //	  Players: 3 started, 2 finished
-func renderAsyncInfo(in *match.AsyncInfo, now time.Time) string {
+func renderAsyncInfo(in *protocol.AsyncInfo, now time.Time) string {
 	var b strings.Builder
 	b.WriteString(asyncTitle(in) + "\n")
 	fmt.Fprintf(&b, "  Rules: %s, %s mode\n", in.Rules.String(), clean(string(in.Mode)))
@@ -115,7 +114,7 @@ func renderDaily(d *protocol.Daily, now time.Time) string {
 
 // renderResult writes a finished attempt on one line: "won in 3:12.4,
 // score 1234, 52 cards home, 87 moves: rank 3 of 12 finished (15 players)".
-func renderResult(e *match.BoardEntry, finished, players int) string {
+func renderResult(e *protocol.BoardEntry, finished, players int) string {
 	how := clean(e.Status.String())
 	if e.Status == engine.Won {
 		how += " in " + formatMs(e.ElapsedMs, true)
@@ -133,7 +132,7 @@ func renderResult(e *match.BoardEntry, finished, players int) string {
 }
 
 // ghostKey is what a ghost line shows, scores aside: who, cards home, won.
-func ghostKey(gs []match.Ghost) string {
+func ghostKey(gs []protocol.GhostStanding) string {
 	var b strings.Builder
 	for _, g := range gs {
 		fmt.Fprintf(&b, "%s %s %s %d %v|", g.Role, g.PlayerID, g.Name, g.Foundation, g.Won)
@@ -146,7 +145,7 @@ func ghostKey(gs []match.Ghost) string {
 // 345 pts, 3 home". A player who is both leader and friend shows once.
 func renderGhosts(m *protocol.Ghost) string {
 	type ghost struct {
-		match.Ghost
+		protocol.GhostStanding
 		roles []string
 	}
 	var gs []*ghost
@@ -156,7 +155,7 @@ func renderGhosts(m *protocol.Ghost) string {
 			x.roles = append(x.roles, g.Role)
 			continue
 		}
-		x := &ghost{Ghost: g, roles: []string{g.Role}}
+		x := &ghost{GhostStanding: g, roles: []string{g.Role}}
 		byID[g.PlayerID] = x
 		gs = append(gs, x)
 	}
@@ -180,7 +179,7 @@ func renderGhosts(m *protocol.Ghost) string {
 //	   1  alice          5123     52     87  won     3:12.4
 //	  ...
 //	> 17  bob             120      9     40  stuck   2:01.0
-func renderBoardPage(m *protocol.Board, in *match.AsyncInfo, me, scoring string) string {
+func renderBoardPage(m *protocol.Board, in *protocol.AsyncInfo, me, scoring string) string {
 	var b strings.Builder
 	title := "Board"
 	if in != nil {
@@ -202,7 +201,7 @@ func renderBoardPage(m *protocol.Board, in *match.AsyncInfo, me, scoring string)
 	}
 	t := table{right: []bool{false, true, false, true, true, true, false, true}}
 	t.add(" ", "#", "Player", scoreHeading(scoring), "Cards", "Moves", "Status", "Time")
-	row := func(e match.BoardEntry) {
+	row := func(e protocol.BoardEntry) {
 		t.add(youMark(e.PlayerID, me), strconv.Itoa(e.Rank), clean(e.Name), strconv.Itoa(e.Score),
 			strconv.Itoa(e.Foundation), strconv.Itoa(e.Moves), clean(e.Status.String()), formatMs(e.ElapsedMs, true))
 	}
@@ -229,7 +228,7 @@ func renderBoardPage(m *protocol.Board, in *match.AsyncInfo, me, scoring string)
 }
 
 // renderRecords draws a player's records, a variant a line.
-func renderRecords(rs []match.VariantRecord) string {
+func renderRecords(rs []protocol.VariantRecord) string {
 	if len(rs) == 0 {
 		return "  (no games yet)\n"
 	}

@@ -7,24 +7,23 @@ import (
 
 	"klondike/api/protocol"
 	"klondike/engine"
-	"klondike/match"
 )
 
 func TestRenderGhosts(t *testing.T) {
 	for _, c := range []struct {
 		name   string
-		ghosts []match.Ghost
+		ghosts []protocol.GhostStanding
 		want   string
 	}{
-		{"leader and friend", []match.Ghost{
+		{"leader and friend", []protocol.GhostStanding{
 			{PlayerID: "a", Name: "Alice", Role: "leader", Score: 1234, Foundation: 20},
 			{PlayerID: "b", Name: "Bob", Role: "friend", Score: 345, Foundation: 3},
 		}, "Ghosts at 1:23: leader Alice: 1234 pts, 20 home; friend Bob: 345 pts, 3 home\n"},
-		{"one player in both roles, won", []match.Ghost{
+		{"one player in both roles, won", []protocol.GhostStanding{
 			{PlayerID: "a", Name: "Alice", Role: "leader", Score: 5000, Foundation: 52, Won: true},
 			{PlayerID: "a", Name: "Alice", Role: "friend", Score: 5000, Foundation: 52, Won: true},
 		}, "Ghosts at 1:23: leader and friend Alice: 5000 pts, 52 home (won)\n"},
-		{"a name with an escape", []match.Ghost{
+		{"a name with an escape", []protocol.GhostStanding{
 			{PlayerID: "e", Name: "\x1b[31mEve", Role: "leader", Score: 0, Foundation: 0},
 		}, "Ghosts at 1:23: leader ?[31mEve: 0 pts, 0 home\n"},
 	} {
@@ -32,8 +31,8 @@ func TestRenderGhosts(t *testing.T) {
 		checkText(t, c.name, got, c.want)
 	}
 	// Only scores changed: the same key, so the line is not printed again.
-	a := []match.Ghost{{PlayerID: "a", Name: "A", Role: "leader", Score: 10, Foundation: 2}}
-	b := []match.Ghost{{PlayerID: "a", Name: "A", Role: "leader", Score: 8, Foundation: 2}}
+	a := []protocol.GhostStanding{{PlayerID: "a", Name: "A", Role: "leader", Score: 10, Foundation: 2}}
+	b := []protocol.GhostStanding{{PlayerID: "a", Name: "A", Role: "leader", Score: 8, Foundation: 2}}
 	if ghostKey(a) != ghostKey(b) {
 		t.Error("ghostKey differs on the score alone")
 	}
@@ -44,19 +43,19 @@ func TestRenderGhosts(t *testing.T) {
 }
 
 // entry returns a board entry for the tests.
-func entry(rank int, id string, score, foundation int, status engine.Status, ms int64) match.BoardEntry {
-	return match.BoardEntry{PlayerID: id, Name: id, Rank: rank, Score: score, Foundation: foundation,
+func entry(rank int, id string, score, foundation int, status engine.Status, ms int64) protocol.BoardEntry {
+	return protocol.BoardEntry{PlayerID: id, Name: id, Rank: rank, Score: score, Foundation: foundation,
 		Moves: foundation * 2, Status: status, ElapsedMs: ms}
 }
 
 func TestRenderBoardPage(t *testing.T) {
-	in := &match.AsyncInfo{RoundID: "d3", Kind: match.KindDaily, Variant: "draw3", Day: "2026-12-05"}
-	page := &protocol.Board{RoundID: "d3", BoardPage: match.BoardPage{Players: 15, Finished: 12,
-		Top: []match.BoardEntry{
+	in := &protocol.AsyncInfo{RoundID: "d3", Kind: protocol.KindDaily, Variant: "draw3", Day: "2026-12-05"}
+	page := &protocol.Board{RoundID: "d3", BoardPage: protocol.BoardPage{Players: 15, Finished: 12,
+		Top: []protocol.BoardEntry{
 			entry(1, "alice", 5123, 52, engine.Won, 192_400),
 			entry(2, "bob", 4000, 52, engine.Won, 250_000),
 		},
-		Around: []match.BoardEntry{
+		Around: []protocol.BoardEntry{
 			entry(6, "carl", 300, 12, engine.Stuck, 60_000),
 			entry(7, "me", 250, 10, engine.Resigned, 61_000),
 			entry(8, "dora", 0, 0, engine.TimedOut, 900_000),
@@ -89,7 +88,7 @@ Your rank: 1 of 12.
 `
 	checkText(t, "closed board", renderBoardPage(page, in, "alice", "vegas"), want)
 
-	empty := &protocol.Board{RoundID: "c9", BoardPage: match.BoardPage{Players: 1}}
+	empty := &protocol.Board{RoundID: "c9", BoardPage: protocol.BoardPage{Players: 1}}
 	checkText(t, "empty board", renderBoardPage(empty, nil, "me", ""),
 		"Board of round c9, live: 1 player started, 0 finished\n  (nobody has finished yet)\n")
 }
@@ -97,7 +96,7 @@ Your rank: 1 of 12.
 func TestRenderRecords(t *testing.T) {
 	best, fastest := 4321, int64(192_400)
 	zero := 0
-	rs := []match.VariantRecord{
+	rs := []protocol.VariantRecord{
 		{Variant: "draw1", Played: 2, Won: 0, BestScore: &zero},
 		{Variant: "draw3", Played: 12, Won: 5, BestScore: &best, FastestMs: &fastest,
 			DailyStreak: 3, BestDailyStreak: 5, LastDaily: "2026-12-05"},
@@ -112,9 +111,9 @@ func TestRenderRecords(t *testing.T) {
 
 func TestRenderAsyncInfo(t *testing.T) {
 	now := time.Date(2026, 12, 5, 14, 0, 30, 0, time.UTC)
-	in := &match.AsyncInfo{
-		RoundID: "9f3a", Kind: match.KindChallenge, CreatorID: "a1", CreatorName: "alice",
-		Rules: engine.DefaultRules(), Mode: match.ModeRace, LimitMs: 15 * 60_000,
+	in := &protocol.AsyncInfo{
+		RoundID: "9f3a", Kind: protocol.KindChallenge, CreatorID: "a1", CreatorName: "alice",
+		Rules: engine.DefaultRules(), Mode: protocol.ModeRace, LimitMs: 15 * 60_000,
 		OpensAt: now.Add(-time.Minute), ClosesAt: now.Add(24 * time.Hour), Players: 3, Finished: 2,
 	}
 	want := `Challenge 9f3a by alice
@@ -151,8 +150,8 @@ func TestRenderAsyncInfo(t *testing.T) {
 		t.Errorf("opens later:\n%s", got)
 	}
 
-	d := &protocol.Daily{Day: "2026-12-05", Rounds: []match.AsyncInfo{{
-		RoundID: "d3", Kind: match.KindDaily, Variant: "draw3", Rules: engine.DefaultRules(), LimitMs: 10 * 60_000,
+	d := &protocol.Daily{Day: "2026-12-05", Rounds: []protocol.AsyncInfo{{
+		RoundID: "d3", Kind: protocol.KindDaily, Variant: "draw3", Rules: engine.DefaultRules(), LimitMs: 10 * 60_000,
 		ClosesAt: time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC), Players: 40, Finished: 31,
 	}}}
 	want = `Daily deals of 2026-12-05 (UTC):

@@ -10,7 +10,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"klondike/match"
+	"klondike/api/protocol"
 )
 
 // playConfig is what runPlay gives a playClient; zero durations and counts
@@ -38,7 +38,7 @@ type playConfig struct {
 	Program string
 	// Settings are sent with create_match and quick_match; Draw fills in
 	// their draw when they leave it out.
-	Settings match.PartialSettings
+	Settings protocol.PartialSettings
 
 	DialTimeout time.Duration // one connection attempt
 	ReadTimeout time.Duration // silence (no frame, no ping) that counts as a dead connection
@@ -98,7 +98,7 @@ type playClient struct {
 	welcomed              bool          // the first welcome came
 	actionSent            bool          // the flags' request was sent
 
-	match      *match.MatchInfo
+	match      *protocol.MatchInfo
 	matchText  string // the last match summary printed
 	listCursor string // where the next page of the match list starts; "" after the last
 	spectating string // the match id being watched
@@ -278,7 +278,7 @@ func (c *playClient) matchUnderWay() bool {
 		return false
 	}
 	switch c.match.State {
-	case match.StateStarting, match.StateRunning, match.StateBetween:
+	case protocol.StateStarting, protocol.StateRunning, protocol.StateBetween:
 		return true
 	}
 	return false

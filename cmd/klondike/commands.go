@@ -6,7 +6,6 @@ import (
 
 	"klondike/api/protocol"
 	"klondike/engine"
-	"klondike/match"
 )
 
 // endOfInput notes the end of stdin: a pending y/N is a no.
@@ -60,7 +59,7 @@ func (c *playClient) command(line string) {
 		if c.attemptUnderWay() {
 			c.printf("Your game goes on until its time runs out; resume with: %s play --server %s --token %s %s\n",
 				c.program(), c.cfg.URL, clean(c.token), c.resumeFlag())
-		} else if c.isPlayer() && c.match.State != match.StateOver {
+		} else if c.isPlayer() && c.match.State != protocol.StateOver {
 			c.printf("You keep your seat; resume with: %s play --server %s --token %s\n", c.program(), c.cfg.URL, clean(c.token))
 		}
 	case "board":

@@ -11,7 +11,6 @@ import (
 	"github.com/gorilla/websocket"
 
 	"klondike/api/protocol"
-	"klondike/match"
 )
 
 // A frame is what a connection's read loop hands the main loop: one message
@@ -168,7 +167,7 @@ func (c *playClient) shouldReconnect() bool {
 	if c.spectating != "" || c.attemptUnderWay() {
 		return true
 	}
-	return c.match != nil && c.match.State != match.StateOver
+	return c.match != nil && c.match.State != protocol.StateOver
 }
 
 // httpURL turns a server path into a full http(s) address on the server.

@@ -7,7 +7,6 @@ import (
 
 	"klondike/api/protocol"
 	"klondike/engine"
-	"klondike/match"
 )
 
 // roundState is the client's knowledge of one round.
@@ -25,7 +24,7 @@ type roundState struct {
 	lastSeq          int          // the last move acknowledged
 	pending          *pendingMove // the move awaiting its answer
 	over             bool
-	leaderboard      []match.Entry
+	leaderboard      []protocol.Entry
 	lbKey            string // what the last printed leaderboard showed, scores aside
 	// kind is an attempt's: "challenge" or "daily" (matchID is then the
 	// asynchronous round's id); "" for a match's round.
@@ -38,9 +37,9 @@ type roundState struct {
 // attempt "Daily deal" or "Challenge".
 func (r *roundState) title() string {
 	switch r.kind {
-	case match.KindDaily:
+	case protocol.KindDaily:
 		return "Daily deal"
-	case match.KindChallenge:
+	case protocol.KindChallenge:
 		return "Challenge"
 	}
 	return fmt.Sprintf("Round %d", r.number)
@@ -71,7 +70,7 @@ func (c *playClient) onRoundStarting(m *protocol.RoundStarting) {
 		knownDeal: m.KnownDeal, seed: m.Seed, startsAt: m.StartsAt, endsAt: m.EndsAt,
 	}
 	if c.match != nil && c.match.ID == m.MatchID {
-		c.match.State = match.StateStarting
+		c.match.State = protocol.StateStarting
 	}
 	in := time.Until(m.StartsAt.Add(-c.skew)).Round(time.Second)
 	c.printf("Round %d starts in %s (%s).\n", m.Round, max(in, 0), m.Rules.String())
@@ -105,7 +104,7 @@ func (c *playClient) onRoundStarted(m *roundStartedMsg) {
 		r.opening = &opening
 	}
 	if c.match != nil && c.match.ID == m.MatchID {
-		c.match.State = match.StateRunning
+		c.match.State = protocol.StateRunning
 	}
 	if m.Resumed {
 		c.printf("%s resumed after your move %d.\n", r.title(), m.LastSeq)
@@ -310,7 +309,7 @@ func (c *playClient) onRoundOver(m *protocol.RoundOver) {
 		r.pending = nil
 	}
 	if c.match != nil && c.match.ID == m.MatchID {
-		c.match.State = match.StateBetween
+		c.match.State = protocol.StateBetween
 	}
 	c.dropQueue("the round is over")
 	replay := ""

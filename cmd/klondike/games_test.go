@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"klondike/api/protocol"
 	"klondike/engine"
 	"klondike/engine/solver"
-	"klondike/match"
 )
 
 // The commands with --game: the deals, the moves and the replays of every
@@ -280,7 +280,7 @@ func TestPlayGameEndToEnd(t *testing.T) {
 	} {
 		t.Run(tc.game, func(t *testing.T) {
 			game := tc.game
-			settings := match.PartialSettings{CountdownS: &zero, TimeLimitS: &thirty, Undo: &undo, Game: &game}
+			settings := protocol.PartialSettings{CountdownS: &zero, TimeLimitS: &thirty, Undo: &undo, Game: &game}
 			p := startPlayer(t, "alice", playConfig{URL: srv, Action: "create", Settings: settings})
 			p.expect(game + ", draw ")
 			p.typeLine("start")
@@ -346,7 +346,7 @@ func TestRenderGames(t *testing.T) {
 	if got, want := foundationsLine(&v, false), "Foundations: C: AC  D: --  H: --  S: JS  (from Q up, king then ace)\n"; got != want {
 		t.Errorf("base Q: %q, want %q", got, want)
 	}
-	s := match.DefaultSettings()
+	s := defaultSettings()
 	if got := describeSettings(s); strings.Contains(got, "klondike") {
 		t.Errorf("klondike settings name the game: %q", got)
 	}
@@ -354,13 +354,21 @@ func TestRenderGames(t *testing.T) {
 	if got := describeSettings(s); !strings.HasPrefix(got, "thumb_and_pouch, draw ") {
 		t.Errorf("thumb_and_pouch settings: %q", got)
 	}
-	kl := &match.MatchInfo{Code: "AAA222", Settings: match.DefaultSettings()}
-	tp := &match.MatchInfo{Code: "BBB333", Settings: s}
-	if got := renderMatchList([]*match.MatchInfo{kl}, false); strings.Contains(got, "Game") {
+	kl := &protocol.MatchInfo{Code: "AAA222", Settings: defaultSettings()}
+	tp := &protocol.MatchInfo{Code: "BBB333", Settings: s}
+	if got := renderMatchList([]*protocol.MatchInfo{kl}, false); strings.Contains(got, "Game") {
 		t.Errorf("a list of Klondike matches with a Game column:\n%s", got)
 	}
-	got := renderMatchList([]*match.MatchInfo{kl, tp}, false)
+	got := renderMatchList([]*protocol.MatchInfo{kl, tp}, false)
 	if !strings.Contains(got, "Time   Game\n") || !strings.Contains(got, "klondike\n") || !strings.Contains(got, "thumb_and_pouch\n") {
 		t.Errorf("a list with a Thumb and Pouch match:\n%s", got)
+	}
+}
+
+// defaultSettings are the server's default settings, as a match shows them.
+func defaultSettings() protocol.Settings {
+	return protocol.Settings{
+		Draw: 3, Scoring: "standard", Undo: "no_reveal", FoundationToTableau: true, Mode: protocol.ModeRace,
+		Rounds: 1, MaxPlayers: 8, TimeLimitS: 900, CountdownS: 3, Deals: protocol.DealsAny,
 	}
 }

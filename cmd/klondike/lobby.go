@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"klondike/api/protocol"
-	"klondike/match"
 )
 
 // onWelcome takes the answer to hello: the session and the server's clock.
@@ -105,7 +104,7 @@ func (c *playClient) program() string {
 // cfg.Settings, with the draw of cfg.Draw unless they say theirs. A game
 // other than Klondike with no draw of its own (--game without --draw) is
 // sent without one: the server gives it the game's draw.
-func (c *playClient) settings() match.PartialSettings {
+func (c *playClient) settings() protocol.PartialSettings {
 	s := c.cfg.Settings
 	if s.Draw == nil && s.Game == nil {
 		draw := c.cfg.Draw
@@ -146,7 +145,7 @@ func (c *playClient) isPlayer() bool {
 
 // onMatch takes a match snapshot: the reply to our request, or a change of
 // our match (or a rematch we were seated in).
-func (c *playClient) onMatch(m *match.MatchInfo, reqType string) {
+func (c *playClient) onMatch(m *protocol.MatchInfo, reqType string) {
 	ours := reqType != "" || c.match == nil || c.match.ID == m.ID || c.spectating == m.ID
 	if !ours {
 		for _, p := range m.Players {
@@ -163,7 +162,7 @@ func (c *playClient) onMatch(m *match.MatchInfo, reqType string) {
 		c.match, c.matchText, c.round, c.spectating = nil, "", nil, ""
 		return
 	}
-	var prev match.State
+	var prev protocol.State
 	if c.match != nil && c.match.ID == m.ID {
 		prev = c.match.State
 	} else if c.match != nil {
@@ -201,7 +200,7 @@ func (c *playClient) onMatch(m *match.MatchInfo, reqType string) {
 		c.printf("Watching match %s.\n", clean(m.Code))
 	}
 	// A round that ended while we were away: its round_over was lost.
-	if r := c.round; r != nil && !r.over && r.matchID == m.ID && (m.RoundID != r.id || m.State == match.StateBetween || m.State == match.StateOver) {
+	if r := c.round; r != nil && !r.over && r.matchID == m.ID && (m.RoundID != r.id || m.State == protocol.StateBetween || m.State == protocol.StateOver) {
 		r.over = true
 		r.pending = nil
 		c.printf("Round %d ended while you were away; its results: %s\n", r.number, clean(c.httpURL("/api/v1/rounds/"+url.PathEscape(r.id)+"/replay")))
@@ -209,7 +208,7 @@ func (c *playClient) onMatch(m *match.MatchInfo, reqType string) {
 			c.printf("Match totals:\n%s", renderTotals(m.Totals, c.playerID))
 		}
 	}
-	if m.State != prev && (m.State == match.StateOver || m.State == match.StateBetween) {
+	if m.State != prev && (m.State == protocol.StateOver || m.State == protocol.StateBetween) {
 		c.dropQueue("the round is over")
 	}
 }
@@ -217,7 +216,7 @@ func (c *playClient) onMatch(m *match.MatchInfo, reqType string) {
 // onMatchOver prints the match's final totals and what can come next.
 func (c *playClient) onMatchOver(m *protocol.MatchOver) {
 	if c.match != nil && c.match.ID == m.MatchID {
-		c.match.State = match.StateOver
+		c.match.State = protocol.StateOver
 	}
 	c.printf("\n%s", renderMatchOver(m.Totals, c.playerID))
 	if !c.eof {

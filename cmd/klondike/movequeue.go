@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"klondike/api/protocol"
-	"klondike/match"
 )
 
 // A pendingMove is a move sent and not yet answered.
@@ -41,9 +40,9 @@ func (c *playClient) moves(fields []string) {
 		c.printf("Your game is over (%s): wait for the round to end.\n", r.view.Status)
 		return
 	case r != nil && r.seated && !r.over:
-	case c.isPlayer() && (c.match.State == match.StateOpen || c.match.State == match.StateStarting):
+	case c.isPlayer() && (c.match.State == protocol.StateOpen || c.match.State == protocol.StateStarting):
 		c.printf("Queued until the round starts: %s\n", strings.Join(ms, " "))
-	case c.isPlayer() && c.match.State == match.StateBetween:
+	case c.isPlayer() && c.match.State == protocol.StateBetween:
 		c.printf("The round is over: wait for the next one.\n")
 		return
 	default:

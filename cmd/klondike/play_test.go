@@ -17,9 +17,9 @@ import (
 	"github.com/gorilla/websocket"
 
 	"klondike/api"
+	"klondike/api/protocol"
 	"klondike/engine"
 	"klondike/lobby/memstore"
-	"klondike/match"
 )
 
 // wait bounds every wait of these tests.
@@ -722,7 +722,7 @@ func TestPlayEndToEnd(t *testing.T) {
 	url := "ws" + strings.TrimPrefix(hs.URL, "http") + "/ws"
 	// Short rounds: no countdown, the shortest time limit.
 	zero, thirty := 0, 30
-	fast := match.PartialSettings{CountdownS: &zero, TimeLimitS: &thirty}
+	fast := protocol.PartialSettings{CountdownS: &zero, TimeLimitS: &thirty}
 
 	alice := startPlayer(t, "alice", playConfig{URL: url, Action: "create", Settings: fast})
 	alice.expect("Invite code: ")

@@ -15,7 +15,6 @@ import (
 
 	"klondike/api/protocol"
 	"klondike/engine"
-	"klondike/match"
 )
 
 // ANSI sequences for --color.
@@ -315,7 +314,7 @@ func youMark(playerID, me string) string {
 // reader's line (player id me) marked with '>'. The score's heading and,
 // under standard scoring, a line that explains the timed score follow the
 // round's scoring by name ("" when unknown).
-func renderLeaderboard(entries []match.Entry, me, scoring string) string {
+func renderLeaderboard(entries []protocol.Entry, me, scoring string) string {
 	if len(entries) == 0 {
 		return "  (no players)\n"
 	}
@@ -337,7 +336,7 @@ func renderLeaderboard(entries []match.Entry, me, scoring string) string {
 
 // renderTotals draws a match's totals: rank, name, total of round scores,
 // first places, games won and the placing in each round.
-func renderTotals(totals []match.Total, me string) string {
+func renderTotals(totals []protocol.Total, me string) string {
 	if len(totals) == 0 {
 		return "  (no players)\n"
 	}
@@ -384,12 +383,12 @@ func renderRoundOver(ro *protocol.RoundOver, me, replayURL, scoring string) stri
 }
 
 // renderMatchOver draws the final standings of a match.
-func renderMatchOver(totals []match.Total, me string) string {
+func renderMatchOver(totals []protocol.Total, me string) string {
 	return "Match over. Final standings:\n" + renderTotals(totals, me)
 }
 
 // describeSettings sums up a match's settings on one line.
-func describeSettings(s match.Settings) string {
+func describeSettings(s protocol.Settings) string {
 	passes := "unlimited passes"
 	switch s.Passes {
 	case 0:
@@ -412,7 +411,7 @@ func describeSettings(s match.Settings) string {
 
 // renderMatch sums up a match: its code, phase, settings and players, the
 // reader's own name marked "you".
-func renderMatch(m *match.MatchInfo, me string) string {
+func renderMatch(m *protocol.MatchInfo, me string) string {
 	var b strings.Builder
 	kind := "Match"
 	if m.Quick {
@@ -455,7 +454,7 @@ func renderMatch(m *match.MatchInfo, me string) string {
 
 // renderMatchList draws a page of the open public matches; more says that
 // further pages follow.
-func renderMatchList(ms []*match.MatchInfo, more bool) string {
+func renderMatchList(ms []*protocol.MatchInfo, more bool) string {
 	switch {
 	case len(ms) == 0 && more:
 		return "No open public matches on this page. More follow: type list more.\n"

@@ -6,7 +6,6 @@ import (
 
 	"klondike/api/protocol"
 	"klondike/engine"
-	"klondike/match"
 )
 
 // deal1View returns the view of deal #1 after moves, at elapsedMs.
@@ -166,7 +165,7 @@ func TestRenderBoardScores(t *testing.T) {
 
 func ms(n int64) *int64 { return &n }
 
-var testEntries = []match.Entry{
+var testEntries = []protocol.Entry{
 	{PlayerID: "p1", Name: "alice", Rank: 1, Score: 655, Foundation: 52, Moves: 131, Status: engine.Won, FinishedMs: ms(183000)},
 	{PlayerID: "p2", Name: "bob the builder", Rank: 2, Score: -12, Foundation: 4, Moves: 17, Status: engine.Playing},
 	{PlayerID: "p3", Name: "carol", Rank: 3, Score: 0, Foundation: 0, Moves: 2, Status: engine.Resigned, FinishedMs: ms(9050)},
@@ -192,7 +191,7 @@ Timed score = game score - 2 points each 10 s (min 0) + a win's time bonus
 	}
 }
 
-var testTotals = []match.Total{
+var testTotals = []protocol.Total{
 	{PlayerID: "p1", Name: "alice", Total: 1310, Wins: 2, GamesWon: 1, Placings: []int{1, 1}, Rank: 1},
 	{PlayerID: "p2", Name: "bob the builder", Total: 40, Wins: 0, Placings: []int{2, 3}, Rank: 2},
 	{PlayerID: "p3", Name: "carol", Total: 0, Wins: 0, Placings: []int{}, Rank: 3},
@@ -239,12 +238,12 @@ Match totals:
 	}
 }
 
-func testMatch() *match.MatchInfo {
-	return &match.MatchInfo{
+func testMatch() *protocol.MatchInfo {
+	return &protocol.MatchInfo{
 		ID: "m1", Code: "K7QX2M", Host: "p1", State: "open",
-		Settings: match.Settings{Draw: 3, Scoring: "standard", Undo: "no_reveal", Mode: "race", Rounds: 1,
+		Settings: protocol.Settings{Draw: 3, Scoring: "standard", Undo: "no_reveal", Mode: "race", Rounds: 1,
 			MaxPlayers: 8, TimeLimitS: 900, CountdownS: 3},
-		Players: []match.MemberInfo{
+		Players: []protocol.MemberInfo{
 			{PlayerID: "p1", Name: "alice", Ready: true, Connected: true},
 			{PlayerID: "p2", Name: "bob", Connected: false},
 		},
@@ -276,14 +275,14 @@ func TestRenderMatchList(t *testing.T) {
 `
 	for _, c := range []struct {
 		name    string
-		matches []*match.MatchInfo
+		matches []*protocol.MatchInfo
 		more    bool
 		want    string
 	}{
 		{"none", nil, false, "No open public matches (create public opens one that others see here).\n"},
 		{"none on this page", nil, true, "No open public matches on this page. More follow: type list more.\n"},
-		{"one", []*match.MatchInfo{m}, false, table},
-		{"one page of several", []*match.MatchInfo{m}, true, table + "More matches follow: type list more.\n"},
+		{"one", []*protocol.MatchInfo{m}, false, table},
+		{"one page of several", []*protocol.MatchInfo{m}, true, table + "More matches follow: type list more.\n"},
 	} {
 		checkText(t, c.name, renderMatchList(c.matches, c.more), c.want)
 	}

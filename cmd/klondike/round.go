@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"klondike/api/protocol"
 	"klondike/engine"
-	"klondike/match"
 )
 
 // roundCheck is the first line of a round replay: the deal's proof.
@@ -49,7 +49,7 @@ type playerCheck struct {
 // loadRound reads a round's replay, as the server publishes it
 // (GET /api/v1/rounds/{id}/replay), from a file, stdin ("-") or an
 // http(s) URL.
-func loadRound(src string, stdin io.Reader) (*match.Replay, error) {
+func loadRound(src string, stdin io.Reader) (*protocol.Replay, error) {
 	var r io.Reader
 	switch {
 	case src == "-":
@@ -73,7 +73,7 @@ func loadRound(src string, stdin io.Reader) (*match.Replay, error) {
 		defer f.Close()
 		r = f
 	}
-	var rep match.Replay
+	var rep protocol.Replay
 	if err := json.NewDecoder(io.LimitReader(r, 64<<20)).Decode(&rep); err != nil {
 		return nil, badInput{fmt.Errorf("round replay %s: %w", src, err)}
 	}

@@ -15,7 +15,6 @@ import (
 	"klondike/api/apitest"
 	"klondike/api/protocol"
 	"klondike/lobby/redisstore/redistest"
-	"klondike/match"
 )
 
 // built is the klondiked binary the kill tests share: one build, not one
@@ -127,7 +126,7 @@ func TestKillNodeMidRound(t *testing.T) {
 	a, b := dial(t, n1), dial(t, n2)
 	a.Hello("alice")
 	b.Hello("bob")
-	info := apitest.Request[protocol.Match](a, protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: match.PartialSettings{
+	info := apitest.Request[protocol.Match](a, protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: protocol.PartialSettings{
 		Seed: new("1"), Undo: new("on"), CountdownS: new(0), MaxPlayers: new(2), TimeLimitS: new(10)}}).Match
 	apitest.Request[protocol.Match](b, protocol.MatchRef{Type: protocol.TypeJoinMatch, Code: info.Code})
 	a.Send(protocol.MatchRef{Type: protocol.TypeStartMatch, MatchID: info.ID})
@@ -166,7 +165,7 @@ func TestKillNodeMidRound(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var rep match.Replay
+	var rep protocol.Replay
 	if err := json.NewDecoder(resp.Body).Decode(&rep); err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +219,7 @@ func TestKillNodeMidAttempt(t *testing.T) {
 	a := dial(t, n1)
 	a.Hello("alice")
 	ch := apitest.Request[protocol.AsyncRound](a, protocol.CreateChallenge{Type: protocol.TypeCreateChallenge, WindowS: 600,
-		Settings: match.PartialSettings{Seed: new("1"), Undo: new("on")}}).Round
+		Settings: protocol.PartialSettings{Seed: new("1"), Undo: new("on")}}).Round
 	st := apitest.Request[protocol.RoundStarted](a, protocol.RoundRef{Type: protocol.TypeStartAttempt, RoundID: ch.RoundID})
 	moves := readMoves(t)
 	for i := range 30 {
@@ -251,7 +250,7 @@ func TestKillNodeMidAttempt(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var rep struct{ Players []match.PlayerReplay }
+	var rep struct{ Players []protocol.PlayerReplay }
 	if err := json.NewDecoder(resp.Body).Decode(&rep); err != nil {
 		t.Fatal(err)
 	}

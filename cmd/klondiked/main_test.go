@@ -21,7 +21,6 @@ import (
 	"klondike/api/protocol"
 	"klondike/lobby/backends"
 	"klondike/lobby/redisstore/redistest"
-	"klondike/match"
 )
 
 // startRun runs the server with args in the background and returns its
@@ -251,7 +250,7 @@ func TestRunWithRedis(t *testing.T) {
 	c := apitest.Dial(t, "http://"+addr)
 	c.Hello("alice")
 	info := apitest.Request[protocol.Match](c, protocol.CreateMatch{Type: protocol.TypeCreateMatch,
-		Settings: match.PartialSettings{Seed: new("1"), CountdownS: new(0), MaxPlayers: new(1)}}).Match
+		Settings: protocol.PartialSettings{Seed: new("1"), CountdownS: new(0), MaxPlayers: new(1)}}).Match
 	c.Send(protocol.MatchRef{Type: protocol.TypeStartMatch, MatchID: info.ID})
 	started := apitest.Expect[protocol.RoundStarted](c)
 	if ans := c.Move(started.RoundID, 1, "T6-F"); ans.Type != protocol.TypeMoveOK {

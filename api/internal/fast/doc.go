@@ -6,5 +6,6 @@
 //
 // ScanMove reads the move frames most of the traffic is without
 // reflection; CmdContext is context.WithDeadline made lazily, so that a
-// message whose handling never waits costs no timer.
+// message whose handling never waits costs no timer; AppendViewJSON and
+// MoveOK write the answer to every move, its view included, by hand.
 package fast

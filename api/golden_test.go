@@ -1,4 +1,4 @@
-package protocol_test
+package api
 
 import (
 	"bufio"
@@ -11,12 +11,13 @@ import (
 	"testing"
 	"time"
 
+	"klondike/api/internal/fast"
 	"klondike/api/protocol"
 	"klondike/engine"
 	"klondike/match"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/messages.golden from the current encoding")
+var updateGolden = flag.Bool("update", false, "rewrite protocol/testdata/messages.golden from the current encoding")
 
 // The fixtures of the golden messages: every field set somewhere, names
 // that need escaping, empty lists and absent ones.
@@ -50,17 +51,19 @@ var (
 	gDoubleRules = engine.DefaultRulesFor(engine.DoubleKlondike)
 )
 
-func gView() []byte {
+func gGame() *engine.Game {
 	g, err := engine.NewGame(engine.NumberedDeal(1), gRules)
 	if err != nil {
 		panic(err)
 	}
-	return g.AppendViewJSON(nil, 421)
+	return g
 }
 
+func gView() []byte { return marshal(gGame().View(421)) }
+
 // goldenMessages returns every server message of the golden file, by name,
-// as the server writes it: the match's events through Encode, the api's
-// replies through encoding/json, move_ok through AppendMoveOK.
+// as the server writes it: the match's events through encodeEvent, the api's
+// replies through encoding/json, move_ok through fast.AppendMoveOK.
 func goldenMessages(t *testing.T) [][2]string {
 	view := gView()
 	yes, no := true, false
@@ -68,7 +71,7 @@ func goldenMessages(t *testing.T) [][2]string {
 	announce := match.DealAnnouncement{Commitment: secret.Commitment}
 	move := "T6-F"
 	var out [][2]string
-	event := func(name string, e match.Event) { out = append(out, [2]string{name, string(protocol.Encode(e))}) }
+	event := func(name string, e match.Event) { out = append(out, [2]string{name, string(encodeEvent(e))}) }
 	reply := func(name string, v any) {
 		b, err := json.Marshal(v)
 		if err != nil {
@@ -85,9 +88,9 @@ func goldenMessages(t *testing.T) [][2]string {
 		Deal: match.DealAnnouncement{Commitment: secret.Commitment, Winnable: &yes}})
 	event("round_starting_not_winnable", match.RoundStarting{MatchID: "m1", RoundID: "r1", Round: 3, StartsAt: gT0, EndsAt: gT1, Rules: gRules,
 		Deal: match.DealAnnouncement{Commitment: secret.Commitment, Winnable: &no}})
-	event("round_started", match.RoundStarted{MatchID: "m1", RoundID: "r1", Round: 1, StartsAt: gT0, EndsAt: gT1, Rules: gRules, Deal: announce, View: view})
+	event("round_started", match.RoundStarted{MatchID: "m1", RoundID: "r1", Round: 1, StartsAt: gT0, EndsAt: gT1, Rules: gRules, Deal: announce, View: gGame().View(421)})
 	event("round_started_known_resumed", match.RoundStarted{MatchID: "m1", RoundID: "r1", Round: 1, StartsAt: gT0, EndsAt: gT1, Rules: gVegas,
-		Deal: match.DealAnnouncement{Known: true, Seed: 18446744073709551615, Winnable: &no}, View: view, LastSeq: 41, Resumed: true})
+		Deal: match.DealAnnouncement{Known: true, Seed: 18446744073709551615, Winnable: &no}, View: gGame().View(421), LastSeq: 41, Resumed: true})
 	event("leaderboard", match.Leaderboard{MatchID: "m1", RoundID: "r1", Entries: gEntries})
 	event("leaderboard_empty", match.Leaderboard{MatchID: "m1", RoundID: "r1"})
 	event("round_over", match.RoundOver{MatchID: "m1", RoundID: "3418e212c6f57ca6", Round: 1, Results: gEntries, Deal: secret,
@@ -105,9 +108,9 @@ func goldenMessages(t *testing.T) [][2]string {
 	reply("welcome", protocol.Welcome{Type: protocol.TypeWelcome, Re: "1", PlayerID: "51ce19722766c6cd", Name: "alice",
 		Token: "ee91610b0524be0eb39d7ec987942f53b36bdb0f92c5030e", ServerTime: gT0, Resumed: true, MatchID: "35c60f3cec9ddca4"})
 	reply("welcome_new", protocol.Welcome{Type: protocol.TypeWelcome, PlayerID: "51ce19722766c6cd", Name: "alice", Token: "ee91", ServerTime: gT0})
-	reply("match_reply", protocol.Match{Type: protocol.TypeMatch, Re: "2", Match: gInfo})
-	reply("matches", protocol.Matches{Type: protocol.TypeMatches, Re: "v", Matches: []*match.MatchInfo{gOpen, gInfo}, NextCursor: "1e"})
-	reply("matches_last", protocol.Matches{Type: protocol.TypeMatches, Re: "w", Matches: []*match.MatchInfo{}})
+	reply("match_reply", protocol.Match{Type: protocol.TypeMatch, Re: "2", Match: wireInfo(gInfo)})
+	reply("matches", protocol.Matches{Type: protocol.TypeMatches, Re: "v", Matches: wireInfos([]*match.MatchInfo{gOpen, gInfo}), NextCursor: "1e"})
+	reply("matches_last", protocol.Matches{Type: protocol.TypeMatches, Re: "w", Matches: wireInfos([]*match.MatchInfo{})})
 	reply("error", protocol.Error{Type: protocol.TypeError, Re: "i", Code: protocol.CodeNotFound, Message: "no such match"})
 	reply("error_no_re", protocol.Error{Type: protocol.TypeError, Code: protocol.CodeRateLimited, Message: "too many messages; slow down"})
 	reply("move_rejected", protocol.MoveRejected{Type: protocol.TypeMoveRejected, Re: "5", RoundID: "r1", Seq: 3, Code: protocol.CodeOutOfOrder,
@@ -117,9 +120,9 @@ func goldenMessages(t *testing.T) [][2]string {
 	reply("resigned", protocol.Resigned{Type: protocol.TypeResigned, Re: "7", RoundID: "r1"})
 	reply("hint", protocol.HintReply{Type: protocol.TypeHint, Re: "8", RoundID: "r1", Move: &move, Verdict: "winnable"})
 	reply("hint_none", protocol.HintReply{Type: protocol.TypeHint, RoundID: "r1", Verdict: "unwinnable"})
-	out = append(out, [2]string{"move_ok", string(protocol.AppendMoveOK(nil, "5", "r1", 2, view, engine.Revealed|engine.ToTableau, false))})
-	out = append(out, [2]string{"move_ok_duplicate", string(protocol.AppendMoveOK(nil, "", "r1", 2, view, 0, true))})
-	out = append(out, [2]string{"move_ok_redo", string(protocol.AppendMoveOK(nil, "9", "r1", 4, view, engine.Redid|engine.ToFoundation, false))})
+	out = append(out, [2]string{"move_ok", string(fast.AppendMoveOK(nil, "5", "r1", 2, view, engine.Revealed|engine.ToTableau, false))})
+	out = append(out, [2]string{"move_ok_duplicate", string(fast.AppendMoveOK(nil, "", "r1", 2, view, 0, true))})
+	out = append(out, [2]string{"move_ok_redo", string(fast.AppendMoveOK(nil, "9", "r1", 4, view, engine.Redid|engine.ToFoundation, false))})
 	return out
 }
 
@@ -129,8 +132,8 @@ func goldenMessages(t *testing.T) [][2]string {
 // (go test ./api/protocol -update rewrites it after a deliberate change).
 func TestGoldenMessages(t *testing.T) {
 	got := goldenMessages(t)
-	const path = "testdata/messages.golden"
-	if *update {
+	const path = "protocol/testdata/messages.golden"
+	if *updateGolden {
 		var b bytes.Buffer
 		for _, m := range got {
 			fmt.Fprintf(&b, "%s\t%s\n", m[0], m[1])

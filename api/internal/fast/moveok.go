@@ -1,11 +1,11 @@
-package protocol
+package fast
 
 import (
 	"encoding/json"
 	"strconv"
+	"sync"
 
 	"klondike/engine"
-	"klondike/match"
 )
 
 // The answer to every move is written here by hand: encoding/json would
@@ -25,16 +25,31 @@ func AppendMoveOK(b []byte, re, roundID string, seq int, view []byte, ev engine.
 // EncodeMoveOK returns the move_ok message that answers a move, with the
 // view after it: AppendMoveOK's bytes, made in one allocation of just their
 // length. Head and tail are written on the stack first, so the view, valid
-// only in match.Round.Move's ack, is copied once.
-func EncodeMoveOK(re, roundID string, res match.MoveResult, view []byte) []byte {
+// only while its buffer is, is copied once.
+func EncodeMoveOK(re, roundID string, seq int, ev engine.Events, duplicate bool, view []byte) []byte {
 	var head, tail [moveOKScratch]byte
-	h := appendMoveOKHead(head[:0], re, roundID, res.Seq)
-	t := appendMoveOKTail(tail[:0], res.Events, res.Duplicate)
+	h := appendMoveOKHead(head[:0], re, roundID, seq)
+	t := appendMoveOKTail(tail[:0], ev, duplicate)
 	msg := make([]byte, 0, len(h)+len(view)+len(t))
 	msg = append(msg, h...)
 	msg = append(msg, view...)
 	return append(msg, t...)
 }
+
+// MoveOK returns the move_ok that answers a move, with the player's view
+// v after it: EncodeMoveOK of v's JSON, which is written into a scratch
+// buffer first, so the message is the one allocation.
+func MoveOK(re, roundID string, seq int, ev engine.Events, duplicate bool, v *engine.View) []byte {
+	bp := viewScratch.Get().(*[]byte)
+	view := AppendViewJSON((*bp)[:0], v)
+	msg := EncodeMoveOK(re, roundID, seq, ev, duplicate, view)
+	*bp = view[:0]
+	viewScratch.Put(bp)
+	return msg
+}
+
+// viewScratch holds the buffers MoveOK writes views into.
+var viewScratch = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
 
 // moveOKScratch is the room EncodeMoveOK gives the head and the tail of
 // move_ok on the stack: enough for ids of MaxIDLen and the usual events; a
