@@ -111,7 +111,9 @@ func (l *Lobby) matchConfig() match.Config {
 		}
 	}
 	cfg.OnRoundOver = func(r *match.Round, results []match.Entry) {
-		l.background(func() { l.countRound(r, results) })
+		if f := l.cfg.OnRoundResults; f != nil {
+			l.background(func() { f(r, results) })
+		}
 		if l.cfg.OnRoundOver != nil {
 			l.cfg.OnRoundOver()
 		}
