@@ -14,8 +14,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"klondike/engine"
-	"klondike/lobby/redisstore/redistest"
 	"klondike/lobby/challenge"
+	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
 )
 

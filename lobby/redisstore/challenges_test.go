@@ -12,10 +12,10 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"klondike/engine"
+	"klondike/lobby/challenge"
 	"klondike/lobby/redisstore"
 	"klondike/lobby/redisstore/redistest"
 	"klondike/lobby/storetest"
-	"klondike/lobby/challenge"
 	"klondike/match"
 )
 
@@ -248,9 +248,9 @@ func TestChallengeUnavailable(t *testing.T) {
 	ctx := context.Background()
 	e := challenge.EntryOf(&rec, match.Standing{PlayerID: "p9", FinishedMs: -1}, 0)
 	calls := map[string]func() error{
-		"Create": func() error { _, _, err := a.Create(ctx, rec, time.Hour); return err },
-		"Load":   func() error { _, err := a.Load(ctx, "r1"); return err },
-		"CloseEarly":  func() error { _, err := a.CloseEarly(ctx, "r1", rec.OpensAt); return err },
+		"Create":     func() error { _, _, err := a.Create(ctx, rec, time.Hour); return err },
+		"Load":       func() error { _, err := a.Load(ctx, "r1"); return err },
+		"CloseEarly": func() error { _, err := a.CloseEarly(ctx, "r1", rec.OpensAt); return err },
 		"StartAttempt": func() error {
 			_, _, err := a.StartAttempt(ctx, "r1", challenge.Attempt{PlayerID: "p9"})
 			return err
