@@ -12,12 +12,20 @@
 //
 // The package builds no wire messages: a match produces events
 // (MatchUpdate, RoundStarting, RoundStarted, Leaderboard, RoundOver,
-// MatchOver) and encodes them with the Config.Encode it is given (the api's
-// is api/protocol.Encode), then hands the bytes to its Sink.
+// MatchOver, and for an attempt at a challenge GhostUpdate and AttemptOver,
+// which lobby/challenge sends) and encodes them with the Config.Encode it
+// is given (the api's is api/protocol.Encode), then hands the bytes to its
+// Sink.
 //
 // The interfaces it needs are declared here: Store (move logs and
 // standings), Coord (the match's record, round records, the bus between
 // nodes, leases) and Sink (delivery to players). lobby/memstore and
 // lobby/redisstore implement them; lobby/storetest is the suite every
 // implementation passes.
+//
+// Challenges are lobby/challenge's; what of them the live rounds, the
+// events and the wire need is here (challenge.go, board.go, ghost.go,
+// records.go): the kinds, an attempt's round id (AttemptRoundID),
+// AsyncInfo, BoardEntry and BoardPage, Ghost, VariantRecord and
+// GameResult, and the variants' names (Variant, ParseVariant).
 package match
