@@ -231,7 +231,7 @@ func (l *Lobby) subscribe(subscribed chan<- struct{}) {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { <-l.stop; cancel() }()
 	for wait := 100 * time.Millisecond; ; wait = min(2*wait, 5*time.Second) {
-		err := l.cfg.Coord.Subscribe(ctx, l.onEnvelope)
+		err := l.cfg.Coord.Subscribe(ctx, l.onBusMessage)
 		if err == nil {
 			close(subscribed)
 			return
