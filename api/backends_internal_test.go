@@ -6,6 +6,6 @@ import "klondike/lobby/memstore"
 // the tests and benchmarks inside the package.
 func withMemory(cfg Config) Config {
 	mem := memstore.NewBackends()
-	cfg.Store, cfg.Sessions, cfg.Coord, cfg.Async, cfg.Records = mem.Store, mem.Sessions, mem.Coord, mem.Async, mem.Async
+	cfg.Store, cfg.Sessions, cfg.Coord, cfg.Challenges, cfg.Records = mem.Store, mem.Sessions, mem.Coord, mem.Challenges, mem.Challenges
 	return cfg
 }

@@ -20,11 +20,11 @@ func withMemory(cfg api.Config) api.Config {
 	if cfg.Coord == nil {
 		cfg.Coord = mem.Coord
 	}
-	if cfg.Async == nil {
-		cfg.Async = mem.Async
+	if cfg.Challenges == nil {
+		cfg.Challenges = mem.Challenges
 	}
 	if cfg.Records == nil {
-		cfg.Records = mem.Async
+		cfg.Records = mem.Challenges
 	}
 	return cfg
 }

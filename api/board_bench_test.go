@@ -17,6 +17,7 @@ import (
 
 	"klondike/api"
 	"klondike/engine"
+	"klondike/lobby/challenge"
 	"klondike/lobby/memstore"
 	"klondike/lobby/redisstore"
 	"klondike/lobby/redisstore/redistest"
@@ -37,10 +38,10 @@ func BenchmarkLeaderboardPage100k(b *testing.B) {
 	rs := redistest.Start(b)
 	c := redis.NewClient(&redis.Options{Addr: rs.Addr(), PoolSize: 64})
 	b.Cleanup(func() { c.Close() })
-	async := redisstore.NewAsync(c, redistest.Prefix(b))
+	async := redisstore.NewChallenges(c, redistest.Prefix(b))
 	mem := memstore.NewBackends()
 	srv := api.NewServer(api.Config{
-		Store: mem.Store, Sessions: mem.Sessions, Coord: mem.Coord, Async: async, Records: async,
+		Store: mem.Store, Sessions: mem.Sessions, Coord: mem.Coord, Challenges: async, Records: async,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	b.Cleanup(srv.Close)
@@ -48,11 +49,11 @@ func BenchmarkLeaderboardPage100k(b *testing.B) {
 	ctx := context.Background()
 	rules := engine.DefaultRules()
 	now := time.Now()
-	rec := match.AsyncRecord{
+	rec := challenge.Record{
 		ID: "daily-bench-draw3", Kind: match.KindDaily, Variant: match.Variant(rules), Rules: rules, Mode: match.ModeRace,
 		Fair: match.KnownDeal(1), LimitMs: 900_000, OpensAt: now.Add(-time.Hour), ClosesAt: now.Add(time.Hour),
 	}
-	if _, _, err := async.CreateAsync(ctx, rec, 2*time.Hour); err != nil {
+	if _, _, err := async.Create(ctx, rec, 2*time.Hour); err != nil {
 		b.Fatal(err)
 	}
 	players := fillBoard(b, async, &rec, boardPlayers)
@@ -78,7 +79,7 @@ func BenchmarkLeaderboardPage100k(b *testing.B) {
 
 // fillBoard starts and finishes n attempts at rec, each a different
 // result, and returns their players.
-func fillBoard(b *testing.B, async *redisstore.Async, rec *match.AsyncRecord, n int) []string {
+func fillBoard(b *testing.B, async *redisstore.Challenges, rec *challenge.Record, n int) []string {
 	b.Helper()
 	ctx := context.Background()
 	players := make([]string, n)
@@ -91,7 +92,7 @@ func fillBoard(b *testing.B, async *redisstore.Async, rec *match.AsyncRecord, n 
 				id := fmt.Sprintf("p%06d", i)
 				players[i] = id
 				name := fmt.Sprintf("player %d", i)
-				if _, _, err := async.StartAttempt(ctx, rec.ID, match.Attempt{PlayerID: id, Name: name, StartedAt: time.Now()}); err != nil {
+				if _, _, err := async.StartAttempt(ctx, rec.ID, challenge.Attempt{PlayerID: id, Name: name, StartedAt: time.Now()}); err != nil {
 					select {
 					case errs <- err:
 					default:
@@ -105,7 +106,7 @@ func fillBoard(b *testing.B, async *redisstore.Async, rec *match.AsyncRecord, n 
 				if st.Foundation == engine.NumCards {
 					st.Status = engine.Won
 				}
-				if _, err := async.Finish(ctx, rec.ID, match.BoardEntryOf(rec, st, st.FinishedMs)); err != nil {
+				if _, err := async.Finish(ctx, rec.ID, challenge.EntryOf(rec, st, st.FinishedMs)); err != nil {
 					select {
 					case errs <- err:
 					default:

@@ -46,12 +46,12 @@ func (cl *redisCluster) start(t *testing.T) string {
 	t.Helper()
 	c := redis.NewClusterClient(cl.rc.Options())
 	cfg := redisstore.Config{Prefix: cl.prefix}
-	async := redisstore.NewAsync(c, cl.prefix)
+	async := redisstore.NewChallenges(c, cl.prefix)
 	srv := api.NewServer(api.Config{
 		Store:          redisstore.New(c, cfg),
 		Sessions:       redisstore.NewSessions(c, cl.prefix),
 		Coord:          redisstore.NewCoord(c, cfg),
-		Async:          async,
+		Challenges:     async,
 		Records:        async,
 		Logger:         slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Limits:         api.Limits{MsgRate: 10000, MsgBurst: 10000},

@@ -14,6 +14,7 @@ import (
 	"klondike/api/ws"
 	"klondike/engine"
 	"klondike/lobby"
+	"klondike/lobby/challenge"
 	"klondike/match"
 )
 
@@ -52,11 +53,11 @@ var codeTable = []struct {
 	{lobby.ErrTooManyOpenFromAddr, protocol.CodeRateLimited},
 	{lobby.ErrTooManyOpen, protocol.CodeUnavailable},
 	{lobby.ErrTooManyNewSessions, protocol.CodeRateLimited},
-	{match.ErrAlreadyPlayed, protocol.CodeAlreadyPlayed},
-	{match.ErrWindowClosed, protocol.CodeRoundNotRunning},
-	{lobby.ErrNoSuchAsyncRound, protocol.CodeNotFound},
-	{lobby.ErrNotCreator, protocol.CodeUnauthorized},
-	{lobby.ErrTooManyChallenges, protocol.CodeRateLimited},
+	{challenge.ErrAlreadyPlayed, protocol.CodeAlreadyPlayed},
+	{challenge.ErrWindowClosed, protocol.CodeRoundNotRunning},
+	{challenge.ErrNoSuchChallenge, protocol.CodeNotFound},
+	{challenge.ErrNotCreator, protocol.CodeUnauthorized},
+	{challenge.ErrTooManyChallenges, protocol.CodeRateLimited},
 	{match.ErrNotFound, protocol.CodeNotFound},
 	{context.DeadlineExceeded, protocol.CodeUnavailable},
 	{context.Canceled, protocol.CodeUnavailable},
@@ -93,10 +94,11 @@ const commandTimeout = 5 * time.Second
 // ws.Handler of every WebSocket connection, and its afterMessage the
 // connections' AfterMessage hook.
 type Service struct {
-	Lobby   *lobby.Lobby
-	Hub     *Hub
-	Metrics *Metrics
-	Log     *slog.Logger
+	Lobby      *lobby.Lobby
+	Challenges *challenge.Service
+	Hub        *Hub
+	Metrics    *Metrics
+	Log        *slog.Logger
 	// Hint answers "hint" in solo rounds; nil offers none.
 	Hint match.HintFunc
 
@@ -132,7 +134,7 @@ var handlers = map[string]handler{
 	protocol.TypeResign:          (*Service).resign,
 	protocol.TypeHint:            (*Service).hint,
 	protocol.TypeCreateChallenge: (*Service).createChallenge,
-	protocol.TypeGetAsyncRound:   (*Service).getAsyncRound,
+	protocol.TypeGetAsyncRound:   (*Service).getChallenge,
 	protocol.TypeCloseChallenge:  (*Service).closeChallenge,
 	protocol.TypeStartAttempt:    (*Service).startAttempt,
 	protocol.TypeGetDaily:        (*Service).getDaily,

@@ -46,16 +46,16 @@ func (cl *cluster) start(t *testing.T) string {
 	c := redis.NewClient(&redis.Options{Addr: cl.rs.Addr(), DialTimeout: time.Second,
 		ReadTimeout: time.Second, WriteTimeout: time.Second, MaxRetries: 2})
 	cfg := redisstore.Config{Prefix: cl.prefix}
-	async := redisstore.NewAsync(c, cl.prefix)
+	async := redisstore.NewChallenges(c, cl.prefix)
 	srv := api.NewServer(api.Config{
-		Store:    redisstore.New(c, cfg),
-		Sessions: redisstore.NewSessions(c, cl.prefix),
-		Coord:    redisstore.NewCoord(c, cfg),
-		Async:    async,
-		Records:  async,
-		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Limits:   api.Limits{MsgRate: 10000, MsgBurst: 10000},
-		Match:    match.Config{LeaderboardEvery: 20 * time.Millisecond, LeaseTTL: time.Second},
+		Store:      redisstore.New(c, cfg),
+		Sessions:   redisstore.NewSessions(c, cl.prefix),
+		Coord:      redisstore.NewCoord(c, cfg),
+		Challenges: async,
+		Records:    async,
+		Logger:     slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Limits:     api.Limits{MsgRate: 10000, MsgBurst: 10000},
+		Match:      match.Config{LeaderboardEvery: 20 * time.Millisecond, LeaseTTL: time.Second},
 		// Check often for a Redis that lost its data.
 		DataEpochEvery: 100 * time.Millisecond,
 	})

@@ -18,6 +18,6 @@ type (
 	LeaderboardReply      = leaderboardReply
 	DailyReply            = dailyReply
 	RecordsReply          = recordsReply
-	AsyncLeaderboardReply = asyncLeaderboardReply
-	AsyncReplayReply      = asyncReplayReply
+	AsyncLeaderboardReply = challengeLeaderboardReply
+	AsyncReplayReply      = challengeReplayReply
 )

@@ -32,6 +32,7 @@ import (
 	"klondike/api/web"
 	"klondike/engine"
 	"klondike/lobby"
+	"klondike/lobby/challenge"
 	"klondike/lobby/memstore"
 	"klondike/match"
 )
@@ -673,26 +674,26 @@ func (c *faultCoord) LoadRound(ctx context.Context, id string) ([]byte, error) {
 	return c.Coord.LoadRound(ctx, id)
 }
 
-// faultAsync is an AsyncStore and a RecordStore whose round records and
+// faultChallenges is a challenge.Store and a RecordStore whose round records and
 // players' records fail as its coord's do.
-type faultAsync struct {
-	match.AsyncStore
-	records match.RecordStore
+type faultChallenges struct {
+	challenge.Store
+	records challenge.RecordStore
 	coord   *faultCoord
 }
 
-func (a *faultAsync) LoadAsync(ctx context.Context, id string) (match.AsyncRecord, error) {
+func (a *faultChallenges) Load(ctx context.Context, id string) (challenge.Record, error) {
 	if err := a.coord.fault(); err != nil {
-		return match.AsyncRecord{}, err
+		return challenge.Record{}, err
 	}
-	return a.AsyncStore.LoadAsync(ctx, id)
+	return a.Store.Load(ctx, id)
 }
 
-func (a *faultAsync) AddResult(ctx context.Context, playerID string, g match.GameResult) (bool, error) {
+func (a *faultChallenges) AddResult(ctx context.Context, playerID string, g match.GameResult) (bool, error) {
 	return a.records.AddResult(ctx, playerID, g)
 }
 
-func (a *faultAsync) Records(ctx context.Context, playerID string) ([]match.VariantRecord, error) {
+func (a *faultChallenges) Records(ctx context.Context, playerID string) ([]match.VariantRecord, error) {
 	if err := a.coord.fault(); err != nil {
 		return nil, err
 	}
@@ -923,13 +924,13 @@ func TestOpenAPI(t *testing.T) {
 	// A store that is down, then broken; a full address; a shutdown.
 	coord := &faultCoord{Coord: memstore.NewCoord()}
 	mem := memstore.NewBackends()
-	store := &faultAsync{AsyncStore: mem.Async, records: mem.Async, coord: coord}
+	store := &faultChallenges{Store: mem.Challenges, records: mem.Challenges, coord: coord}
 	down := api.NewServer(withMemory(api.Config{
-		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Coord:   coord,
-		Async:   store,
-		Records: store,
-		Limits:  api.Limits{MaxConnsPerIP: 1},
+		Logger:     slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Coord:      coord,
+		Challenges: store,
+		Records:    store,
+		Limits:     api.Limits{MaxConnsPerIP: 1},
 	}))
 	hs := httptest.NewServer(down)
 	t.Cleanup(func() {

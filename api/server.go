@@ -17,6 +17,7 @@ import (
 	"klondike/engine"
 	"klondike/engine/solver"
 	"klondike/lobby"
+	"klondike/lobby/challenge"
 	"klondike/lobby/storemetrics"
 	"klondike/match"
 )
@@ -32,15 +33,16 @@ type Config struct {
 	Store    match.Store
 	Sessions lobby.Sessions
 	Coord    lobby.Coord
-	// Async keeps the asynchronous rounds (challenges, the daily deal) and
-	// Records the players' records; both required, from the same backends.
-	Async   match.AsyncStore
-	Records match.RecordStore
+	// Challenges keeps the challenges (made by players, and the daily
+	// deal) and Records the players' records; both required, from the same
+	// backends.
+	Challenges challenge.Store
+	Records    challenge.RecordStore
 	// DailyVariants are the rules of the daily rounds (default draw 3 and
-	// draw 1; lobby.Config.DailyVariants).
+	// draw 1; challenge.Config.DailyVariants).
 	DailyVariants []engine.Rules
 	// ChallengesPerHour bounds the challenges a player makes (default 20;
-	// lobby.Config.ChallengesPerHour).
+	// challenge.Config.ChallengesPerHour).
 	ChallengesPerHour int
 	// Hint answers "hint" in solo rounds (engine/solver behind it); nil
 	// offers no hints.
@@ -73,11 +75,12 @@ type Config struct {
 // the wiring of lobby, hub, store and metrics. cmd/klondiked and the
 // end-to-end tests build it the same way.
 type Server struct {
-	Lobby   *lobby.Lobby
-	Hub     *Hub
-	WS      *ws.Server
-	Metrics *Metrics
-	Store   match.Store
+	Lobby      *lobby.Lobby
+	Challenges *challenge.Service
+	Hub        *Hub
+	WS         *ws.Server
+	Metrics    *Metrics
+	Store      match.Store
 
 	log      *slog.Logger
 	mux      *http.ServeMux
@@ -85,7 +88,7 @@ type Server struct {
 }
 
 // NewServer wires a server. Close releases what it started. It panics
-// when cfg lacks a Store, Sessions, a Coord, Async or Records, naming the
+// when cfg lacks a Store, Sessions, a Coord, Challenges or Records, naming the
 // first missing.
 func NewServer(cfg Config) *Server {
 	switch {
@@ -95,8 +98,8 @@ func NewServer(cfg Config) *Server {
 		panic("api: Config needs Sessions")
 	case cfg.Coord == nil:
 		panic("api: Config needs a Coord")
-	case cfg.Async == nil:
-		panic("api: Config needs Async")
+	case cfg.Challenges == nil:
+		panic("api: Config needs Challenges")
 	case cfg.Records == nil:
 		panic("api: Config needs Records")
 	}
@@ -116,15 +119,23 @@ func NewServer(cfg Config) *Server {
 		MatchRetention: cfg.MatchRetention, RoundRetention: cfg.RoundRetention, SessionIdle: cfg.SessionIdle,
 		DataEpochEvery: cfg.DataEpochEvery, AbandonedAfter: cfg.AbandonedAfter,
 		MaxOpen: cfg.MaxOpenMatches, MaxOpenPerIP: cfg.MaxOpenMatchesPerIP, NewSessionsPerMinute: cfg.NewSessionsPerMinute,
-		Async: cfg.Async, Records: cfg.Records, DailyVariants: cfg.DailyVariants, ChallengesPerHour: cfg.ChallengesPerHour,
 		OnRoundDealt: s.Metrics.RoundsStarted.Inc, OnRoundOver: s.Metrics.RoundsFinished.Inc,
-		OnAsync: func(kind, event string) { s.Metrics.Async.WithLabelValues(kind, event).Inc() },
+		// The challenges are made below, before any round can end or be
+		// asked for.
+		AttemptRound:   func(ctx context.Context, id string) (*match.Round, error) { return s.Challenges.Round(ctx, id) },
+		OnRoundResults: func(r *match.Round, results []match.Entry) { s.Challenges.CountRound(r, results) },
+	})
+	s.Challenges = challenge.New(s.Lobby, challenge.Config{
+		Challenges: cfg.Challenges, Records: cfg.Records, Store: cfg.Store, Sink: s.Hub,
+		Winnable: cfg.Match.Winnable, Logger: cfg.Logger,
+		DailyVariants: cfg.DailyVariants, ChallengesPerHour: cfg.ChallengesPerHour,
+		OnEvent: func(kind, event string) { s.Metrics.Async.WithLabelValues(kind, event).Inc() },
 	})
 	s.Metrics.RegisterMatchGauges(
 		func() float64 { o, _ := s.Lobby.Counts(); return float64(o) },
 		func() float64 { _, r := s.Lobby.Counts(); return float64(r) },
 	)
-	svc := &Service{Lobby: s.Lobby, Hub: s.Hub, Metrics: s.Metrics, Log: cfg.Logger, Hint: cfg.Hint}
+	svc := &Service{Lobby: s.Lobby, Challenges: s.Challenges, Hub: s.Hub, Metrics: s.Metrics, Log: cfg.Logger, Hint: cfg.Hint}
 	s.WS = ws.NewServer(svc, ws.Config{
 		Limits: cfg.Limits, AfterMessage: svc.afterMessage, Refused: svc.refused, Closes: closes,
 		Metrics: s.Metrics.transport(), Logger: cfg.Logger, UserAttr: "player_id",
@@ -263,8 +274,8 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	rd, err := s.Lobby.Round(ctx, r.PathValue("id"))
 	if errors.Is(err, lobby.ErrNoSuchRound) {
-		if rec, aerr := s.Lobby.AsyncRound(ctx, r.PathValue("id")); aerr == nil {
-			s.asyncLeaderboard(ctx, w, r, &rec)
+		if rec, cerr := s.Challenges.Load(ctx, r.PathValue("id")); cerr == nil {
+			s.challengeLeaderboard(ctx, w, r, &rec)
 			return
 		}
 	}
@@ -302,8 +313,8 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	rd, err := s.Lobby.Round(ctx, id)
 	if errors.Is(err, lobby.ErrNoSuchRound) {
-		if rec, aerr := s.Lobby.AsyncRound(ctx, id); aerr == nil {
-			s.asyncReplay(ctx, w, r, &rec)
+		if rec, cerr := s.Challenges.Load(ctx, id); cerr == nil {
+			s.challengeReplay(ctx, w, r, &rec)
 			return
 		}
 	}
@@ -311,10 +322,10 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 		s.routeError(w, err)
 		return
 	}
-	if asyncID, _, ok := match.SplitAttemptRoundID(id); ok {
+	if challengeID, _, ok := match.SplitAttemptRoundID(id); ok {
 		// An attempt's game is published with its round's, at the close:
 		// its deal is the others' too.
-		if rec, err := s.Lobby.AsyncRound(ctx, asyncID); err != nil || !rec.Closed(time.Now()) {
+		if rec, err := s.Challenges.Load(ctx, challengeID); err != nil || !rec.Closed(time.Now()) {
 			writeJSON(w, http.StatusNotFound, errorBody(protocol.CodeNotFound, "the replays are published when the round's window closes"))
 			return
 		}
@@ -354,9 +365,12 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.draining.Store(true)
 	werr := s.WS.Shutdown(ctx)
+	cerr := s.Challenges.Shutdown(ctx)
 	lerr := s.Lobby.Shutdown(ctx)
-	if werr != nil {
-		return werr
+	for _, err := range []error{werr, cerr} {
+		if err != nil {
+			return err
+		}
 	}
 	return lerr
 }
@@ -367,6 +381,7 @@ func (s *Server) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_ = s.Shutdown(ctx)
+	s.Challenges.Close()
 	s.Lobby.Close()
 }
 

@@ -19,14 +19,12 @@ import (
 // than made on some of its own choosing.
 func TestNewNeedsBackends(t *testing.T) {
 	mem := memstore.NewBackends()
-	full := lobby.Config{Store: mem.Store, Coord: mem.Coord, Sessions: mem.Sessions, Sink: &sink{}, Async: mem.Async, Records: mem.Async}
+	full := lobby.Config{Store: mem.Store, Coord: mem.Coord, Sessions: mem.Sessions, Sink: &sink{}}
 	for name, drop := range map[string]func(*lobby.Config){
 		"Store":    func(c *lobby.Config) { c.Store = nil },
 		"Coord":    func(c *lobby.Config) { c.Coord = nil },
 		"Sessions": func(c *lobby.Config) { c.Sessions = nil },
 		"Sink":     func(c *lobby.Config) { c.Sink = nil },
-		"Async":    func(c *lobby.Config) { c.Async = nil },
-		"Records":  func(c *lobby.Config) { c.Records = nil },
 	} {
 		t.Run(name, func(t *testing.T) {
 			cfg := full
@@ -65,7 +63,7 @@ func TestSessionsAcrossLobbies(t *testing.T) {
 		newNode := func() *lobby.Lobby {
 			mem := memstore.NewBackends()
 			l := lobby.New(lobby.Config{
-				Store: mem.Store, Coord: mem.Coord, Sessions: shared, Sink: &sink{}, Async: mem.Async, Records: mem.Async,
+				Store: mem.Store, Coord: mem.Coord, Sessions: shared, Sink: &sink{},
 				Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 			})
 			t.Cleanup(l.Close)

@@ -68,7 +68,7 @@ func (l *Lobby) HelloFrom(ctx context.Context, addr, name, token string) (s Sess
 		if err != nil {
 			return Session{}, false, err
 		}
-		if addr != "" && !l.newSessions.take(addr, time.Now()) {
+		if addr != "" && !l.newSessions.Take(addr, time.Now()) {
 			return Session{}, false, ErrTooManyNewSessions
 		}
 		s = Session{PlayerID: randomHex(8), Name: n, Token: randomHex(24)}
@@ -90,7 +90,9 @@ type known struct {
 	addr string
 }
 
-func (l *Lobby) player(id string) (match.Player, error) {
+// Player returns a player who said hello on this node, and notes that
+// they were seen now; ErrUnknownToken for anyone else.
+func (l *Lobby) Player(id string) (match.Player, error) {
 	pl, _, err := l.playerFrom(id)
 	return pl, err
 }

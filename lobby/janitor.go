@@ -54,9 +54,7 @@ func (l *Lobby) sweep(now time.Time) {
 		}
 	}
 	l.mu.Unlock()
-	l.newSessions.sweep(now)
-	l.challenges.sweep(now)
-	l.forgetSettled(now)
+	l.newSessions.Sweep(now)
 	for _, m := range closing {
 		m.Close()
 	}

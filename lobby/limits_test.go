@@ -60,10 +60,6 @@ func newLobbyWith(t *testing.T, cfg lobby.Config) *lobby.Lobby {
 	if cfg.Sink == nil {
 		cfg.Sink = &sink{}
 	}
-	if cfg.Async == nil {
-		as := memstore.NewAsync()
-		cfg.Async, cfg.Records = as, as
-	}
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	cfg.Match = match.Config{QuickWait: time.Second, Intermission: time.Second}
 	l := lobby.New(cfg)

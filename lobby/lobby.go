@@ -1,6 +1,3 @@
-// Package lobby holds the open matches and the players' sessions: create,
-// list, join by id or invite code, quick match, ready and start, spectate,
-// rematch. It owns the registry; each match runs its own goroutine.
 package lobby
 
 import (
@@ -14,7 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"klondike/engine"
+	"klondike/lobby/internal/ratelimit"
 	"klondike/match"
 )
 
@@ -86,32 +83,15 @@ type Config struct {
 	// that holds that many and refills at that rate a minute. Resuming a
 	// session is never limited. Negative: no limit.
 	NewSessionsPerMinute int
-	// Async keeps the asynchronous rounds (challenges and the daily deal),
-	// their attempts and boards; Records the players' records. Both are
-	// required.
-	Async   match.AsyncStore
-	Records match.RecordStore
-	// DailyVariants are the rules of the daily rounds, one round each a
-	// UTC day (default draw 3 and draw 1, standard scoring; see
-	// DefaultDailyVariants); DailyLimit is their time limit (default 15
-	// min).
-	DailyVariants []engine.Rules
-	DailyLimit    time.Duration
-	// AsyncRetention is how long an asynchronous round's board and replays
-	// stay after its window closes (default a week).
-	AsyncRetention time.Duration
-	// ChallengesPerHour bounds the challenges one player may make (default
-	// 20): a token bucket that holds that many and refills at that rate an
-	// hour. Negative: no limit.
-	ChallengesPerHour int
-	// GhostEvery is how often a player of an asynchronous round is sent
-	// their ghosts (default 1 s).
-	GhostEvery time.Duration
-	// OnAsync counts the events of asynchronous rounds for metrics: kind
-	// is match.KindChallenge or KindDaily, event "created" (a round this
-	// node made), "started" (an attempt) or "finished" (an attempt this
-	// node put on its board). May be nil.
-	OnAsync func(kind, event string)
+	// AttemptRound returns the round of a player's attempt at a challenge
+	// by its round id (match.SplitAttemptRoundID): the lobby serves only
+	// race rounds, and hands these to lobby/challenge
+	// (challenge.Service.Round). nil: no such round.
+	AttemptRound func(ctx context.Context, id string) (*match.Round, error)
+	// OnRoundResults is called in the background with a finished race
+	// round's results, for the players' records
+	// (challenge.Service.CountRound). May be nil.
+	OnRoundResults func(r *match.Round, results []match.Entry)
 	// OnRoundDealt and OnRoundOver count rounds for metrics; may be nil.
 	OnRoundDealt func()
 	OnRoundOver  func()
@@ -164,17 +144,7 @@ type Lobby struct {
 	// open counts the open matches made on this node (see caps.go).
 	open openCount
 	// newSessions limits the sessions each address starts (newsessions.go).
-	newSessions *addrBuckets
-	// challenges limits the challenges each player makes (async.go).
-	challenges *addrBuckets
-	// attempts are the attempts at asynchronous rounds played on this
-	// node, by their round ids (attempt.go).
-	attempts map[string]*attempt
-	settled  settled // closed asynchronous rounds settled here (settle.go)
-	// dailyMaking are the daily rounds being made on this node (daily.go).
-	dailyMaking map[string]*making
-	ghosts      ghosts // ghost tracks and leaders (ghost.go)
-	tops        tops   // the tops of boards lately read (tops.go)
+	newSessions *ratelimit.Buckets
 	// ready is set once the data epoch is read (epoch.go).
 	ready atomic.Bool
 
@@ -187,8 +157,8 @@ type Lobby struct {
 // New makes a lobby and starts its janitor; Close or Shutdown stops it.
 // It panics when cfg lacks a Store, a Coord, Sessions or a Sink.
 func New(cfg Config) *Lobby {
-	if cfg.Store == nil || cfg.Coord == nil || cfg.Sessions == nil || cfg.Sink == nil || cfg.Async == nil || cfg.Records == nil {
-		panic("lobby: Config needs a Store, a Coord, Sessions, a Sink, Async and Records")
+	if cfg.Store == nil || cfg.Coord == nil || cfg.Sessions == nil || cfg.Sink == nil {
+		panic("lobby: Config needs a Store, a Coord, Sessions and a Sink")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -217,21 +187,6 @@ func New(cfg Config) *Lobby {
 	if cfg.NewSessionsPerMinute == 0 {
 		cfg.NewSessionsPerMinute = DefaultNewSessionsPerMinute
 	}
-	if cfg.DailyVariants == nil {
-		cfg.DailyVariants = DefaultDailyVariants()
-	}
-	if cfg.DailyLimit <= 0 {
-		cfg.DailyLimit = time.Duration(match.DefaultTimeLimit) * time.Second
-	}
-	if cfg.AsyncRetention <= 0 {
-		cfg.AsyncRetention = DefaultAsyncRetention
-	}
-	if cfg.ChallengesPerHour == 0 {
-		cfg.ChallengesPerHour = DefaultChallengesPerHour
-	}
-	if cfg.GhostEvery <= 0 {
-		cfg.GhostEvery = DefaultGhostEvery
-	}
 	if cfg.Match.Node == "" {
 		cfg.Match.Node = "node-" + randomHex(6)
 	}
@@ -246,10 +201,8 @@ func New(cfg Config) *Lobby {
 		cfg: cfg, sessions: cfg.Sessions, players: map[string]*known{},
 		matches: map[string]*entry{}, rounds: map[string]*roundEntry{}, seating: map[string]*seatLock{},
 		quick: map[match.Settings]*quickQueue{},
-		open:  openCount{byAddr: map[string]int{}}, newSessions: newAddrBuckets(cfg.NewSessionsPerMinute),
-		challenges: newBuckets(cfg.ChallengesPerHour, time.Hour), attempts: map[string]*attempt{},
-		dailyMaking: map[string]*making{},
-		stop:        make(chan struct{}), done: make(chan struct{}), stopped: make(chan struct{}),
+		open:  openCount{byAddr: map[string]int{}}, newSessions: ratelimit.New(cfg.NewSessionsPerMinute, time.Minute),
+		stop: make(chan struct{}), done: make(chan struct{}), stopped: make(chan struct{}),
 	}
 	// The data epoch is read first (see watchEpoch), at the same time as
 	// the subscription is made: a store that is down delays the start by
@@ -269,8 +222,6 @@ func New(cfg Config) *Lobby {
 		cfg.Logger.Warn("the store's data epoch is not read yet: serving no match until it is; retrying in the background")
 	}
 	go l.janitor()
-	l.bg.Add(1)
-	go l.dailyRollover()
 	return l
 }
 
@@ -280,7 +231,7 @@ func (l *Lobby) subscribe(subscribed chan<- struct{}) {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { <-l.stop; cancel() }()
 	for wait := 100 * time.Millisecond; ; wait = min(2*wait, 5*time.Second) {
-		err := l.cfg.Coord.Subscribe(ctx, l.onEnvelope)
+		err := l.cfg.Coord.Subscribe(ctx, l.onBusMessage)
 		if err == nil {
 			close(subscribed)
 			return

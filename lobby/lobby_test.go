@@ -45,9 +45,8 @@ func newLobbyOn(t *testing.T, co lobby.Coord) *lobby.Lobby {
 	if co == nil {
 		co = memstore.NewCoord()
 	}
-	as := memstore.NewAsync()
 	l := lobby.New(lobby.Config{
-		Store: memstore.New(), Coord: co, Sessions: memstore.NewSessions(), Sink: &sink{}, Async: as, Records: as, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Store: memstore.New(), Coord: co, Sessions: memstore.NewSessions(), Sink: &sink{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Match: match.Config{QuickWait: time.Second, Intermission: time.Second},
 	})
 	t.Cleanup(l.Close)
@@ -232,7 +231,7 @@ func TestQuickMatchRushOneReplica(t *testing.T) {
 		sk := &sink{}
 		mem := memstore.NewBackends()
 		l := lobby.New(lobby.Config{
-			Store: mem.Store, Coord: mem.Coord, Sessions: mem.Sessions, Sink: sk, Async: mem.Async, Records: mem.Async, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+			Store: mem.Store, Coord: mem.Coord, Sessions: mem.Sessions, Sink: sk, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 			Match: match.Config{QuickWait: time.Second, Intermission: time.Second},
 		})
 		defer l.Close()

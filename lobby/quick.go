@@ -94,7 +94,7 @@ func (r *quickReq) answer(info *match.MatchInfo, err error) {
 // passes and scoring and a free seat, or makes one. A quick match starts by
 // itself when full, or a short wait after its second player joins.
 func (l *Lobby) QuickMatch(ctx context.Context, playerID string, p match.PartialSettings) (*match.MatchInfo, error) {
-	pl, err := l.player(playerID)
+	pl, err := l.Player(playerID)
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ import (
 // The registry of replicas: a node keeps one replica (a match.Match) of
 // each match its players are in, made here (newMatch) or from the Coord's
 // record of a match made on another node (Match), and keeps its view of
-// each current: onChange hears the replica's changes, onEnvelope hands it
+// each current: onChange hears the replica's changes, onBusMessage hands it
 // what the other nodes publish.
 
 // entry is this node's replica of a match, and what the lobby knows of it.
@@ -33,13 +33,13 @@ type entry struct {
 	addr    string
 }
 
-// onEnvelope hands another node's news of a match to this node's replica.
-func (l *Lobby) onEnvelope(msg []byte) {
+// onBusMessage hands another node's news of a match to this node's replica.
+func (l *Lobby) onBusMessage(msg []byte) {
 	if msg == nil {
 		l.resync()
 		return
 	}
-	var env match.Envelope
+	var env match.BusMessage
 	if err := json.Unmarshal(msg, &env); err != nil {
 		l.cfg.Logger.Warn("a bad event from another node", "err", err)
 		return
@@ -111,7 +111,9 @@ func (l *Lobby) matchConfig() match.Config {
 		}
 	}
 	cfg.OnRoundOver = func(r *match.Round, results []match.Entry) {
-		l.background(func() { l.countRound(r, results) })
+		if f := l.cfg.OnRoundResults; f != nil {
+			l.background(func() { f(r, results) })
+		}
 		if l.cfg.OnRoundOver != nil {
 			l.cfg.OnRoundOver()
 		}

@@ -35,7 +35,7 @@ func (l *Lobby) Rematch(ctx context.Context, playerID, matchID string) (*match.M
 	}
 	// The one who asked hosts; then the others in their old seat order,
 	// each under their own seating lock, one at a time.
-	if pl, err := l.player(playerID); err == nil {
+	if pl, err := l.Player(playerID); err == nil {
 		l.seatInRematch(ctx, old.ID, m, pl)
 	}
 	for _, p := range players {

@@ -25,16 +25,16 @@ func (l *Lobby) Round(ctx context.Context, id string) (*match.Round, error) {
 		return nil, err
 	}
 	l.mu.Lock()
-	re, at := l.rounds[id], l.attempts[id]
+	re := l.rounds[id]
 	l.mu.Unlock()
 	if re != nil {
 		return re.r, nil
 	}
-	if at != nil {
-		return at.round, nil
-	}
-	if asyncID, playerID, ok := match.SplitAttemptRoundID(id); ok {
-		return l.attemptRound(ctx, asyncID, playerID)
+	if _, _, ok := match.SplitAttemptRoundID(id); ok {
+		if l.cfg.AttemptRound == nil {
+			return nil, ErrNoSuchRound
+		}
+		return l.cfg.AttemptRound(ctx, id)
 	}
 	rec, err := l.cfg.Coord.LoadRound(ctx, id)
 	if errors.Is(err, match.ErrNotFound) {

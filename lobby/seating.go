@@ -321,7 +321,7 @@ func (l *Lobby) free(ctx context.Context, playerID string) (cur string, err erro
 
 // JoinMatch seats the player in a match found by id or, if id is empty, by code.
 func (l *Lobby) JoinMatch(ctx context.Context, playerID, matchID, code string) (*match.MatchInfo, error) {
-	pl, err := l.player(playerID)
+	pl, err := l.Player(playerID)
 	if err != nil {
 		return nil, err
 	}

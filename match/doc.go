@@ -12,14 +12,21 @@
 //
 // The package builds no wire messages: a match produces events
 // (MatchUpdate, RoundStarting, RoundStarted, Leaderboard, RoundOver,
-// MatchOver) and hands them to its Sink, which writes them for the wire
-// (the api's Hub). Its record keeps the last RoundOver and the MatchOver
-// as events, and nodes tell each other events as their kind and JSON
-// (EventKind, DecodeEvent).
+// MatchOver, and for an attempt at a challenge GhostUpdate and AttemptOver,
+// which lobby/challenge sends) and hands them to its Sink, which writes
+// them for the wire (the api's Hub). Its record keeps the last RoundOver
+// and the MatchOver as events, and nodes tell each other events as their
+// kind and JSON (EventKind, DecodeEvent).
 //
 // The interfaces it needs are declared here: Store (move logs and
 // standings), Coord (the match's record, round records, the bus between
 // nodes, leases) and Sink (delivery to players). lobby/memstore and
 // lobby/redisstore implement them; lobby/storetest is the suite every
 // implementation passes.
+//
+// Challenges are lobby/challenge's; what of them the live rounds, the
+// events and the wire need is here (challenge.go, board.go, ghost.go,
+// records.go): the kinds, an attempt's round id (AttemptRoundID),
+// AsyncInfo, BoardEntry and BoardPage, Ghost, VariantRecord and
+// GameResult, and the variants' names (Variant, ParseVariant).
 package match

@@ -114,7 +114,7 @@ func (m *Match) commit(ctx context.Context, rec []byte, ver int64) {
 	m.saveRound(ctx)
 	m.deliver(msgs)
 	if m.othersNeed() {
-		env := mustJSON(Envelope{Node: m.cfg.Node, Match: m.ID, Version: ver, Record: rec, Msgs: msgs})
+		env := mustJSON(BusMessage{Node: m.cfg.Node, Match: m.ID, Version: ver, Record: rec, Msgs: msgs})
 		if err := m.cfg.Coord.Publish(ctx, env); err != nil {
 			m.cfg.Logger.Warn("telling the other nodes failed", "err", err)
 		}

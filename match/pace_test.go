@@ -194,7 +194,7 @@ func TestNoBoardWithoutVisibleChange(t *testing.T) {
 		}
 		a0, b0, s0 := count()
 		// Another node says the standings changed: nothing shows it.
-		m.Deliver(match.Envelope{Board: r.ID, Urgent: true})
+		m.Deliver(match.BusMessage{Board: r.ID, Urgent: true})
 		time.Sleep(2 * match.DefaultLeaderboardEvery)
 		synctest.Wait()
 		if a, b, s := count(); a != a0 || b != b0 || s != s0 {
@@ -202,7 +202,7 @@ func TestNoBoardWithoutVisibleChange(t *testing.T) {
 		}
 		// Sam comes back: the same board goes to him alone.
 		sk.connect("s", true)
-		m.Deliver(match.Envelope{Board: r.ID, Urgent: true})
+		m.Deliver(match.BusMessage{Board: r.ID, Urgent: true})
 		time.Sleep(2 * match.DefaultLeaderboardEvery)
 		synctest.Wait()
 		if a, b, s := count(); a != a0 || b != b0 || s != s0+1 {

@@ -1,9 +1,10 @@
 package match
 
-import (
-	"context"
-	"time"
-)
+// A player's records, by variant: the values that lobby/challenge counts
+// every game in (its RecordStore keeps them) and that the wire sends. They
+// are here because api/protocol names VariantRecord.
+
+import "time"
 
 // A GameResult is one finished game as a player's records count it.
 type GameResult struct {
@@ -80,16 +81,4 @@ func nextDay(day string) string {
 		return ""
 	}
 	return DayOf(t.AddDate(0, 0, 1))
-}
-
-// A RecordStore keeps every player's records. Every method returns an
-// error matching ErrUnavailable when the store cannot be reached.
-type RecordStore interface {
-	// AddResult counts g in the player's record of g.Variant (VariantRecord.Add),
-	// once per g.GameID: counting the same game again changes nothing and
-	// reports false.
-	AddResult(ctx context.Context, playerID string, g GameResult) (bool, error)
-	// Records returns the player's records, one per variant played, in
-	// the order of their variants' names; none for a player with no game.
-	Records(ctx context.Context, playerID string) ([]VariantRecord, error)
 }

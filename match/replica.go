@@ -8,10 +8,10 @@ import (
 	"time"
 )
 
-// An Envelope is what nodes tell each other about a match over the
+// A BusMessage is what nodes tell each other about a match over the
 // Coord's bus: its new record and the messages of a change, or that a
 // round's standings changed.
-type Envelope struct {
+type BusMessage struct {
 	Node    string          `json:"node"`
 	Match   string          `json:"match"`
 	Version int64           `json:"version,omitempty"`
@@ -42,7 +42,7 @@ func (m *Match) othersNeed() bool {
 // newer record and sends the messages to the players this node serves. It
 // does not block; what the match cannot take now is dropped, and the match
 // reads its record again at its next tick.
-func (m *Match) Deliver(env Envelope) {
+func (m *Match) Deliver(env BusMessage) {
 	f := func() {
 		if env.Board != "" {
 			if m.round != nil && m.round.ID == env.Board {
@@ -202,7 +202,7 @@ func (m *Match) tellBoard(ctx context.Context) {
 	if ctx == nil {
 		ctx = m.tickCtx(time.Now())
 	}
-	env := mustJSON(Envelope{Node: m.cfg.Node, Match: m.ID, Board: m.round.ID, Urgent: urgent})
+	env := mustJSON(BusMessage{Node: m.cfg.Node, Match: m.ID, Board: m.round.ID, Urgent: urgent})
 	if err := m.cfg.Coord.Publish(ctx, env); err != nil {
 		m.cfg.Logger.Warn("telling the other nodes failed", "err", err)
 	}

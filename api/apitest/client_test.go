@@ -23,7 +23,7 @@ import (
 func server(t *testing.T) (*api.Server, string) {
 	t.Helper()
 	mem := memstore.NewBackends()
-	srv := api.NewServer(api.Config{Store: mem.Store, Sessions: mem.Sessions, Coord: mem.Coord, Async: mem.Async, Records: mem.Async, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv := api.NewServer(api.Config{Store: mem.Store, Sessions: mem.Sessions, Coord: mem.Coord, Challenges: mem.Challenges, Records: mem.Challenges, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		srv.Close()

@@ -16,7 +16,7 @@ import (
 	"klondike/api/protocol"
 	"klondike/api/web"
 	"klondike/engine"
-	"klondike/lobby"
+	"klondike/lobby/challenge"
 	"klondike/lobby/memstore"
 	"klondike/match"
 )
@@ -36,7 +36,7 @@ type asyncServer struct {
 // dailyRules are the daily variants, by their variant name.
 func dailyRules() map[string]engine.Rules {
 	rs := map[string]engine.Rules{}
-	for _, r := range lobby.DefaultDailyVariants() {
+	for _, r := range challenge.DefaultDailyVariants() {
 		rs[match.Variant(r)] = r
 	}
 	return rs
@@ -63,17 +63,17 @@ func startAsyncServer(t *testing.T, yesterdayOpen time.Duration) *asyncServer {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rec := match.AsyncRecord{
-				ID: lobby.DailyID(d.day, rules), Kind: protocol.KindDaily, Variant: variant, Rules: rules, Mode: protocol.ModeRace,
+			rec := challenge.Record{
+				ID: challenge.DailyID(d.day, rules), Kind: match.KindDaily, Variant: variant, Rules: rules, Mode: match.ModeRace,
 				Fair: fair, LimitMs: 15 * 60 * 1000, OpensAt: d.opens, ClosesAt: d.closes, Day: d.day,
 			}
-			if _, _, err := mem.Async.CreateAsync(ctx, rec, 72*time.Hour); err != nil {
+			if _, _, err := mem.Challenges.Create(ctx, rec, 72*time.Hour); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	srv := api.NewServer(api.Config{
-		Store: mem.Store, Sessions: mem.Sessions, Coord: mem.Coord, Async: mem.Async, Records: mem.Async,
+		Store: mem.Store, Sessions: mem.Sessions, Coord: mem.Coord, Challenges: mem.Challenges, Records: mem.Challenges,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Match:  match.Config{LeaderboardEvery: 40 * time.Millisecond, Intermission: 300 * time.Millisecond, QuickWait: 500 * time.Millisecond},
 	})
@@ -93,7 +93,7 @@ func startAsyncServer(t *testing.T, yesterdayOpen time.Duration) *asyncServer {
 
 // dailyID is the id of the daily round of a day and variant.
 func (s *asyncServer) dailyID(day, variant string) string {
-	return lobby.DailyID(day, dailyRules()[variant])
+	return challenge.DailyID(day, dailyRules()[variant])
 }
 
 // playAttempt plays an attempt at the round as a player of that name over

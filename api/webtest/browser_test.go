@@ -69,7 +69,7 @@ func startServerConfig(t *testing.T, cfg api.Config) string {
 	t.Helper()
 	if cfg.Store == nil {
 		mem := memstore.NewBackends()
-		cfg.Store, cfg.Sessions, cfg.Coord, cfg.Async, cfg.Records = mem.Store, mem.Sessions, mem.Coord, mem.Async, mem.Async
+		cfg.Store, cfg.Sessions, cfg.Coord, cfg.Challenges, cfg.Records = mem.Store, mem.Sessions, mem.Coord, mem.Challenges, mem.Challenges
 	}
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	cfg.Hint = api.SolverHints()

@@ -29,6 +29,7 @@ import (
 	"klondike/engine"
 	"klondike/lobby"
 	"klondike/lobby/backends"
+	"klondike/lobby/challenge"
 	"klondike/match"
 	"klondike/match/dealpool"
 )
@@ -149,7 +150,7 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 	fs.IntVar(&o.NewSessionsPerMinute, "new-sessions-per-minute", envInt("KLONDIKE_NEW_SESSIONS_PER_MINUTE", lobby.DefaultNewSessionsPerMinute), "new players (hello without a token) one address may start a minute; more are refused as rate_limited; negative: no limit (env KLONDIKE_NEW_SESSIONS_PER_MINUTE)")
 	fs.IntVar(&o.WinnableWorkers, "winnable-workers", envInt("KLONDIKE_WINNABLE_WORKERS", dealpool.DefaultWorkers), "background solvers that keep deals proved winnable ready for matches with deals \"winnable\"; 0: none, such matches get unchecked deals, said so (env KLONDIKE_WINNABLE_WORKERS)")
 	fs.StringVar(&o.DailyVariants, "daily-variants", env("KLONDIKE_DAILY_VARIANTS", "draw3,draw1"), "comma-separated variants of the daily rounds, one round each a UTC day: draw3 or draw1, optionally after a game (thumb_and_pouch-, whitehead-, double_klondike-) and before -vegas or -none (env KLONDIKE_DAILY_VARIANTS)")
-	fs.IntVar(&o.ChallengesPerHour, "challenges-per-hour", envInt("KLONDIKE_CHALLENGES_PER_HOUR", lobby.DefaultChallengesPerHour), "challenges one player may make an hour; more are refused as rate_limited; negative: no limit (env KLONDIKE_CHALLENGES_PER_HOUR)")
+	fs.IntVar(&o.ChallengesPerHour, "challenges-per-hour", envInt("KLONDIKE_CHALLENGES_PER_HOUR", challenge.DefaultChallengesPerHour), "challenges one player may make an hour; more are refused as rate_limited; negative: no limit (env KLONDIKE_CHALLENGES_PER_HOUR)")
 	fs.Usage = func() {
 		fmt.Fprintf(out, "Usage: klondiked [flags]\n\nThe competitive Klondike server. Flags win over KLONDIKE_* environment variables.\n\nExamples:\n  klondiked --addr 127.0.0.1:8080\n  KLONDIKE_LOG_FORMAT=json klondiked\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -315,7 +316,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		mcfg.Winnable = pool
 	}
 	srv := api.NewServer(api.Config{
-		Store: st.Store, Sessions: st.Sessions, Coord: st.Coord, Async: st.Async, Records: st.Records, Limits: o.Limits, Version: version, Logger: log, Match: mcfg, Hint: api.SolverHints(),
+		Store: st.Store, Sessions: st.Sessions, Coord: st.Coord, Challenges: st.Challenges, Records: st.Records, Limits: o.Limits, Version: version, Logger: log, Match: mcfg, Hint: api.SolverHints(),
 		DailyVariants: o.daily, ChallengesPerHour: o.ChallengesPerHour,
 		AbandonedAfter: o.AbandonedAfter, MaxOpenMatches: o.MaxOpenMatches, MaxOpenMatchesPerIP: o.MaxOpenMatchesPerIP, NewSessionsPerMinute: o.NewSessionsPerMinute,
 	})

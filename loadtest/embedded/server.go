@@ -62,12 +62,12 @@ func StartServer(cfg ServerConfig) (*Server, error) {
 		burst = max(burst, int(2*cfg.MsgRate))
 	}
 	srv := api.NewServer(api.Config{
-		Store:    b.Store,
-		Sessions: b.Sessions,
-		Coord:    b.Coord,
-		Async:    b.Async,
-		Records:  b.Records,
-		Limits:   api.Limits{MaxConnsPerIP: -1, MsgRate: cfg.MsgRate, MsgBurst: burst},
+		Store:      b.Store,
+		Sessions:   b.Sessions,
+		Coord:      b.Coord,
+		Challenges: b.Challenges,
+		Records:    b.Records,
+		Limits:     api.Limits{MaxConnsPerIP: -1, MsgRate: cfg.MsgRate, MsgBurst: burst},
 		// Every bot is one address: no per-address or total lobby caps.
 		NewSessionsPerMinute: -1, MaxOpenMatchesPerIP: -1, MaxOpenMatches: -1,
 		Logger:  cfg.Logger,

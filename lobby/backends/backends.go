@@ -24,6 +24,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"klondike/lobby"
+	"klondike/lobby/challenge"
 	"klondike/lobby/memstore"
 	"klondike/lobby/redisstore"
 	"klondike/match"
@@ -80,14 +81,14 @@ type Options struct {
 
 // Backends are what the server keeps its state in: the rounds' move logs
 // and standings (Store), the matches' records and the lobby's indexes
-// (Coord), the players' sessions (Sessions), and the asynchronous rounds
-// (Async) with the players' records (Records). Close releases them.
+// (Coord), the players' sessions (Sessions), and the challenges
+// (Challenges) with the players' records (Records). Close releases them.
 type Backends struct {
-	Store    match.Store
-	Coord    lobby.Coord
-	Sessions lobby.Sessions
-	Async    match.AsyncStore
-	Records  match.RecordStore
+	Store      match.Store
+	Coord      lobby.Coord
+	Sessions   lobby.Sessions
+	Challenges challenge.Store
+	Records    challenge.RecordStore
 	// Redis is the client of the Redis backends, for a caller that reads
 	// the server's own figures; nil for the memory backends.
 	Redis redis.UniversalClient
@@ -118,7 +119,7 @@ func Open(ctx context.Context, url string, o Options) (*Backends, error) {
 		}
 		m := memstore.NewBackends()
 		return &Backends{
-			Store: m.Store, Coord: m.Coord, Sessions: m.Sessions, Async: m.Async, Records: m.Async,
+			Store: m.Store, Coord: m.Coord, Sessions: m.Sessions, Challenges: m.Challenges, Records: m.Challenges,
 			close: func() error { return nil },
 		}, nil
 	}
@@ -134,7 +135,7 @@ func Open(ctx context.Context, url string, o Options) (*Backends, error) {
 		warnIfNotReady(ctx, r.Client, o)
 	}
 	return &Backends{
-		Store: r.Store, Coord: r.Coord, Sessions: r.Sessions, Async: r.Async, Records: r.Async,
+		Store: r.Store, Coord: r.Coord, Sessions: r.Sessions, Challenges: r.Challenges, Records: r.Challenges,
 		Redis: r.Client,
 		close: r.Close,
 	}, nil

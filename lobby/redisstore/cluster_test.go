@@ -9,6 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"klondike/lobby"
+	"klondike/lobby/challenge"
 	"klondike/lobby/redisstore"
 	"klondike/lobby/redisstore/redistest"
 	"klondike/lobby/storetest"
@@ -50,16 +51,16 @@ func TestSessionsConformanceRealCluster(t *testing.T) {
 	})
 }
 
-func TestAsyncConformanceRealCluster(t *testing.T) {
+func TestChallengesConformanceRealCluster(t *testing.T) {
 	t.Parallel()
 	_, c := realCluster(t)
-	storetest.RunAsync(t, func(t *testing.T) match.AsyncStore { return redisstore.NewAsync(c, redistest.Prefix(t)) })
+	storetest.RunChallenges(t, func(t *testing.T) challenge.Store { return redisstore.NewChallenges(c, redistest.Prefix(t)) })
 }
 
 func TestRecordsConformanceRealCluster(t *testing.T) {
 	t.Parallel()
 	_, c := realCluster(t)
-	storetest.RunRecords(t, func(t *testing.T) match.RecordStore { return redisstore.NewAsync(c, redistest.Prefix(t)) })
+	storetest.RunRecords(t, func(t *testing.T) challenge.RecordStore { return redisstore.NewChallenges(c, redistest.Prefix(t)) })
 }
 
 // TestRealClusterSpreadsRounds: rounds played at once through one store

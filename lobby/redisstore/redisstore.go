@@ -30,9 +30,9 @@
 //	<prefix>data-epoch                 string: the data epoch (no TTL)
 //	<prefix>events                     pub/sub channel between nodes
 //
-// The Async (async.go) adds, under the same prefix, an asynchronous
-// round's keys, which all expire when its record does (the ttl given to
-// CreateAsync), and each player's records:
+// The Challenges (challenges.go) adds, under the same prefix, a
+// challenge's keys, which all expire when its record does (the ttl given
+// to Create), and each player's records:
 //
 //	<prefix>{async:<id>}:rec           string: the round's record (JSON)
 //	<prefix>{async:<id>}:attempts      hash: player -> attempt (JSON; its Finished is whether the player is in members)

@@ -9,17 +9,18 @@ import (
 	"testing"
 	"time"
 
+	"klondike/lobby/challenge"
 	"klondike/match"
 )
 
-// RunRecords runs the conformance suite of match.RecordStore; newStore
+// RunRecords runs the conformance suite of challenge.RecordStore; newStore
 // returns the store a subtest uses. Subtests run in parallel with player
 // and game ids of their own, so a factory may hand all of them one store.
 //
 //	func TestRecordsConformance(t *testing.T) {
-//		storetest.RunRecords(t, func(*testing.T) match.RecordStore { return memstore.NewAsync() })
+//		storetest.RunRecords(t, func(*testing.T) challenge.RecordStore { return memstore.NewChallenges() })
 //	}
-func RunRecords(t *testing.T, newStore func(t *testing.T) match.RecordStore) {
+func RunRecords(t *testing.T, newStore func(t *testing.T) challenge.RecordStore) {
 	t.Helper()
 	var runID atomic.Int64
 	stamp := time.Now().UnixNano()
@@ -52,7 +53,7 @@ func RunRecords(t *testing.T, newStore func(t *testing.T) match.RecordStore) {
 // recordsHarness carries a subtest's store and makes its ids.
 type recordsHarness struct {
 	t      *testing.T
-	s      match.RecordStore
+	s      challenge.RecordStore
 	ctx    context.Context
 	prefix string
 }

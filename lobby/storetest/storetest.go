@@ -11,8 +11,9 @@
 //
 // RunCoord (coord.go) is the suite of match.Coord and lobby.Coord; its
 // factory must give each subtest a Coord of its own. RunSessions
-// (sessions.go) is the suite of lobby.Sessions, RunAsync (async.go) of
-// match.AsyncStore and RunRecords (records.go) of match.RecordStore.
+// (sessions.go) is the suite of lobby.Sessions, RunChallenges
+// (challenges.go) of lobby/challenge.Store and RunRecords (records.go) of
+// lobby/challenge.RecordStore.
 package storetest
 
 import (

@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"klondike/engine"
+	"klondike/lobby/challenge"
 	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
 )
@@ -51,9 +52,9 @@ var benchMoves = []string{"D", "W-T3", "T7-F", "T2-T5", "W-F", "T1-T4", "T6-T2:3
 type benchBoard struct {
 	srv     *redistest.Server
 	c       redis.UniversalClient
-	a       *Async
+	a       *Challenges
 	prefix  string
-	rec     match.AsyncRecord
+	rec     challenge.Record
 	players []string
 	rnd     *rand.Rand
 }
@@ -62,13 +63,13 @@ type benchBoard struct {
 func newBenchBoard(b *testing.B, srv *redistest.Server, id string) *benchBoard {
 	c := srv.Client(b)
 	f := &benchBoard{srv: srv, c: c, prefix: redistest.Prefix(b), rnd: rand.New(rand.NewPCG(1, 2))}
-	f.a = NewAsync(c, f.prefix)
+	f.a = NewChallenges(c, f.prefix)
 	f.rec = f.record(id)
 	ctx := context.Background()
-	if _, _, err := f.a.CreateAsync(ctx, f.rec, 8*24*time.Hour); err != nil {
+	if _, _, err := f.a.Create(ctx, f.rec, 8*24*time.Hour); err != nil {
 		b.Fatal(err)
 	}
-	for _, sc := range []*redis.Script{asyncStartScript, asyncFinishScript} {
+	for _, sc := range []*redis.Script{startScript, finishScript} {
 		if err := sc.Load(ctx, c).Err(); err != nil {
 			b.Fatal(err)
 		}
@@ -76,10 +77,10 @@ func newBenchBoard(b *testing.B, srv *redistest.Server, id string) *benchBoard {
 	return f
 }
 
-func (f *benchBoard) record(id string) match.AsyncRecord {
+func (f *benchBoard) record(id string) challenge.Record {
 	opens := time.Date(2026, 12, 5, 0, 0, 0, 0, time.UTC)
 	r := engine.DefaultRules()
-	return match.AsyncRecord{
+	return challenge.Record{
 		ID: id, Kind: match.KindDaily, Variant: match.Variant(r), Rules: r, Mode: match.ModeRace,
 		Fair:    match.FairDeal{Seed: 1234567890123, Salt: strings.Repeat("5a", 16), Commitment: strings.Repeat("c3", 32), Winnable: true},
 		LimitMs: 10 * 60 * 1000, OpensAt: opens, ClosesAt: opens.Add(24 * time.Hour), Day: match.DayOf(opens),
@@ -113,7 +114,7 @@ func (f *benchBoard) entry(st match.Standing) match.BoardEntry {
 	if st.FinishedMs >= 0 {
 		end = st.FinishedMs
 	}
-	return match.BoardEntryOf(&f.rec, st, end)
+	return challenge.EntryOf(&f.rec, st, end)
 }
 
 // start starts n new players' attempts, in pipelines, and returns their
@@ -126,12 +127,12 @@ func (f *benchBoard) start(b *testing.B, n int, finish bool) []match.Standing {
 		pipe := f.c.Pipeline()
 		for range min(benchFillBatch, n-len(out)) {
 			id, name, st := f.player()
-			at, _ := json.Marshal(match.Attempt{PlayerID: id, Name: name, StartedAt: f.rec.OpensAt.Add(time.Duration(f.rnd.IntN(86_400)) * time.Second)})
-			asyncStartScript.EvalSha(ctx, pipe, keys, id, at)
+			at, _ := json.Marshal(challenge.Attempt{PlayerID: id, Name: name, StartedAt: f.rec.OpensAt.Add(time.Duration(f.rnd.IntN(86_400)) * time.Second)})
+			startScript.EvalSha(ctx, pipe, keys, id, at)
 			if finish {
 				e := f.entry(st)
 				ej, _ := json.Marshal(e)
-				asyncFinishScript.EvalSha(ctx, pipe, keys, id, e.Key, ej)
+				finishScript.EvalSha(ctx, pipe, keys, id, e.Key, ej)
 			}
 			out = append(out, st)
 		}

@@ -1,4 +1,4 @@
-package lobby
+package challenge
 
 import (
 	"context"
@@ -8,19 +8,20 @@ import (
 	"time"
 
 	"klondike/engine"
+	"klondike/lobby"
 	"klondike/match"
 )
 
-// The daily deal: each UTC day, one asynchronous round a daily variant
+// The daily deal: each UTC day, one challenge a daily variant
 // (Config.DailyVariants), open from midnight to midnight, its deal drawn
 // from the deals proved winnable. Every node tries to make the day's
 // rounds at midnight and whenever they are asked for; the store keeps the
-// first one made (match.AsyncStore.CreateAsync), so a day has one round a
+// first one made (Store.Create), so a day has one round a
 // variant however many nodes race.
 
 // dailyWinnableWait is how long a node waits for the pool to hand out a
 // deal proved winnable before it deals any deal, said so in the round
-// (AsyncInfo.Winnable false).
+// (match.AsyncInfo.Winnable false).
 const dailyWinnableWait = 30 * time.Second
 
 // DailyID returns the id of the daily round of rules on the UTC day.
@@ -30,14 +31,14 @@ func DailyID(day string, rules engine.Rules) string {
 
 // Daily returns today's daily rounds (UTC), one a daily variant, making
 // those not made yet.
-func (l *Lobby) Daily(ctx context.Context) (day string, recs []match.AsyncRecord, err error) {
-	if err := l.checkReady(); err != nil {
+func (s *Service) Daily(ctx context.Context) (day string, recs []Record, err error) {
+	if err := s.checkReady(); err != nil {
 		return "", nil, err
 	}
 	now := time.Now()
 	day = match.DayOf(now)
-	for _, r := range l.cfg.DailyVariants {
-		rec, err := l.daily(ctx, day, r, now)
+	for _, r := range s.cfg.DailyVariants {
+		rec, err := s.daily(ctx, day, r, now)
 		if err != nil {
 			return "", nil, err
 		}
@@ -47,37 +48,37 @@ func (l *Lobby) Daily(ctx context.Context) (day string, recs []match.AsyncRecord
 }
 
 // daily returns the day's round of rules, making it if need be.
-func (l *Lobby) daily(ctx context.Context, day string, rules engine.Rules, now time.Time) (match.AsyncRecord, error) {
+func (s *Service) daily(ctx context.Context, day string, rules engine.Rules, now time.Time) (Record, error) {
 	id := DailyID(day, rules)
-	rec, err := l.cfg.Async.LoadAsync(ctx, id)
+	rec, err := s.cfg.Challenges.Load(ctx, id)
 	if err == nil || !errors.Is(err, match.ErrNotFound) {
 		return rec, err
 	}
 	// One making a round on this node at a time, on a context of its own:
-	// a request with a short deadline must not settle for a deal not
+	// a request with a short deadline must not make do with a deal not
 	// proved winnable, and the others wait for the same round.
-	l.mu.Lock()
-	if l.closed {
-		l.mu.Unlock()
-		return rec, ErrShuttingDown
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return rec, lobby.ErrShuttingDown
 	}
-	mk := l.dailyMaking[id]
+	mk := s.dailyMaking[id]
 	if mk == nil {
 		mk = &making{done: make(chan struct{})}
-		l.dailyMaking[id] = mk
-		l.bg.Add(1) // under l.mu, as in background
+		s.dailyMaking[id] = mk
+		s.bg.Add(1) // under s.mu, as in background
 		go func() {
-			defer l.bg.Done()
+			defer s.bg.Done()
 			mctx, cancel := context.WithTimeout(context.Background(), dailyWinnableWait+5*time.Second)
 			defer cancel()
-			mk.rec, mk.err = l.makeDaily(mctx, id, day, rules, now)
-			l.mu.Lock()
-			delete(l.dailyMaking, id)
-			l.mu.Unlock()
+			mk.rec, mk.err = s.makeDaily(mctx, id, day, rules, now)
+			s.mu.Lock()
+			delete(s.dailyMaking, id)
+			s.mu.Unlock()
 			close(mk.done)
 		}()
 	}
-	l.mu.Unlock()
+	s.mu.Unlock()
 	select {
 	case <-mk.done:
 		return mk.rec, mk.err
@@ -89,25 +90,25 @@ func (l *Lobby) daily(ctx context.Context, day string, rules engine.Rules, now t
 // making is a daily round being made on this node.
 type making struct {
 	done chan struct{}
-	rec  match.AsyncRecord
+	rec  Record
 	err  error
 }
 
 // makeDaily deals the day's round of rules and stores it, unless another
 // node did first: the stored one stands.
-func (l *Lobby) makeDaily(ctx context.Context, id, day string, rules engine.Rules, now time.Time) (match.AsyncRecord, error) {
+func (s *Service) makeDaily(ctx context.Context, id, day string, rules engine.Rules, now time.Time) (Record, error) {
 	opens, _ := time.Parse(time.DateOnly, day)
-	fair, err := l.dailyDeal(ctx, rules)
+	fair, err := s.dailyDeal(ctx, rules)
 	if err != nil {
-		return match.AsyncRecord{}, err
+		return Record{}, err
 	}
-	rec := match.AsyncRecord{
+	rec := Record{
 		ID: id, Kind: match.KindDaily, Variant: match.Variant(rules), Rules: rules, Mode: match.ModeRace,
-		Fair: fair, LimitMs: l.cfg.DailyLimit.Milliseconds(), OpensAt: opens, ClosesAt: opens.AddDate(0, 0, 1), Day: day,
+		Fair: fair, LimitMs: s.cfg.DailyLimit.Milliseconds(), OpensAt: opens, ClosesAt: opens.AddDate(0, 0, 1), Day: day,
 	}
-	rec, made, err := l.cfg.Async.CreateAsync(ctx, rec, l.asyncTTL(&rec, now))
+	rec, made, err := s.cfg.Challenges.Create(ctx, rec, s.ttl(&rec, now))
 	if made {
-		l.count(rec.Kind, "created")
+		s.count(rec.Kind, "created")
 	}
 	return rec, err
 }
@@ -115,8 +116,8 @@ func (l *Lobby) makeDaily(ctx context.Context, id, day string, rules engine.Rule
 // dailyDeal draws the deal of a daily round: one proved winnable, when the
 // pool hands one out within dailyWinnableWait (or ctx's end), else any. A
 // game the solver does not play gets any deal at once.
-func (l *Lobby) dailyDeal(ctx context.Context, rules engine.Rules) (match.FairDeal, error) {
-	if w := l.cfg.Match.Winnable; w != nil && match.Solvable(rules.Game) {
+func (s *Service) dailyDeal(ctx context.Context, rules engine.Rules) (match.FairDeal, error) {
+	if w := s.cfg.Winnable; w != nil && match.Solvable(rules.Game) {
 		wait := time.NewTimer(dailyWinnableWait)
 		defer wait.Stop()
 		for {
@@ -130,7 +131,7 @@ func (l *Lobby) dailyDeal(ctx context.Context, rules engine.Rules) (match.FairDe
 				continue
 			case <-wait.C:
 			case <-ctx.Done():
-			case <-l.stop:
+			case <-s.stop:
 			}
 			break
 		}
@@ -140,18 +141,18 @@ func (l *Lobby) dailyDeal(ctx context.Context, rules engine.Rules) (match.FairDe
 
 // dailyRollover makes each day's rounds at its start, on every node (the
 // store keeps one), so that the first player of the day finds them ready.
-func (l *Lobby) dailyRollover() {
-	defer l.bg.Done()
+func (s *Service) dailyRollover() {
+	defer s.bg.Done()
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), dailyWinnableWait+5*time.Second)
-		if _, _, err := l.Daily(ctx); err != nil && l.Ready() {
-			l.cfg.Logger.Warn("making the daily rounds failed; they are made when first asked for", "err", err)
+		if _, _, err := s.Daily(ctx); err != nil && s.lobby.Ready() {
+			s.cfg.Logger.Warn("making the daily rounds failed; they are made when first asked for", "err", err)
 		}
 		cancel()
 		now := time.Now().UTC()
 		midnight := time.Date(now.Year(), now.Month(), now.Day()+1, 0, 0, 0, 0, time.UTC)
 		select {
-		case <-l.stop:
+		case <-s.stop:
 			return
 		case <-time.After(midnight.Sub(now)):
 		}

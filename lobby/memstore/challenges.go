@@ -12,39 +12,40 @@ import (
 	"sync"
 	"time"
 
+	"klondike/lobby/challenge"
 	"klondike/match"
 )
 
-// countedFor is how long Async remembers that it counted a game in a
+// countedFor is how long Challenges remembers that it counted a game in a
 // player's records, to count it once: far longer than any game's round
 // lives (its last chance to be counted), and short enough that a player's
 // list of games stays small.
 const countedFor = 30 * 24 * time.Hour
 
-// Async is the memory implementation of match.AsyncStore and
-// match.RecordStore, for one process. A round and everything in it expire
-// together, at the ttl CreateAsync was given; players' records last as
+// Challenges is the memory implementation of challenge.Store and
+// challenge.RecordStore, for one process. A round and everything in it expire
+// together, at the ttl Create was given; players' records last as
 // long as the process. Records, attempts and entries are stored as their
 // JSON reads back, so they come out as the Redis store's do (times without
 // a monotonic reading, in UTC or a fixed zone). Its zero value is not
-// usable: call NewAsync.
-type Async struct {
+// usable: call NewChallenges.
+type Challenges struct {
 	mu        sync.Mutex
-	rounds    map[string]*asyncRound
+	rounds    map[string]*challengeRound
 	players   map[string]*playerRecords
 	lastSweep time.Time
 }
 
 var (
-	_ match.AsyncStore  = (*Async)(nil)
-	_ match.RecordStore = (*Async)(nil)
+	_ challenge.Store       = (*Challenges)(nil)
+	_ challenge.RecordStore = (*Challenges)(nil)
 )
 
-type asyncRound struct {
-	rec      match.AsyncRecord
+type challengeRound struct {
+	rec      challenge.Record
 	expires  time.Time
-	attempts map[string]match.Attempt // by player, Finished always false
-	started  []string                 // players by the start of their attempts: Attempts' pages
+	attempts map[string]challenge.Attempt // by player, Finished always false
+	started  []string                     // players by the start of their attempts: Attempts' pages
 	entries  map[string]match.BoardEntry
 	board    rankTree // the entries' keys
 }
@@ -62,16 +63,16 @@ type countedGame struct {
 
 // Errors of arguments no caller should pass.
 var (
-	errNoID     = errors.New("memstore: an asynchronous round needs an id")
+	errNoID     = errors.New("memstore: a challenge needs an id")
 	errNoPlayer = errors.New("memstore: a player id must not be empty")
 	errBadKey   = errors.New("memstore: a board entry's key must end in \":\" and its player id")
 	errBadGame  = errors.New("memstore: a game result needs a game id and a variant")
 	errBadLimit = errors.New("memstore: a page's limit must be positive")
 )
 
-// NewAsync returns an empty Async.
-func NewAsync() *Async {
-	return &Async{rounds: map[string]*asyncRound{}, players: map[string]*playerRecords{}, lastSweep: time.Now()}
+// NewChallenges returns an empty Challenges.
+func NewChallenges() *Challenges {
+	return &Challenges{rounds: map[string]*challengeRound{}, players: map[string]*playerRecords{}, lastSweep: time.Now()}
 }
 
 // viaJSON returns v as its JSON reads back.
@@ -85,16 +86,16 @@ func viaJSON[T any](v T) (T, error) {
 }
 
 // sweep forgets expired rounds, at most once a sweepEvery; a.mu is held.
-func (a *Async) sweep(now time.Time) {
+func (a *Challenges) sweep(now time.Time) {
 	if now.Sub(a.lastSweep) < sweepEvery {
 		return
 	}
 	a.lastSweep = now
-	maps.DeleteFunc(a.rounds, func(_ string, r *asyncRound) bool { return !now.Before(r.expires) })
+	maps.DeleteFunc(a.rounds, func(_ string, r *challengeRound) bool { return !now.Before(r.expires) })
 }
 
 // live returns the round unless it is missing or expired; a.mu is held.
-func (a *Async) live(id string, now time.Time) (*asyncRound, error) {
+func (a *Challenges) live(id string, now time.Time) (*challengeRound, error) {
 	r := a.rounds[id]
 	if r == nil {
 		return nil, match.ErrNotFound
@@ -106,15 +107,15 @@ func (a *Async) live(id string, now time.Time) (*asyncRound, error) {
 	return r, nil
 }
 
-// CreateAsync implements match.AsyncStore. A ttl below a millisecond
+// Create implements challenge.Store. A ttl below a millisecond
 // counts as one, as on Redis.
-func (a *Async) CreateAsync(_ context.Context, rec match.AsyncRecord, ttl time.Duration) (match.AsyncRecord, bool, error) {
+func (a *Challenges) Create(_ context.Context, rec challenge.Record, ttl time.Duration) (challenge.Record, bool, error) {
 	if rec.ID == "" {
-		return match.AsyncRecord{}, false, errNoID
+		return challenge.Record{}, false, errNoID
 	}
 	rec, err := viaJSON(rec)
 	if err != nil {
-		return match.AsyncRecord{}, false, fmt.Errorf("memstore: round %s: %w", rec.ID, err)
+		return challenge.Record{}, false, fmt.Errorf("memstore: round %s: %w", rec.ID, err)
 	}
 	now := time.Now()
 	a.mu.Lock()
@@ -123,32 +124,32 @@ func (a *Async) CreateAsync(_ context.Context, rec match.AsyncRecord, ttl time.D
 	if r, err := a.live(rec.ID, now); err == nil {
 		return r.rec, false, nil
 	}
-	a.rounds[rec.ID] = &asyncRound{
+	a.rounds[rec.ID] = &challengeRound{
 		rec: rec, expires: now.Add(max(ttl, time.Millisecond)),
-		attempts: map[string]match.Attempt{}, entries: map[string]match.BoardEntry{},
+		attempts: map[string]challenge.Attempt{}, entries: map[string]match.BoardEntry{},
 	}
 	return rec, true, nil
 }
 
-// LoadAsync implements match.AsyncStore.
-func (a *Async) LoadAsync(_ context.Context, id string) (match.AsyncRecord, error) {
+// Load implements challenge.Store.
+func (a *Challenges) Load(_ context.Context, id string) (challenge.Record, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	r, err := a.live(id, time.Now())
 	if err != nil {
-		return match.AsyncRecord{}, err
+		return challenge.Record{}, err
 	}
 	return r.rec, nil
 }
 
-// CloseAsync implements match.AsyncStore: a close at or after the round's
+// CloseEarly implements challenge.Store: a close at or after the round's
 // changes nothing.
-func (a *Async) CloseAsync(_ context.Context, id string, at time.Time) (match.AsyncRecord, error) {
+func (a *Challenges) CloseEarly(_ context.Context, id string, at time.Time) (challenge.Record, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	r, err := a.live(id, time.Now())
 	if err != nil {
-		return match.AsyncRecord{}, err
+		return challenge.Record{}, err
 	}
 	if !at.Before(r.rec.ClosesAt) {
 		return r.rec, nil
@@ -156,28 +157,28 @@ func (a *Async) CloseAsync(_ context.Context, id string, at time.Time) (match.As
 	rec := r.rec
 	rec.ClosesAt, rec.ClosedEarly = at, true
 	if rec, err = viaJSON(rec); err != nil {
-		return match.AsyncRecord{}, fmt.Errorf("memstore: round %s: %w", id, err)
+		return challenge.Record{}, fmt.Errorf("memstore: round %s: %w", id, err)
 	}
 	r.rec = rec
 	return rec, nil
 }
 
-// StartAttempt implements match.AsyncStore; ErrNotFound if the round is
+// StartAttempt implements challenge.Store; ErrNotFound if the round is
 // missing.
-func (a *Async) StartAttempt(_ context.Context, id string, at match.Attempt) (match.Attempt, bool, error) {
+func (a *Challenges) StartAttempt(_ context.Context, id string, at challenge.Attempt) (challenge.Attempt, bool, error) {
 	if at.PlayerID == "" {
-		return match.Attempt{}, false, errNoPlayer
+		return challenge.Attempt{}, false, errNoPlayer
 	}
 	at.Finished = false
 	at, err := viaJSON(at)
 	if err != nil {
-		return match.Attempt{}, false, fmt.Errorf("memstore: attempt of %s: %w", at.PlayerID, err)
+		return challenge.Attempt{}, false, fmt.Errorf("memstore: attempt of %s: %w", at.PlayerID, err)
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	r, err := a.live(id, time.Now())
 	if err != nil {
-		return match.Attempt{}, false, err
+		return challenge.Attempt{}, false, err
 	}
 	if old, ok := r.attempts[at.PlayerID]; ok {
 		return r.attempt(old), false, nil
@@ -188,31 +189,31 @@ func (a *Async) StartAttempt(_ context.Context, id string, at match.Attempt) (ma
 }
 
 // attempt returns a stored attempt with its Finished set.
-func (r *asyncRound) attempt(at match.Attempt) match.Attempt {
+func (r *challengeRound) attempt(at challenge.Attempt) challenge.Attempt {
 	_, at.Finished = r.entries[at.PlayerID]
 	return at
 }
 
-// Attempt implements match.AsyncStore.
-func (a *Async) Attempt(_ context.Context, id, playerID string) (match.Attempt, error) {
+// Attempt implements challenge.Store.
+func (a *Challenges) Attempt(_ context.Context, id, playerID string) (challenge.Attempt, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	r, err := a.live(id, time.Now())
 	if err != nil {
-		return match.Attempt{}, err
+		return challenge.Attempt{}, err
 	}
 	at, ok := r.attempts[playerID]
 	if !ok {
-		return match.Attempt{}, match.ErrNotFound
+		return challenge.Attempt{}, match.ErrNotFound
 	}
 	return r.attempt(at), nil
 }
 
-// Attempts implements match.AsyncStore: attempts come in the order they
+// Attempts implements challenge.Store: attempts come in the order they
 // started, and the cursor is the place of the next one (decimal). Attempts
 // are never taken away, so a page never repeats an attempt nor skips one;
 // an attempt started while a caller pages comes on a later page.
-func (a *Async) Attempts(_ context.Context, id, cursor string, limit int) ([]match.Attempt, string, error) {
+func (a *Challenges) Attempts(_ context.Context, id, cursor string, limit int) ([]challenge.Attempt, string, error) {
 	if limit < 1 {
 		return nil, "", errBadLimit
 	}
@@ -232,7 +233,7 @@ func (a *Async) Attempts(_ context.Context, id, cursor string, limit int) ([]mat
 	}
 	from = min(from, len(r.started))
 	to := min(from+limit, len(r.started))
-	out := make([]match.Attempt, 0, to-from)
+	out := make([]challenge.Attempt, 0, to-from)
 	for _, p := range r.started[from:to] {
 		out = append(out, r.attempt(r.attempts[p]))
 	}
@@ -250,9 +251,9 @@ func entryPlayer(k string) string {
 	return p
 }
 
-// Finish implements match.AsyncStore; ErrNotFound if the round or the
+// Finish implements challenge.Store; ErrNotFound if the round or the
 // player's attempt is missing.
-func (a *Async) Finish(_ context.Context, id string, e match.BoardEntry) (bool, error) {
+func (a *Challenges) Finish(_ context.Context, id string, e match.BoardEntry) (bool, error) {
 	if e.PlayerID == "" {
 		return false, errNoPlayer
 	}
@@ -285,7 +286,7 @@ func (a *Async) Finish(_ context.Context, id string, e match.BoardEntry) (bool, 
 
 // entriesAt returns the entries at places from to from+n-1 (0 the first),
 // ranked.
-func (r *asyncRound) entriesAt(from, n int) []match.BoardEntry {
+func (r *challengeRound) entriesAt(from, n int) []match.BoardEntry {
 	keys := r.board.Range(from, n)
 	out := make([]match.BoardEntry, len(keys))
 	for i, k := range keys {
@@ -295,8 +296,8 @@ func (r *asyncRound) entriesAt(from, n int) []match.BoardEntry {
 	return out
 }
 
-// Board implements match.AsyncStore; ErrNotFound if the round is missing.
-func (a *Async) Board(_ context.Context, id string, top int, playerID string, around int) (match.BoardPage, error) {
+// Board implements challenge.Store; ErrNotFound if the round is missing.
+func (a *Challenges) Board(_ context.Context, id string, top int, playerID string, around int) (match.BoardPage, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	r, err := a.live(id, time.Now())
@@ -314,9 +315,9 @@ func (a *Async) Board(_ context.Context, id string, top int, playerID string, ar
 	return page, nil
 }
 
-// BoardRange implements match.AsyncStore; ErrNotFound if the round is
+// BoardRange implements challenge.Store; ErrNotFound if the round is
 // missing. A from below 1 counts as 1.
-func (a *Async) BoardRange(_ context.Context, id string, from, limit int) ([]match.BoardEntry, error) {
+func (a *Challenges) BoardRange(_ context.Context, id string, from, limit int) ([]match.BoardEntry, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	r, err := a.live(id, time.Now())
@@ -326,8 +327,8 @@ func (a *Async) BoardRange(_ context.Context, id string, from, limit int) ([]mat
 	return r.entriesAt(max(from, 1)-1, limit), nil
 }
 
-// PlayerEntry implements match.AsyncStore.
-func (a *Async) PlayerEntry(_ context.Context, id, playerID string) (match.BoardEntry, error) {
+// PlayerEntry implements challenge.Store.
+func (a *Challenges) PlayerEntry(_ context.Context, id, playerID string) (match.BoardEntry, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	r, err := a.live(id, time.Now())
@@ -343,9 +344,9 @@ func (a *Async) PlayerEntry(_ context.Context, id, playerID string) (match.Board
 	return e, nil
 }
 
-// AddResult implements match.RecordStore. A game is counted once within
+// AddResult implements challenge.RecordStore. A game is counted once within
 // countedFor.
-func (a *Async) AddResult(_ context.Context, playerID string, g match.GameResult) (bool, error) {
+func (a *Challenges) AddResult(_ context.Context, playerID string, g match.GameResult) (bool, error) {
 	if playerID == "" {
 		return false, errNoPlayer
 	}
@@ -375,8 +376,8 @@ func (a *Async) AddResult(_ context.Context, playerID string, g match.GameResult
 	return true, nil
 }
 
-// Records implements match.RecordStore.
-func (a *Async) Records(_ context.Context, playerID string) ([]match.VariantRecord, error) {
+// Records implements challenge.RecordStore.
+func (a *Challenges) Records(_ context.Context, playerID string) ([]match.VariantRecord, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	p := a.players[playerID]

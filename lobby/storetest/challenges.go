@@ -14,28 +14,29 @@ import (
 	"time"
 
 	"klondike/engine"
+	"klondike/lobby/challenge"
 	"klondike/match"
 )
 
-// RunAsync runs the conformance suite of match.AsyncStore; newStore returns
+// RunChallenges runs the conformance suite of challenge.Store; newStore returns
 // the store a subtest uses. Subtests run in parallel with round and player
 // ids of their own, so a factory may hand all of them one store.
 //
-//	func TestAsyncConformance(t *testing.T) {
-//		storetest.RunAsync(t, func(*testing.T) match.AsyncStore { return memstore.NewAsync() })
+//	func TestChallengesConformance(t *testing.T) {
+//		storetest.RunChallenges(t, func(*testing.T) challenge.Store { return memstore.NewChallenges() })
 //	}
-func RunAsync(t *testing.T, newStore func(t *testing.T) match.AsyncStore) {
+func RunChallenges(t *testing.T, newStore func(t *testing.T) challenge.Store) {
 	t.Helper()
 	var runID atomic.Int64
 	stamp := time.Now().UnixNano()
 	tests := []struct {
 		name string
-		fn   func(t *testing.T, h *asyncHarness)
+		fn   func(t *testing.T, h *challengeHarness)
 	}{
 		{"CreateOnce", testCreateOnce},
 		{"ConcurrentCreators", testConcurrentCreators},
-		{"RecordRoundTripsEveryField", testAsyncRecordFields},
-		{"NotFound", testAsyncNotFound},
+		{"RecordRoundTripsEveryField", testChallengeRecordFields},
+		{"NotFound", testChallengeNotFound},
 		{"CloseEarly", testCloseEarly},
 		{"OneAttemptAPlayer", testOneAttempt},
 		{"ConcurrentAttempts", testConcurrentAttempts},
@@ -48,16 +49,16 @@ func RunAsync(t *testing.T, newStore func(t *testing.T) match.AsyncStore) {
 		{"BoardTopAndAround", testBoardTopAround},
 		{"BoardRange", testBoardRange},
 		{"PlayerEntry", testPlayerEntry},
-		{"UnusualIDs", testAsyncUnusualIDs},
-		{"RoundsAreIsolated", testAsyncIsolation},
-		{"Expiry", testAsyncExpiry},
+		{"UnusualIDs", testChallengeUnusualIDs},
+		{"RoundsAreIsolated", testChallengeIsolation},
+		{"Expiry", testChallengeExpiry},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			t.Cleanup(cancel)
-			tc.fn(t, &asyncHarness{
+			tc.fn(t, &challengeHarness{
 				t: t, s: newStore(t), ctx: ctx,
 				prefix: fmt.Sprintf("as%x-%d-%s", stamp, runID.Add(1), tc.name),
 			})
@@ -65,72 +66,72 @@ func RunAsync(t *testing.T, newStore func(t *testing.T) match.AsyncStore) {
 	}
 }
 
-// asyncHarness carries a subtest's store and makes its round ids.
-type asyncHarness struct {
+// challengeHarness carries a subtest's store and makes its round ids.
+type challengeHarness struct {
 	t      *testing.T
-	s      match.AsyncStore
+	s      challenge.Store
 	ctx    context.Context
 	prefix string
 	n      int
 }
 
 // id returns a round id no other subtest or run uses.
-func (h *asyncHarness) id() string {
+func (h *challengeHarness) id() string {
 	h.n++
 	return fmt.Sprintf("%s-a%d", h.prefix, h.n)
 }
 
-// asyncOpens is when the suite's rounds open: the stores do not look at
+// opensAt is when the suite's rounds open: the stores do not look at
 // the window, so a fixed date keeps the records the same every run.
-var asyncOpens = time.Date(2026, 12, 5, 0, 0, 0, 0, time.UTC)
+var opensAt = time.Date(2026, 12, 5, 0, 0, 0, 0, time.UTC)
 
-// asyncRecord returns a daily round's record with every field set.
-func asyncRecord(id string) match.AsyncRecord {
+// challengeRecord returns a daily round's record with every field set.
+func challengeRecord(id string) challenge.Record {
 	r := engine.DefaultRules()
-	return match.AsyncRecord{
+	return challenge.Record{
 		ID: id, Kind: match.KindDaily, Variant: match.Variant(r), Rules: r, Mode: match.ModeRace,
 		Fair: match.FairDeal{
 			Seed: 1<<63 + 12345, Salt: "00112233445566778899aabbccddeeff",
 			Commitment: strings.Repeat("ab", 32), Winnable: true,
 		},
-		LimitMs: 10 * 60 * 1000, OpensAt: asyncOpens, ClosesAt: asyncOpens.Add(24 * time.Hour),
-		Day: match.DayOf(asyncOpens),
+		LimitMs: 10 * 60 * 1000, OpensAt: opensAt, ClosesAt: opensAt.Add(24 * time.Hour),
+		Day: match.DayOf(opensAt),
 	}
 }
 
 // sameRecord reports whether two records are equal as the wire has them.
-func sameRecord(a, b match.AsyncRecord) bool {
+func sameRecord(a, b challenge.Record) bool {
 	ja, err1 := json.Marshal(a)
 	jb, err2 := json.Marshal(b)
 	return err1 == nil && err2 == nil && string(ja) == string(jb)
 }
 
-func sameAttempt(a, b match.Attempt) bool {
+func sameAttempt(a, b challenge.Attempt) bool {
 	return a.PlayerID == b.PlayerID && a.Name == b.Name && a.StartedAt.Equal(b.StartedAt) && a.Finished == b.Finished
 }
 
 // create makes a round with the record for an hour and returns its id.
-func (h *asyncHarness) create(rec match.AsyncRecord) string {
+func (h *challengeHarness) create(rec challenge.Record) string {
 	h.t.Helper()
-	got, created, err := h.s.CreateAsync(h.ctx, rec, long)
+	got, created, err := h.s.Create(h.ctx, rec, long)
 	if err != nil || !created || !sameRecord(got, rec) {
-		h.t.Fatalf("CreateAsync(%s) = %+v, %v, %v; want the record, created", rec.ID, got, created, err)
+		h.t.Fatalf("Create(%s) = %+v, %v, %v; want the record, created", rec.ID, got, created, err)
 	}
 	return rec.ID
 }
 
 // round makes a new round and returns its id.
-func (h *asyncHarness) round() string {
+func (h *challengeHarness) round() string {
 	h.t.Helper()
-	return h.create(asyncRecord(h.id()))
+	return h.create(challengeRecord(h.id()))
 }
 
-func attemptOf(player string, i int) match.Attempt {
-	return match.Attempt{PlayerID: player, Name: "name of " + player, StartedAt: asyncOpens.Add(time.Duration(i) * time.Second)}
+func attemptOf(player string, i int) challenge.Attempt {
+	return challenge.Attempt{PlayerID: player, Name: "name of " + player, StartedAt: opensAt.Add(time.Duration(i) * time.Second)}
 }
 
 // start starts the player's attempt and wants it fresh.
-func (h *asyncHarness) start(id string, a match.Attempt) {
+func (h *challengeHarness) start(id string, a challenge.Attempt) {
 	h.t.Helper()
 	got, fresh, err := h.s.StartAttempt(h.ctx, id, a)
 	if err != nil || !fresh || !sameAttempt(got, a) {
@@ -139,16 +140,16 @@ func (h *asyncHarness) start(id string, a match.Attempt) {
 }
 
 // wonEntry returns the entry of a player who won at ms on their clock.
-func wonEntry(rec *match.AsyncRecord, player string, ms int64) match.BoardEntry {
+func wonEntry(rec *challenge.Record, player string, ms int64) match.BoardEntry {
 	st := match.Standing{
 		PlayerID: player, Name: "name of " + player, Points: 600, Foundation: engine.NumCards,
 		Moves: 100 + int(ms%50), Status: engine.Won, FinishedMs: ms, ReachedMs: ms,
 	}
-	return match.BoardEntryOf(rec, st, ms)
+	return challenge.EntryOf(rec, st, ms)
 }
 
 // finish starts the player's attempt and puts the entry on the board.
-func (h *asyncHarness) finish(id string, e match.BoardEntry) {
+func (h *challengeHarness) finish(id string, e match.BoardEntry) {
 	h.t.Helper()
 	h.start(id, attemptOf(e.PlayerID, 0))
 	if ok, err := h.s.Finish(h.ctx, id, e); err != nil || !ok {
@@ -158,7 +159,7 @@ func (h *asyncHarness) finish(id string, e match.BoardEntry) {
 
 // board returns the entries of the whole board, checking that their ranks
 // run from 1.
-func (h *asyncHarness) board(id string) []match.BoardEntry {
+func (h *challengeHarness) board(id string) []match.BoardEntry {
 	h.t.Helper()
 	page, err := h.s.Board(h.ctx, id, 1<<20, "", 0)
 	if err != nil {
@@ -176,7 +177,7 @@ func (h *asyncHarness) board(id string) []match.BoardEntry {
 }
 
 // wantEntries fails the test unless got are want with ranks from first on.
-func (h *asyncHarness) wantEntries(what string, got, want []match.BoardEntry, first int) {
+func (h *challengeHarness) wantEntries(what string, got, want []match.BoardEntry, first int) {
 	h.t.Helper()
 	want = slices.Clone(want)
 	for i := range want {
@@ -196,36 +197,36 @@ func players(es []match.BoardEntry) []string {
 	return out
 }
 
-func testCreateOnce(t *testing.T, h *asyncHarness) {
-	rec := asyncRecord(h.id())
+func testCreateOnce(t *testing.T, h *challengeHarness) {
+	rec := challengeRecord(h.id())
 	h.create(rec)
 	other := rec
 	other.CreatorName, other.Fair.Salt = "another node", "ffffffffffffffffffffffffffffffff"
-	got, created, err := h.s.CreateAsync(h.ctx, other, long)
+	got, created, err := h.s.Create(h.ctx, other, long)
 	if err != nil || created || !sameRecord(got, rec) {
-		t.Fatalf("second CreateAsync = %+v, %v, %v; want the first record, not created", got, created, err)
+		t.Fatalf("second Create = %+v, %v, %v; want the first record, not created", got, created, err)
 	}
-	if got, err := h.s.LoadAsync(h.ctx, rec.ID); err != nil || !sameRecord(got, rec) {
-		t.Fatalf("LoadAsync = %+v, %v; want %+v", got, err, rec)
+	if got, err := h.s.Load(h.ctx, rec.ID); err != nil || !sameRecord(got, rec) {
+		t.Fatalf("Load = %+v, %v; want %+v", got, err, rec)
 	}
 }
 
 // testConcurrentCreators: nodes racing to make one daily round agree on
 // one record, which exactly one of them made.
-func testConcurrentCreators(t *testing.T, h *asyncHarness) {
+func testConcurrentCreators(t *testing.T, h *challengeHarness) {
 	const nodes = 16
 	id := h.id()
-	recs := make([]match.AsyncRecord, nodes)
-	got := make([]match.AsyncRecord, nodes)
+	recs := make([]challenge.Record, nodes)
+	got := make([]challenge.Record, nodes)
 	created := make([]bool, nodes)
 	var wg sync.WaitGroup
 	for i := range nodes {
-		recs[i] = asyncRecord(id)
+		recs[i] = challengeRecord(id)
 		recs[i].Fair.Salt = fmt.Sprintf("%032x", i)
 		wg.Go(func() {
 			var err error
-			if got[i], created[i], err = h.s.CreateAsync(h.ctx, recs[i], long); err != nil {
-				t.Errorf("CreateAsync by node %d: %v", i, err)
+			if got[i], created[i], err = h.s.Create(h.ctx, recs[i], long); err != nil {
+				t.Errorf("Create by node %d: %v", i, err)
 			}
 		})
 	}
@@ -239,13 +240,13 @@ func testConcurrentCreators(t *testing.T, h *asyncHarness) {
 			t.Fatalf("node %d got %+v; want node %d's record", i, got[i], maker)
 		}
 	}
-	if rec, err := h.s.LoadAsync(h.ctx, id); err != nil || !sameRecord(rec, recs[maker]) {
-		t.Fatalf("LoadAsync = %+v, %v; want node %d's record", rec, err, maker)
+	if rec, err := h.s.Load(h.ctx, id); err != nil || !sameRecord(rec, recs[maker]) {
+		t.Fatalf("Load = %+v, %v; want node %d's record", rec, err, maker)
 	}
 }
 
-func testAsyncRecordFields(t *testing.T, h *asyncHarness) {
-	recs := []match.AsyncRecord{asyncRecord(h.id()), asyncRecord(h.id())}
+func testChallengeRecordFields(t *testing.T, h *challengeHarness) {
+	recs := []challenge.Record{challengeRecord(h.id()), challengeRecord(h.id())}
 	c := &recs[1]
 	c.Kind, c.Day, c.CreatorID, c.CreatorName = match.KindChallenge, "", "p-creator", `Zoë "🂡" \ {x}`
 	c.Rules = engine.Rules{Draw: 1, Passes: 3, Undo: engine.UndoOff, Scoring: engine.ScoringVegas}
@@ -255,13 +256,13 @@ func testAsyncRecordFields(t *testing.T, h *asyncHarness) {
 	c.ClosesAt = c.OpensAt.Add(7*24*time.Hour + time.Nanosecond)
 	for _, rec := range recs {
 		h.create(rec)
-		if got, err := h.s.LoadAsync(h.ctx, rec.ID); err != nil || !sameRecord(got, rec) {
-			t.Fatalf("LoadAsync = %+v, %v;\nwant %+v", got, err, rec)
+		if got, err := h.s.Load(h.ctx, rec.ID); err != nil || !sameRecord(got, rec) {
+			t.Fatalf("Load = %+v, %v;\nwant %+v", got, err, rec)
 		}
 	}
 }
 
-func testAsyncNotFound(t *testing.T, h *asyncHarness) {
+func testChallengeNotFound(t *testing.T, h *challengeHarness) {
 	id, ctx, s := h.id(), h.ctx, h.s
 	want := func(what string, err error) {
 		t.Helper()
@@ -269,17 +270,17 @@ func testAsyncNotFound(t *testing.T, h *asyncHarness) {
 			t.Fatalf("%s of a missing round: %v, want match.ErrNotFound", what, err)
 		}
 	}
-	_, err := s.LoadAsync(ctx, id)
-	want("LoadAsync", err)
-	_, err = s.CloseAsync(ctx, id, asyncOpens)
-	want("CloseAsync", err)
+	_, err := s.Load(ctx, id)
+	want("Load", err)
+	_, err = s.CloseEarly(ctx, id, opensAt)
+	want("CloseEarly", err)
 	_, _, err = s.StartAttempt(ctx, id, attemptOf("p1", 0))
 	want("StartAttempt", err)
 	_, err = s.Attempt(ctx, id, "p1")
 	want("Attempt", err)
 	_, _, err = s.Attempts(ctx, id, "", 10)
 	want("Attempts", err)
-	_, err = s.Finish(ctx, id, wonEntry(&match.AsyncRecord{Rules: engine.DefaultRules(), Mode: match.ModeRace}, "p1", 1000))
+	_, err = s.Finish(ctx, id, wonEntry(&challenge.Record{Rules: engine.DefaultRules(), Mode: match.ModeRace}, "p1", 1000))
 	want("Finish", err)
 	_, err = s.Board(ctx, id, 10, "p1", 2)
 	want("Board", err)
@@ -289,7 +290,7 @@ func testAsyncNotFound(t *testing.T, h *asyncHarness) {
 	want("PlayerEntry", err)
 
 	// In a round that exists: a player without an attempt or an entry.
-	h.create(asyncRecord(id))
+	h.create(challengeRecord(id))
 	_, err = s.Attempt(ctx, id, "p1")
 	want("Attempt of a player who has none", err)
 	_, err = s.PlayerEntry(ctx, id, "p1")
@@ -304,17 +305,17 @@ func testAsyncNotFound(t *testing.T, h *asyncHarness) {
 }
 
 // testCloseEarly: a close moves the window's end forward, never back.
-func testCloseEarly(t *testing.T, h *asyncHarness) {
-	rec := asyncRecord(h.id())
+func testCloseEarly(t *testing.T, h *challengeHarness) {
+	rec := challengeRecord(h.id())
 	h.create(rec)
-	close := func(at time.Time, want match.AsyncRecord) {
+	close := func(at time.Time, want challenge.Record) {
 		t.Helper()
-		got, err := h.s.CloseAsync(h.ctx, rec.ID, at)
+		got, err := h.s.CloseEarly(h.ctx, rec.ID, at)
 		if err != nil || !sameRecord(got, want) {
-			t.Fatalf("CloseAsync(%v) = %+v, %v;\nwant %+v", at, got, err, want)
+			t.Fatalf("CloseEarly(%v) = %+v, %v;\nwant %+v", at, got, err, want)
 		}
-		if got, err := h.s.LoadAsync(h.ctx, rec.ID); err != nil || !sameRecord(got, want) {
-			t.Fatalf("LoadAsync after CloseAsync(%v) = %+v, %v;\nwant %+v", at, got, err, want)
+		if got, err := h.s.Load(h.ctx, rec.ID); err != nil || !sameRecord(got, want) {
+			t.Fatalf("Load after CloseEarly(%v) = %+v, %v;\nwant %+v", at, got, err, want)
 		}
 	}
 	close(rec.ClosesAt, rec) // not early
@@ -329,7 +330,7 @@ func testCloseEarly(t *testing.T, h *asyncHarness) {
 	close(earlier.ClosesAt, earlier)
 }
 
-func testOneAttempt(t *testing.T, h *asyncHarness) {
+func testOneAttempt(t *testing.T, h *challengeHarness) {
 	id := h.round()
 	first := attemptOf("p1", 1)
 	h.start(id, first)
@@ -356,10 +357,10 @@ func testOneAttempt(t *testing.T, h *asyncHarness) {
 
 // testConcurrentAttempts: a player starting on many nodes at once gets one
 // attempt, the same on every node.
-func testConcurrentAttempts(t *testing.T, h *asyncHarness) {
+func testConcurrentAttempts(t *testing.T, h *challengeHarness) {
 	const nodes = 16
 	id := h.round()
-	got := make([]match.Attempt, nodes)
+	got := make([]challenge.Attempt, nodes)
 	fresh := make([]bool, nodes)
 	var wg sync.WaitGroup
 	for i := range nodes {
@@ -394,9 +395,9 @@ func testConcurrentAttempts(t *testing.T, h *asyncHarness) {
 // pageAll reads every page of the round's attempts with limit, calling
 // between(page) after each page but the last; it fails the test on an
 // attempt that comes twice.
-func (h *asyncHarness) pageAll(id string, limit int, between func(page int)) map[string]match.Attempt {
+func (h *challengeHarness) pageAll(id string, limit int, between func(page int)) map[string]challenge.Attempt {
 	h.t.Helper()
-	seen := map[string]match.Attempt{}
+	seen := map[string]challenge.Attempt{}
 	cursor := ""
 	for page := 0; ; page++ {
 		got, next, err := h.s.Attempts(h.ctx, id, cursor, limit)
@@ -425,11 +426,11 @@ func (h *asyncHarness) pageAll(id string, limit int, between func(page int)) map
 	}
 }
 
-func testAttemptsPaging(t *testing.T, h *asyncHarness) {
+func testAttemptsPaging(t *testing.T, h *challengeHarness) {
 	const n = 250
 	id := h.round()
-	rec := asyncRecord(id)
-	want := map[string]match.Attempt{}
+	rec := challengeRecord(id)
+	want := map[string]challenge.Attempt{}
 	for i := range n {
 		a := attemptOf(fmt.Sprintf("p%03d", i), i)
 		h.start(id, a)
@@ -460,7 +461,7 @@ func testAttemptsPaging(t *testing.T, h *asyncHarness) {
 
 // testAttemptsPagingWhileStarting: attempts started while a reader pages
 // come at most once; those there throughout come exactly once.
-func testAttemptsPagingGrowing(t *testing.T, h *asyncHarness) {
+func testAttemptsPagingGrowing(t *testing.T, h *challengeHarness) {
 	const n = 100
 	id := h.round()
 	for i := range n {
@@ -480,9 +481,9 @@ func testAttemptsPagingGrowing(t *testing.T, h *asyncHarness) {
 	}
 }
 
-func testFinishOnce(t *testing.T, h *asyncHarness) {
+func testFinishOnce(t *testing.T, h *challengeHarness) {
 	id := h.round()
-	rec := asyncRecord(id)
+	rec := challengeRecord(id)
 	first := wonEntry(&rec, "p1", 90_000)
 	h.finish(id, first)
 	second := wonEntry(&rec, "p1", 80_000)
@@ -504,10 +505,10 @@ func testFinishOnce(t *testing.T, h *asyncHarness) {
 
 // testConcurrentFinishes: many players finish at once, and one player
 // finishes on many nodes at once: one of that player's entries stands.
-func testConcurrentFinishes(t *testing.T, h *asyncHarness) {
+func testConcurrentFinishes(t *testing.T, h *challengeHarness) {
 	const players, nodes = 40, 8
 	id := h.round()
-	rec := asyncRecord(id)
+	rec := challengeRecord(id)
 	for i := range players {
 		h.start(id, attemptOf(fmt.Sprintf("p%02d", i), i))
 	}
@@ -553,9 +554,9 @@ func testConcurrentFinishes(t *testing.T, h *asyncHarness) {
 	}
 }
 
-func testFinishNeedsAttempt(t *testing.T, h *asyncHarness) {
+func testFinishNeedsAttempt(t *testing.T, h *challengeHarness) {
 	id := h.round()
-	rec := asyncRecord(id)
+	rec := challengeRecord(id)
 	if ok, err := h.s.Finish(h.ctx, id, wonEntry(&rec, "p1", 1000)); !errors.Is(err, match.ErrNotFound) || ok {
 		t.Fatalf("Finish without an attempt = %v, %v; want match.ErrNotFound", ok, err)
 	}
@@ -572,11 +573,11 @@ func testFinishNeedsAttempt(t *testing.T, h *asyncHarness) {
 }
 
 // testBoardOrder: the board orders entries as their keys do, and so as
-// match.BoardEntryOf ranks: winners by time, then foundation cards, then
+// challenge.EntryOf ranks: winners by time, then foundation cards, then
 // score, ties by the time the result was reached, then by player id.
-func testBoardOrder(t *testing.T, h *asyncHarness) {
+func testBoardOrder(t *testing.T, h *challengeHarness) {
 	id := h.round()
-	rec := asyncRecord(id)
+	rec := challengeRecord(id)
 	end := rec.LimitMs
 	st := func(p string, status engine.Status, found, points int, finished, reached int64) match.Standing {
 		return match.Standing{
@@ -599,7 +600,7 @@ func testBoardOrder(t *testing.T, h *asyncHarness) {
 	}
 	want := make([]match.BoardEntry, len(sts))
 	for i, s := range sts {
-		want[i] = match.BoardEntryOf(&rec, s, end)
+		want[i] = challenge.EntryOf(&rec, s, end)
 	}
 	if !slices.IsSortedFunc(want, func(a, b match.BoardEntry) int { return strings.Compare(a.Key, b.Key) }) {
 		t.Fatalf("the suite's standings do not rank in the order listed: %v", players(want))
@@ -621,7 +622,7 @@ func testBoardOrder(t *testing.T, h *asyncHarness) {
 			f := int64(30_000 + rnd.IntN(5)*1000)
 			s = st(p, engine.Won, 52, 800, f, f)
 		}
-		many = append(many, match.BoardEntryOf(&rec, s, end))
+		many = append(many, challenge.EntryOf(&rec, s, end))
 		h.finish(id2, many[i])
 	}
 	slices.SortFunc(many, func(a, b match.BoardEntry) int { return strings.Compare(a.Key, b.Key) })
@@ -631,10 +632,10 @@ func testBoardOrder(t *testing.T, h *asyncHarness) {
 // wonBoard makes a round where players p00..p(n-1) won in that order, the
 // first attempts more players started and did not finish, and returns its
 // id and entries, best first.
-func (h *asyncHarness) wonBoard(n, unfinished int) (string, []match.BoardEntry) {
+func (h *challengeHarness) wonBoard(n, unfinished int) (string, []match.BoardEntry) {
 	h.t.Helper()
 	id := h.round()
-	rec := asyncRecord(id)
+	rec := challengeRecord(id)
 	want := make([]match.BoardEntry, n)
 	for i := range want {
 		want[i] = wonEntry(&rec, fmt.Sprintf("p%02d", i), int64(60_000+i*1000))
@@ -648,7 +649,7 @@ func (h *asyncHarness) wonBoard(n, unfinished int) (string, []match.BoardEntry) 
 	return id, want
 }
 
-func testBoardTopAround(t *testing.T, h *asyncHarness) {
+func testBoardTopAround(t *testing.T, h *challengeHarness) {
 	const n, unfinished = 50, 10
 	id, want := h.wonBoard(n, unfinished)
 	cases := []struct {
@@ -687,7 +688,7 @@ func testBoardTopAround(t *testing.T, h *asyncHarness) {
 	}
 }
 
-func testBoardRange(t *testing.T, h *asyncHarness) {
+func testBoardRange(t *testing.T, h *challengeHarness) {
 	const n = 30
 	id, want := h.wonBoard(n, 3)
 	cases := []struct{ from, limit, first, last int }{
@@ -713,7 +714,7 @@ func testBoardRange(t *testing.T, h *asyncHarness) {
 	}
 }
 
-func testPlayerEntry(t *testing.T, h *asyncHarness) {
+func testPlayerEntry(t *testing.T, h *challengeHarness) {
 	id, want := h.wonBoard(20, 2)
 	for i, w := range want {
 		w.Rank = i + 1
@@ -737,14 +738,14 @@ func testPlayerEntry(t *testing.T, h *asyncHarness) {
 	}
 }
 
-// testAsyncUnusualIDs: round and player ids with the characters of key
+// testChallengeUnusualIDs: round and player ids with the characters of key
 // syntax work, a player's id with a colon too (the key's first colon ends
 // its order part).
-func testAsyncUnusualIDs(t *testing.T, h *asyncHarness) {
+func testChallengeUnusualIDs(t *testing.T, h *challengeHarness) {
 	ids := []string{h.id() + ":x", h.id() + "{y}", h.id() + "}z{", h.id() + " ünï"}
 	ps := []string{"a:b", "{x}", "}", "with space", "ünï", "p.q", "::"}
 	for _, id := range ids {
-		rec := asyncRecord(id)
+		rec := challengeRecord(id)
 		h.create(rec)
 		var want []match.BoardEntry
 		for i, p := range ps {
@@ -764,9 +765,9 @@ func testAsyncUnusualIDs(t *testing.T, h *asyncHarness) {
 	}
 }
 
-func testAsyncIsolation(t *testing.T, h *asyncHarness) {
+func testChallengeIsolation(t *testing.T, h *challengeHarness) {
 	a, b := h.round(), h.round()
-	recA := asyncRecord(a)
+	recA := challengeRecord(a)
 	h.finish(a, wonEntry(&recA, "p1", 1000))
 	h.start(a, attemptOf("p2", 0))
 	if _, err := h.s.Attempt(h.ctx, b, "p1"); !errors.Is(err, match.ErrNotFound) {
@@ -776,22 +777,22 @@ func testAsyncIsolation(t *testing.T, h *asyncHarness) {
 	if err != nil || page.Players != 0 || page.Finished != 0 || len(page.Top) != 0 || page.Rank != 0 {
 		t.Fatalf("Board of round b = %+v, %v; want it empty", page, err)
 	}
-	if got, err := h.s.CloseAsync(h.ctx, b, asyncOpens); err != nil || !got.ClosedEarly {
-		t.Fatalf("CloseAsync(b) = %+v, %v", got, err)
+	if got, err := h.s.CloseEarly(h.ctx, b, opensAt); err != nil || !got.ClosedEarly {
+		t.Fatalf("CloseEarly(b) = %+v, %v", got, err)
 	}
-	if got, err := h.s.LoadAsync(h.ctx, a); err != nil || got.ClosedEarly {
-		t.Fatalf("LoadAsync(a) after closing b = %+v, %v", got, err)
+	if got, err := h.s.Load(h.ctx, a); err != nil || got.ClosedEarly {
+		t.Fatalf("Load(a) after closing b = %+v, %v", got, err)
 	}
 }
 
-// testAsyncExpiry: a round and all of it go at the ttl it was made with;
+// testChallengeExpiry: a round and all of it go at the ttl it was made with;
 // its id may then make a new round.
-func testAsyncExpiry(t *testing.T, h *asyncHarness) {
+func testChallengeExpiry(t *testing.T, h *challengeHarness) {
 	const ttl = 400 * time.Millisecond
-	rec := asyncRecord(h.id())
+	rec := challengeRecord(h.id())
 	start := time.Now()
-	if _, created, err := h.s.CreateAsync(h.ctx, rec, ttl); err != nil || !created {
-		t.Fatalf("CreateAsync = %v, %v", created, err)
+	if _, created, err := h.s.Create(h.ctx, rec, ttl); err != nil || !created {
+		t.Fatalf("Create = %v, %v", created, err)
 	}
 	h.start(rec.ID, attemptOf("p1", 0))
 	h.start(rec.ID, attemptOf("p2", 0))
@@ -803,8 +804,8 @@ func testAsyncExpiry(t *testing.T, h *asyncHarness) {
 		t.Fatalf("Finish = %v, %v", ok, err)
 	}
 	time.Sleep(time.Until(start.Add(ttl + 200*time.Millisecond)))
-	if _, err := h.s.LoadAsync(h.ctx, rec.ID); !errors.Is(err, match.ErrNotFound) {
-		t.Fatalf("LoadAsync after the ttl: %v, want match.ErrNotFound", err)
+	if _, err := h.s.Load(h.ctx, rec.ID); !errors.Is(err, match.ErrNotFound) {
+		t.Fatalf("Load after the ttl: %v, want match.ErrNotFound", err)
 	}
 	if _, err := h.s.Board(h.ctx, rec.ID, 10, "", 0); !errors.Is(err, match.ErrNotFound) {
 		t.Fatalf("Board after the ttl: %v, want match.ErrNotFound", err)

@@ -1,4 +1,4 @@
-package lobby_test
+package challenge_test
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 
 	"klondike/engine"
 	"klondike/lobby"
+	"klondike/lobby/challenge"
 	"klondike/lobby/memstore"
 	"klondike/match"
 )
@@ -63,14 +64,56 @@ func encodeAll(e match.Event) []byte {
 	return fmt.Appendf(nil, `{"type":%q,"event":%s}`, reflect.TypeOf(e).Name(), body)
 }
 
-// asyncNode is a lobby on the shared memory backends.
-func asyncNode(t *testing.T, mem memstore.Backends, sk match.Sink) *lobby.Lobby {
-	l := lobby.New(lobby.Config{
-		Store: mem.Store, Coord: mem.Coord, Sessions: mem.Sessions, Sink: sk, Async: mem.Async, Records: mem.Async,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+// A node is one server node on shared backends: its lobby and its
+// challenges, wired to each other as the api wires them. Its Round is the
+// lobby's, so that an attempt's round is found the way a move finds it.
+type node struct {
+	*challenge.Service
+	l *lobby.Lobby
+}
+
+// newNode makes a node on the memory backends mem; cfg's Challenges and
+// Records default to mem's, and its Store, Sink and Logger are
+// set.
+func newNode(t *testing.T, mem memstore.Backends, sk match.Sink, cfg challenge.Config) *node {
+	n := &node{}
+	discard := slog.New(slog.NewTextHandler(io.Discard, nil))
+	n.l = lobby.New(lobby.Config{
+		Store: mem.Store, Coord: mem.Coord, Sessions: mem.Sessions, Sink: sk, Logger: discard,
+		Match:          match.Config{Winnable: cfg.Winnable},
+		AttemptRound:   func(ctx context.Context, id string) (*match.Round, error) { return n.Service.Round(ctx, id) },
+		OnRoundResults: func(r *match.Round, results []match.Entry) { n.CountRound(r, results) },
 	})
-	t.Cleanup(l.Close)
-	return l
+	if cfg.Challenges == nil {
+		cfg.Challenges, cfg.Records = mem.Challenges, mem.Challenges
+	}
+	cfg.Store, cfg.Sink, cfg.Logger = mem.Store, sk, discard
+	n.Service = challenge.New(n.l, cfg)
+	t.Cleanup(func() {
+		n.Close()
+		n.l.Close()
+	})
+	return n
+}
+
+// challengeNode is a node with the default settings.
+func challengeNode(t *testing.T, mem memstore.Backends, sk match.Sink) *node {
+	return newNode(t, mem, sk, challenge.Config{})
+}
+
+func (n *node) Round(ctx context.Context, id string) (*match.Round, error) { return n.l.Round(ctx, id) }
+
+func (n *node) Hello(ctx context.Context, name, token string) (lobby.Session, bool, error) {
+	return n.l.Hello(ctx, name, token)
+}
+
+func hello(t *testing.T, n *node, name string) lobby.Session {
+	t.Helper()
+	s, _, err := n.Hello(context.Background(), name, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // cardToken matches a card as the protocol writes one ("10H", "QS").
@@ -95,17 +138,17 @@ func TestChallengeHoursApart(t *testing.T) {
 		ctx := context.Background()
 		sk := &rawSink{}
 		mem := memstore.NewBackends()
-		l := asyncNode(t, mem, sk)
+		l := challengeNode(t, mem, sk)
 		alice, bob, carol := hello(t, l, "alice"), hello(t, l, "bob"), hello(t, l, "carol")
 
-		rec, err := l.CreateChallenge(ctx, alice.PlayerID, match.PartialSettings{}, 0)
+		rec, err := l.Create(ctx, alice.PlayerID, match.PartialSettings{}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if rec.ClosesAt.Sub(rec.OpensAt) != match.DefaultChallengeWindow || rec.Fair.Commitment == "" {
 			t.Fatalf("challenge %+v: want a day's window and a commitment", rec)
 		}
-		if info, err := l.AsyncInfo(ctx, &rec); err != nil || info.Seed != "" || info.Salt != "" || info.Commitment != rec.Fair.Commitment {
+		if info, err := l.Info(ctx, &rec); err != nil || info.Seed != "" || info.Salt != "" || info.Commitment != rec.Fair.Commitment {
 			t.Fatalf("open challenge's info %+v, %v: want the commitment and no seed or salt", info, err)
 		}
 		start := func(p lobby.Session) *match.Round {
@@ -135,7 +178,7 @@ func TestChallengeHoursApart(t *testing.T) {
 		if got := sk.of(alice.PlayerID, "AttemptOver"); len(got) != 1 {
 			t.Fatalf("alice got %d attempt_over, want 1", len(got))
 		}
-		if _, err := l.StartAttempt(ctx, alice.PlayerID, rec.ID); !errors.Is(err, match.ErrAlreadyPlayed) {
+		if _, err := l.StartAttempt(ctx, alice.PlayerID, rec.ID); !errors.Is(err, challenge.ErrAlreadyPlayed) {
 			t.Fatalf("alice's second attempt: %v, want ErrAlreadyPlayed", err)
 		}
 
@@ -175,7 +218,7 @@ func TestChallengeHoursApart(t *testing.T) {
 		play(t, rc, carol.PlayerID, 1, 1)
 		time.Sleep(time.Duration(rec.LimitMs)*time.Millisecond + time.Second)
 		synctest.Wait()
-		if _, err := l.StartAttempt(ctx, carol.PlayerID, rec.ID); !errors.Is(err, match.ErrAlreadyPlayed) {
+		if _, err := l.StartAttempt(ctx, carol.PlayerID, rec.ID); !errors.Is(err, challenge.ErrAlreadyPlayed) {
 			t.Fatalf("carol after her time: %v, want ErrAlreadyPlayed", err)
 		}
 		page, err := l.Board(ctx, &rec, 10, carol.PlayerID, 1)
@@ -200,7 +243,7 @@ func TestChallengeHoursApart(t *testing.T) {
 			t.Fatal(err)
 		}
 		verifyReplay(t, rep, page.Top)
-		info, err := l.AsyncInfo(ctx, &rec)
+		info, err := l.Info(ctx, &rec)
 		if err != nil || !info.Closed || info.Seed == "" || info.Salt == "" {
 			t.Fatalf("closed challenge's info %+v, %v: want the seed and salt", info, err)
 		}
@@ -210,7 +253,7 @@ func TestChallengeHoursApart(t *testing.T) {
 // verifyReplay checks what anyone can from a published replay: the seed
 // and salt hash to the commitment, the layout is the seed's deal, and each
 // player's moves replay to their entry on the board.
-func verifyReplay(t *testing.T, rep lobby.AsyncReplay, board []match.BoardEntry) {
+func verifyReplay(t *testing.T, rep challenge.Replay, board []match.BoardEntry) {
 	t.Helper()
 	f := rep.Round.Fair
 	if match.Commitment(f.Salt, f.Seed) != f.Commitment {
@@ -242,15 +285,15 @@ func verifyReplay(t *testing.T, rep lobby.AsyncReplay, board []match.BoardEntry)
 	}
 }
 
-// countingAsync counts the rounds each CreateAsync call made.
-type countingAsync struct {
-	*memstore.Async
+// countingStore counts the challenges each Create call made.
+type countingStore struct {
+	*memstore.Challenges
 	mu      sync.Mutex
 	created map[string]int
 }
 
-func (c *countingAsync) CreateAsync(ctx context.Context, rec match.AsyncRecord, ttl time.Duration) (match.AsyncRecord, bool, error) {
-	got, made, err := c.Async.CreateAsync(ctx, rec, ttl)
+func (c *countingStore) Create(ctx context.Context, rec challenge.Record, ttl time.Duration) (challenge.Record, bool, error) {
+	got, made, err := c.Challenges.Create(ctx, rec, ttl)
 	if made {
 		c.mu.Lock()
 		c.created[rec.ID]++
@@ -265,16 +308,9 @@ func TestDailyRolloverOnceWithTwoNodes(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
 		mem := memstore.NewBackends()
-		ca := &countingAsync{Async: mem.Async, created: map[string]int{}}
-		node := func() *lobby.Lobby {
-			l := lobby.New(lobby.Config{
-				Store: mem.Store, Coord: mem.Coord, Sessions: mem.Sessions, Sink: &rawSink{}, Async: ca, Records: ca,
-				Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-			})
-			t.Cleanup(l.Close)
-			return l
-		}
-		a, b := node(), node()
+		ca := &countingStore{Challenges: mem.Challenges, created: map[string]int{}}
+		a := newNode(t, mem, &rawSink{}, challenge.Config{Challenges: ca, Records: ca})
+		b := newNode(t, mem, &rawSink{}, challenge.Config{Challenges: ca, Records: ca})
 		for day := range 3 {
 			synctest.Wait()
 			da, ra, err := a.Daily(ctx)
@@ -289,7 +325,7 @@ func TestDailyRolloverOnceWithTwoNodes(t *testing.T) {
 				t.Fatalf("day %d: the nodes disagree: %s %+v and %s %+v", day, da, ra, db, rb)
 			}
 			for _, r := range ra {
-				if r.ID != lobby.DailyID(da, r.Rules) || r.Kind != match.KindDaily || !r.OpensAt.Equal(time.Date(2000, 1, 1+day, 0, 0, 0, 0, time.UTC)) || r.ClosesAt.Sub(r.OpensAt) != 24*time.Hour {
+				if r.ID != challenge.DailyID(da, r.Rules) || r.Kind != match.KindDaily || !r.OpensAt.Equal(time.Date(2000, 1, 1+day, 0, 0, 0, 0, time.UTC)) || r.ClosesAt.Sub(r.OpensAt) != 24*time.Hour {
 					t.Fatalf("day %d: round %+v", day, r)
 				}
 			}
@@ -316,7 +352,7 @@ func TestAttemptResumesOnAnotherNode(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
 		mem := memstore.NewBackends()
-		a, b := asyncNode(t, mem, &rawSink{}), asyncNode(t, mem, &rawSink{})
+		a, b := challengeNode(t, mem, &rawSink{}), challengeNode(t, mem, &rawSink{})
 		p := hello(t, a, "alice")
 		if _, _, err := b.Hello(ctx, "", p.Token); err != nil {
 			t.Fatal(err)

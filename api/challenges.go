@@ -10,13 +10,14 @@ import (
 	"klondike/api/protocol"
 	"klondike/api/ws"
 	"klondike/engine"
-	"klondike/lobby"
+	"klondike/lobby/challenge"
 	"klondike/match"
 )
 
-// Asynchronous rounds over the WebSocket (challenges, the daily deal,
-// boards, records) and over HTTP (GET /api/v1/daily, the leaderboard and
-// replay routes for asynchronous rounds, GET /api/v1/players/{id}/records).
+// Challenges over the WebSocket (challenges, the daily deal, boards,
+// records) and over HTTP (GET /api/v1/daily, the leaderboard and replay
+// routes for challenges, GET /api/v1/players/{id}/records): the handlers
+// of lobby/challenge's Service.
 
 func (s *Service) createChallenge(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
 	var m protocol.CreateChallenge
@@ -24,16 +25,16 @@ func (s *Service) createChallenge(ctx context.Context, c *ws.Conn, env *Envelope
 		return err
 	}
 	if m.WindowS < 0 {
-		return lobby.ErrBadWindow
+		return challenge.ErrBadWindow
 	}
-	rec, err := s.Lobby.CreateChallenge(ctx, pid, settingsOf(m.Settings), time.Duration(m.WindowS)*time.Second)
+	rec, err := s.Challenges.Create(ctx, pid, settingsOf(m.Settings), time.Duration(m.WindowS)*time.Second)
 	if err != nil {
 		return err
 	}
-	return s.replyAsync(ctx, c, env, pid, &rec)
+	return s.replyChallenge(ctx, c, env, pid, &rec)
 }
 
-// roundRef reads the asynchronous round that get_async_round,
+// roundRef reads the challenge that get_async_round,
 // close_challenge and start_attempt name.
 func roundRef(env *Envelope) (string, error) {
 	var m protocol.RoundRef
@@ -46,16 +47,16 @@ func roundRef(env *Envelope) (string, error) {
 	return m.RoundID, nil
 }
 
-func (s *Service) getAsyncRound(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
+func (s *Service) getChallenge(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
 	id, err := roundRef(env)
 	if err != nil {
 		return err
 	}
-	rec, err := s.Lobby.AsyncRound(ctx, id)
+	rec, err := s.Challenges.Load(ctx, id)
 	if err != nil {
 		return err
 	}
-	return s.replyAsync(ctx, c, env, pid, &rec)
+	return s.replyChallenge(ctx, c, env, pid, &rec)
 }
 
 func (s *Service) closeChallenge(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
@@ -63,11 +64,11 @@ func (s *Service) closeChallenge(ctx context.Context, c *ws.Conn, env *Envelope,
 	if err != nil {
 		return err
 	}
-	rec, err := s.Lobby.CloseChallenge(ctx, pid, id)
+	rec, err := s.Challenges.CloseEarly(ctx, pid, id)
 	if err != nil {
 		return err
 	}
-	return s.replyAsync(ctx, c, env, pid, &rec)
+	return s.replyChallenge(ctx, c, env, pid, &rec)
 }
 
 func (s *Service) startAttempt(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
@@ -75,7 +76,7 @@ func (s *Service) startAttempt(ctx context.Context, c *ws.Conn, env *Envelope, p
 	if err != nil {
 		return err
 	}
-	ev, err := s.Lobby.StartAttempt(ctx, pid, id)
+	ev, err := s.Challenges.StartAttempt(ctx, pid, id)
 	if err != nil {
 		return err
 	}
@@ -84,7 +85,7 @@ func (s *Service) startAttempt(ctx context.Context, c *ws.Conn, env *Envelope, p
 }
 
 func (s *Service) getDaily(ctx context.Context, c *ws.Conn, env *Envelope, _ string) error {
-	day, rounds, err := dailyInfo(ctx, s.Lobby)
+	day, rounds, err := dailyInfo(ctx, s.Challenges)
 	if err != nil {
 		return err
 	}
@@ -97,13 +98,13 @@ func (s *Service) getBoard(ctx context.Context, c *ws.Conn, env *Envelope, pid s
 	if err := decode(env, &m); err != nil {
 		return err
 	}
-	rec, err := s.Lobby.AsyncRound(ctx, m.RoundID)
+	rec, err := s.Challenges.Load(ctx, m.RoundID)
 	if err != nil {
 		return err
 	}
 	top := clamp(m.Top, protocol.DefaultBoardTop, protocol.MaxBoardTop)
 	around := clamp(m.Around, protocol.DefaultBoardAround, protocol.MaxBoardAround)
-	page, err := s.Lobby.Board(ctx, &rec, top, pid, around)
+	page, err := s.Challenges.Board(ctx, &rec, top, pid, around)
 	if err != nil {
 		return err
 	}
@@ -119,7 +120,7 @@ func (s *Service) getRecords(ctx context.Context, c *ws.Conn, env *Envelope, pid
 	if m.PlayerID == "" {
 		m.PlayerID = pid
 	}
-	rs, err := s.Lobby.Records(ctx, m.PlayerID)
+	rs, err := s.Challenges.Records(ctx, m.PlayerID)
 	if err != nil {
 		return err
 	}
@@ -127,16 +128,16 @@ func (s *Service) getRecords(ctx context.Context, c *ws.Conn, env *Envelope, pid
 	return nil
 }
 
-// replyAsync answers with an asynchronous round's async_round, the
-// player's attempt in it included.
-func (s *Service) replyAsync(ctx context.Context, c *ws.Conn, env *Envelope, pid string, rec *match.AsyncRecord) error {
-	info, err := s.Lobby.AsyncInfo(ctx, rec)
+// replyChallenge answers with a challenge's async_round, the player's
+// attempt in it included.
+func (s *Service) replyChallenge(ctx context.Context, c *ws.Conn, env *Envelope, pid string, rec *challenge.Record) error {
+	info, err := s.Challenges.Info(ctx, rec)
 	if err != nil {
 		return err
 	}
-	msg := protocol.AsyncRound{Type: protocol.TypeAsyncRound, Re: env.ID, Round: wireAsyncInfo(info), URL: AsyncURL(rec)}
+	msg := protocol.AsyncRound{Type: protocol.TypeAsyncRound, Re: env.ID, Round: wireAsyncInfo(info), URL: ChallengeURL(rec)}
 	msg.Attempt.State = protocol.AttemptNone
-	roundID, result, err := s.Lobby.AttemptState(ctx, rec, pid)
+	roundID, result, err := s.Challenges.AttemptState(ctx, rec, pid)
 	switch {
 	case errors.Is(err, match.ErrNotFound):
 	case err != nil:
@@ -151,9 +152,9 @@ func (s *Service) replyAsync(ctx context.Context, c *ws.Conn, env *Envelope, pid
 	return nil
 }
 
-// AsyncURL is an asynchronous round's page on the web client: /c/{id} for a
+// ChallengeURL is a challenge's page on the web client: /c/{id} for a
 // challenge, /daily for a daily round.
-func AsyncURL(rec *match.AsyncRecord) string {
+func ChallengeURL(rec *challenge.Record) string {
 	if rec.Kind == match.KindDaily {
 		return "/daily"
 	}
@@ -179,7 +180,7 @@ func nonNil[T any](s []T) []T {
 func (s *Server) daily(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), commandTimeout)
 	defer cancel()
-	day, rounds, err := dailyInfo(ctx, s.Lobby)
+	day, rounds, err := dailyInfo(ctx, s.Challenges)
 	if err != nil {
 		s.routeError(w, err)
 		return
@@ -189,14 +190,14 @@ func (s *Server) daily(w http.ResponseWriter, r *http.Request) {
 
 // dailyInfo returns today's daily rounds as anyone may see them, with
 // their counts: what get_daily and GET /api/v1/daily answer.
-func dailyInfo(ctx context.Context, l *lobby.Lobby) (string, []match.AsyncInfo, error) {
-	day, recs, err := l.Daily(ctx)
+func dailyInfo(ctx context.Context, c *challenge.Service) (string, []match.AsyncInfo, error) {
+	day, recs, err := c.Daily(ctx)
 	if err != nil {
 		return "", nil, err
 	}
 	rounds := make([]match.AsyncInfo, 0, len(recs))
 	for i := range recs {
-		in, err := l.AsyncInfo(ctx, &recs[i])
+		in, err := c.Info(ctx, &recs[i])
 		if err != nil {
 			return "", nil, err
 		}
@@ -216,7 +217,7 @@ func (s *Server) records(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), commandTimeout)
 	defer cancel()
 	id := r.PathValue("id")
-	rs, err := s.Lobby.Records(ctx, id)
+	rs, err := s.Challenges.Records(ctx, id)
 	if err != nil {
 		s.routeError(w, err)
 		return
@@ -230,11 +231,11 @@ type recordsReply struct {
 	Records  []match.VariantRecord `json:"records"`
 }
 
-// asyncLeaderboardReply is the answer of GET /api/v1/rounds/{id}/leaderboard
-// for an asynchronous round: a page of its board from rank ?from= (default
+// challengeLeaderboardReply is the answer of GET /api/v1/rounds/{id}/leaderboard
+// for a challenge: a page of its board from rank ?from= (default
 // 1), ?limit= entries (default and at most 100), and with ?player= that
 // player's rank and neighbours.
-type asyncLeaderboardReply struct {
+type challengeLeaderboardReply struct {
 	RoundID  string             `json:"round_id"`
 	Kind     string             `json:"kind"`
 	Over     bool               `json:"over"`
@@ -245,10 +246,10 @@ type asyncLeaderboardReply struct {
 	Rank     int                `json:"rank,omitempty"`
 }
 
-// asyncReplayReply is the answer of GET /api/v1/rounds/{id}/replay for a
-// closed asynchronous round: its deal revealed and a page of its players'
+// challengeReplayReply is the answer of GET /api/v1/rounds/{id}/replay for a
+// closed challenge: its deal revealed and a page of its players'
 // games by rank, from ?from= (default 1), ?limit= (default and at most 100).
-type asyncReplayReply struct {
+type challengeReplayReply struct {
 	RoundID    string               `json:"round_id"`
 	Kind       string               `json:"kind"`
 	Seed       string               `json:"seed"`
@@ -282,37 +283,37 @@ func pageQuery(r *http.Request) (from, limit int, err error) {
 	return from, limit, nil
 }
 
-// asyncLeaderboard serves the leaderboard route for an asynchronous round.
-func (s *Server) asyncLeaderboard(ctx context.Context, w http.ResponseWriter, r *http.Request, rec *match.AsyncRecord) {
+// challengeLeaderboard serves the leaderboard route for a challenge.
+func (s *Server) challengeLeaderboard(ctx context.Context, w http.ResponseWriter, r *http.Request, rec *challenge.Record) {
 	from, limit, err := pageQuery(r)
 	if err != nil {
 		s.routeError(w, err)
 		return
 	}
-	entries, err := s.Lobby.BoardRange(ctx, rec, from, limit)
+	entries, err := s.Challenges.BoardRange(ctx, rec, from, limit)
 	if err != nil {
 		s.routeError(w, err)
 		return
 	}
-	page, err := s.Lobby.Board(ctx, rec, 0, r.URL.Query().Get("player"), protocol.DefaultBoardAround)
+	page, err := s.Challenges.Board(ctx, rec, 0, r.URL.Query().Get("player"), protocol.DefaultBoardAround)
 	if err != nil {
 		s.routeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, asyncLeaderboardReply{
+	writeJSON(w, http.StatusOK, challengeLeaderboardReply{
 		RoundID: rec.ID, Kind: rec.Kind, Over: rec.Closed(time.Now()), Players: page.Players, Finished: page.Finished,
 		Entries: nonNil(entries), Around: page.Around, Rank: page.Rank,
 	})
 }
 
-// asyncReplay serves the replay route for an asynchronous round.
-func (s *Server) asyncReplay(ctx context.Context, w http.ResponseWriter, r *http.Request, rec *match.AsyncRecord) {
+// challengeReplay serves the replay route for a challenge.
+func (s *Server) challengeReplay(ctx context.Context, w http.ResponseWriter, r *http.Request, rec *challenge.Record) {
 	from, limit, err := pageQuery(r)
 	if err != nil {
 		s.routeError(w, err)
 		return
 	}
-	rep, err := s.Lobby.Replay(ctx, rec, from, limit)
+	rep, err := s.Challenges.Replay(ctx, rec, from, limit)
 	if errors.Is(err, match.ErrRoundNotRunning) {
 		writeJSON(w, http.StatusNotFound, errorBody(protocol.CodeNotFound, "the replays are published when the round's window closes"))
 		return
@@ -321,7 +322,7 @@ func (s *Server) asyncReplay(ctx context.Context, w http.ResponseWriter, r *http
 		s.routeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, asyncReplayReply{
+	writeJSON(w, http.StatusOK, challengeReplayReply{
 		RoundID: rec.ID, Kind: rec.Kind, Seed: strconv.FormatUint(rec.Fair.Seed, 10), Salt: rec.Fair.Salt,
 		Commitment: rec.Fair.Commitment, KnownDeal: rec.Fair.Known, Rules: rec.Rules, Layout: rep.Layout,
 		OpensAt: rec.OpensAt, ClosesAt: rec.ClosesAt, Players: nonNil(rep.Players), NextFrom: rep.NextFrom,

@@ -1,4 +1,4 @@
-package lobby
+package challenge
 
 import (
 	"context"
@@ -10,11 +10,11 @@ import (
 
 // Records returns a player's records, one a variant played, as of today
 // (a daily streak not kept up yesterday is broken).
-func (l *Lobby) Records(ctx context.Context, playerID string) ([]match.VariantRecord, error) {
-	if err := l.checkReady(); err != nil {
+func (s *Service) Records(ctx context.Context, playerID string) ([]match.VariantRecord, error) {
+	if err := s.checkReady(); err != nil {
 		return nil, err
 	}
-	rs, err := l.cfg.Records.Records(ctx, playerID)
+	rs, err := s.cfg.Records.Records(ctx, playerID)
 	if err != nil {
 		return nil, err
 	}
@@ -25,9 +25,10 @@ func (l *Lobby) Records(ctx context.Context, playerID string) ([]match.VariantRe
 	return rs, nil
 }
 
-// countRound counts a finished race round's games in its players'
+// CountRound counts a finished race round's games in its players'
 // records: every game but those played with hints, which are practice.
-func (l *Lobby) countRound(r *match.Round, results []match.Entry) {
+// The lobby calls it (lobby.Config.OnRoundResults).
+func (s *Service) CountRound(r *match.Round, results []match.Entry) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	for _, e := range results {
@@ -38,8 +39,8 @@ func (l *Lobby) countRound(r *match.Round, results []match.Entry) {
 		if e.FinishedMs != nil {
 			g.ElapsedMs = *e.FinishedMs
 		}
-		if _, err := l.cfg.Records.AddResult(ctx, e.PlayerID, g); err != nil {
-			l.cfg.Logger.Warn("counting a game in the player's records failed", "round", r.ID, "player", e.PlayerID, "err", err)
+		if _, err := s.cfg.Records.AddResult(ctx, e.PlayerID, g); err != nil {
+			s.cfg.Logger.Warn("counting a game in the player's records failed", "round", r.ID, "player", e.PlayerID, "err", err)
 		}
 	}
 }

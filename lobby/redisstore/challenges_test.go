@@ -12,41 +12,42 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"klondike/engine"
+	"klondike/lobby/challenge"
 	"klondike/lobby/redisstore"
 	"klondike/lobby/redisstore/redistest"
 	"klondike/lobby/storetest"
 	"klondike/match"
 )
 
-// TestAsyncConformance runs the asynchronous rounds' suite on one server,
+// TestChallengesConformance runs the asynchronous rounds' suite on one server,
 // an Async with a prefix of its own for each subtest.
-func TestAsyncConformance(t *testing.T) {
+func TestChallengesConformance(t *testing.T) {
 	t.Parallel()
 	c := redistest.Start(t).Client(t)
-	storetest.RunAsync(t, func(t *testing.T) match.AsyncStore { return redisstore.NewAsync(c, redistest.Prefix(t)) })
+	storetest.RunChallenges(t, func(t *testing.T) challenge.Store { return redisstore.NewChallenges(c, redistest.Prefix(t)) })
 }
 
-// TestAsyncConformanceCluster runs the suite through a cluster client on
+// TestChallengesConformanceCluster runs the suite through a cluster client on
 // the package's one-node cluster, which refuses a script whose keys are in
 // different slots.
-func TestAsyncConformanceCluster(t *testing.T) {
+func TestChallengesConformanceCluster(t *testing.T) {
 	t.Parallel()
 	c := clusterClient(t)
-	storetest.RunAsync(t, func(t *testing.T) match.AsyncStore { return redisstore.NewAsync(c, redistest.Prefix(t)) })
+	storetest.RunChallenges(t, func(t *testing.T) challenge.Store { return redisstore.NewChallenges(c, redistest.Prefix(t)) })
 }
 
 // TestRecordsConformance runs the records' suite on one server.
 func TestRecordsConformance(t *testing.T) {
 	t.Parallel()
 	c := redistest.Start(t).Client(t)
-	storetest.RunRecords(t, func(t *testing.T) match.RecordStore { return redisstore.NewAsync(c, redistest.Prefix(t)) })
+	storetest.RunRecords(t, func(t *testing.T) challenge.RecordStore { return redisstore.NewChallenges(c, redistest.Prefix(t)) })
 }
 
 // TestRecordsConformanceCluster runs the records' suite on the cluster.
 func TestRecordsConformanceCluster(t *testing.T) {
 	t.Parallel()
 	c := clusterClient(t)
-	storetest.RunRecords(t, func(t *testing.T) match.RecordStore { return redisstore.NewAsync(c, redistest.Prefix(t)) })
+	storetest.RunRecords(t, func(t *testing.T) challenge.RecordStore { return redisstore.NewChallenges(c, redistest.Prefix(t)) })
 }
 
 func clusterClient(t *testing.T) redis.UniversalClient {
@@ -59,9 +60,9 @@ func clusterClient(t *testing.T) redis.UniversalClient {
 }
 
 // testRecord is a round's record for the tests here.
-func testRecord(id string) match.AsyncRecord {
+func testRecord(id string) challenge.Record {
 	opens := time.Date(2026, 12, 5, 0, 0, 0, 0, time.UTC)
-	return match.AsyncRecord{
+	return challenge.Record{
 		ID: id, Kind: match.KindDaily, Variant: "draw3", Rules: engine.DefaultRules(), Mode: match.ModeRace,
 		Fair: match.FairDeal{Seed: 7, Salt: "00", Commitment: "ab"}, LimitMs: 600_000,
 		OpensAt: opens, ClosesAt: opens.Add(24 * time.Hour), Day: "2026-12-05",
@@ -69,20 +70,20 @@ func testRecord(id string) match.AsyncRecord {
 }
 
 // fillRound makes a round with players p0..p(n-1), each finished.
-func fillRound(t *testing.T, a *redisstore.Async, id string, n int, ttl time.Duration) match.AsyncRecord {
+func fillRound(t *testing.T, a *redisstore.Challenges, id string, n int, ttl time.Duration) challenge.Record {
 	t.Helper()
 	ctx := context.Background()
 	rec := testRecord(id)
-	if _, created, err := a.CreateAsync(ctx, rec, ttl); err != nil || !created {
-		t.Fatalf("CreateAsync = %v, %v", created, err)
+	if _, created, err := a.Create(ctx, rec, ttl); err != nil || !created {
+		t.Fatalf("Create = %v, %v", created, err)
 	}
 	for i := range n {
 		p := fmt.Sprintf("p%d", i)
-		if _, _, err := a.StartAttempt(ctx, id, match.Attempt{PlayerID: p, Name: p, StartedAt: rec.OpensAt}); err != nil {
+		if _, _, err := a.StartAttempt(ctx, id, challenge.Attempt{PlayerID: p, Name: p, StartedAt: rec.OpensAt}); err != nil {
 			t.Fatal(err)
 		}
 		st := match.Standing{PlayerID: p, Name: p, Points: 500, Foundation: 52, Status: engine.Won, FinishedMs: int64(60_000 + i), ReachedMs: int64(60_000 + i)}
-		if ok, err := a.Finish(ctx, id, match.BoardEntryOf(&rec, st, st.FinishedMs)); err != nil || !ok {
+		if ok, err := a.Finish(ctx, id, challenge.EntryOf(&rec, st, st.FinishedMs)); err != nil || !ok {
 			t.Fatalf("Finish(%s) = %v, %v", p, ok, err)
 		}
 	}
@@ -92,19 +93,19 @@ func fillRound(t *testing.T, a *redisstore.Async, id string, n int, ttl time.Dur
 // TestAsyncKeys: a round's keys are those the package doc lists, all with
 // the round's hash tag and the record's expiry; a player's records keys
 // carry the player's tag and live long.
-func TestAsyncKeys(t *testing.T) {
+func TestChallengeKeys(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t)
 	c := srv.Client(t)
 	prefix := redistest.Prefix(t)
-	a := redisstore.NewAsync(c, prefix)
+	a := redisstore.NewChallenges(c, prefix)
 	ctx := context.Background()
 	const ttl = 90 * time.Minute
 	fillRound(t, a, "r1", 3, ttl)
-	if _, _, err := a.StartAttempt(ctx, "r1", match.Attempt{PlayerID: "late", Name: "late"}); err != nil {
+	if _, _, err := a.StartAttempt(ctx, "r1", challenge.Attempt{PlayerID: "late", Name: "late"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.CloseAsync(ctx, "r1", time.Date(2026, 12, 5, 1, 0, 0, 0, time.UTC)); err != nil {
+	if _, err := a.CloseEarly(ctx, "r1", time.Date(2026, 12, 5, 1, 0, 0, 0, time.UTC)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := a.AddResult(ctx, "p0", match.GameResult{GameID: "g1", Variant: "draw3", Score: 5}); err != nil {
@@ -179,14 +180,14 @@ func setup(cmd redis.Cmder) bool { return cmd.Name() == "hello" || cmd.Name() ==
 
 // TestAsyncRoundTrips: each read and write of a round is one round trip,
 // once the scripts are loaded.
-func TestAsyncRoundTrips(t *testing.T) {
+func TestChallengeRoundTrips(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t)
 	c := redis.NewClient(&redis.Options{Addr: srv.Addr()})
 	defer c.Close()
 	hook := &countHook{}
 	c.AddHook(hook)
-	a := redisstore.NewAsync(c, redistest.Prefix(t))
+	a := redisstore.NewChallenges(c, redistest.Prefix(t))
 	ctx := context.Background()
 	rec := fillRound(t, a, "r1", 30, time.Hour)
 	if _, err := a.Board(ctx, "r1", 10, "p3", 5); err != nil { // loads the script
@@ -211,12 +212,12 @@ func TestAsyncRoundTrips(t *testing.T) {
 		{"Attempts", func() error { _, _, err := a.Attempts(ctx, "r1", "5", 10); return err }},
 		{"Attempt", func() error { _, err := a.Attempt(ctx, "r1", "p7"); return err }},
 		{"StartAttempt", func() error {
-			_, _, err := a.StartAttempt(ctx, "r1", match.Attempt{PlayerID: "new", Name: "new"})
+			_, _, err := a.StartAttempt(ctx, "r1", challenge.Attempt{PlayerID: "new", Name: "new"})
 			return err
 		}},
 		{"Finish", func() error {
 			st := match.Standing{PlayerID: "new", Name: "new", Status: engine.Stuck, FinishedMs: 5, Foundation: 3}
-			_, err := a.Finish(ctx, "r1", match.BoardEntryOf(&rec, st, 5))
+			_, err := a.Finish(ctx, "r1", challenge.EntryOf(&rec, st, 5))
 			return err
 		}},
 	}
@@ -233,7 +234,7 @@ func TestAsyncRoundTrips(t *testing.T) {
 
 // TestAsyncUnavailable: with Redis down, every method fails as
 // unavailable.
-func TestAsyncUnavailable(t *testing.T) {
+func TestChallengeUnavailable(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t)
 	c, err := redisstore.Dial(redisstore.Options{URL: srv.URL(), MaxRetries: -1})
@@ -241,17 +242,17 @@ func TestAsyncUnavailable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	a := redisstore.NewAsync(c, redistest.Prefix(t))
+	a := redisstore.NewChallenges(c, redistest.Prefix(t))
 	rec := fillRound(t, a, "r1", 2, time.Hour)
 	srv.Kill()
 	ctx := context.Background()
-	e := match.BoardEntryOf(&rec, match.Standing{PlayerID: "p9", FinishedMs: -1}, 0)
+	e := challenge.EntryOf(&rec, match.Standing{PlayerID: "p9", FinishedMs: -1}, 0)
 	calls := map[string]func() error{
-		"CreateAsync": func() error { _, _, err := a.CreateAsync(ctx, rec, time.Hour); return err },
-		"LoadAsync":   func() error { _, err := a.LoadAsync(ctx, "r1"); return err },
-		"CloseAsync":  func() error { _, err := a.CloseAsync(ctx, "r1", rec.OpensAt); return err },
+		"Create":     func() error { _, _, err := a.Create(ctx, rec, time.Hour); return err },
+		"Load":       func() error { _, err := a.Load(ctx, "r1"); return err },
+		"CloseEarly": func() error { _, err := a.CloseEarly(ctx, "r1", rec.OpensAt); return err },
 		"StartAttempt": func() error {
-			_, _, err := a.StartAttempt(ctx, "r1", match.Attempt{PlayerID: "p9"})
+			_, _, err := a.StartAttempt(ctx, "r1", challenge.Attempt{PlayerID: "p9"})
 			return err
 		},
 		"Attempt":     func() error { _, err := a.Attempt(ctx, "r1", "p0"); return err },
@@ -273,9 +274,9 @@ func TestAsyncUnavailable(t *testing.T) {
 	}
 }
 
-// TestAsyncAcrossNodes: two Asyncs on one Redis and prefix, as on two
+// TestAsyncAcrossNodes: two Challenges on one Redis and prefix, as on two
 // nodes, share rounds; the backends Open makes have one.
-func TestAsyncAcrossNodes(t *testing.T) {
+func TestChallengeAcrossNodes(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t)
 	prefix := redistest.Prefix(t)
@@ -284,14 +285,14 @@ func TestAsyncAcrossNodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	fillRound(t, b.Async, "r1", 4, time.Hour)
-	other := redisstore.NewAsync(srv.Client(t), prefix)
+	fillRound(t, b.Challenges, "r1", 4, time.Hour)
+	other := redisstore.NewChallenges(srv.Client(t), prefix)
 	ctx := context.Background()
 	page, err := other.Board(ctx, "r1", 2, "p3", 1)
 	if err != nil || page.Finished != 4 || page.Players != 4 || len(page.Top) != 2 || page.Rank != 4 || len(page.Around) != 2 {
 		t.Fatalf("Board on the other node = %+v, %v", page, err)
 	}
-	if _, err := redisstore.NewAsync(srv.Client(t), redistest.Prefix(t)).LoadAsync(ctx, "r1"); !errors.Is(err, match.ErrNotFound) {
-		t.Fatalf("LoadAsync under another prefix: %v, want match.ErrNotFound", err)
+	if _, err := redisstore.NewChallenges(srv.Client(t), redistest.Prefix(t)).Load(ctx, "r1"); !errors.Is(err, match.ErrNotFound) {
+		t.Fatalf("Load under another prefix: %v, want match.ErrNotFound", err)
 	}
 }

@@ -13,29 +13,30 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"klondike/lobby/challenge"
 	"klondike/match"
 )
 
-// Async keeps asynchronous rounds, their attempts and boards
-// (match.AsyncStore) and the players' records (match.RecordStore) in
+// Challenges keeps challenges, their attempts and boards
+// (challenge.Store) and the players' records (challenge.RecordStore) in
 // Redis, shared by every node; see the package doc for its keys. Every
 // round's keys share its hash tag, and each write or read of a round is
 // one script run, so it works on Redis Cluster as on a single server. It
-// is safe for concurrent use; its zero value is not usable: call NewAsync.
+// is safe for concurrent use; its zero value is not usable: call NewChallenges.
 //
 // go-redis resends a command whose reply it lost. Every write here is safe
-// to resend, but a resent CreateAsync, StartAttempt, Finish or AddResult
+// to resend, but a resent Create, StartAttempt, Finish or AddResult
 // that had done its work finds it done and reports so (not created, not
 // fresh, false): callers must not take a false for proof that another
 // node did the work.
-type Async struct {
+type Challenges struct {
 	c      redis.UniversalClient
 	prefix string
 }
 
 var (
-	_ match.AsyncStore  = (*Async)(nil)
-	_ match.RecordStore = (*Async)(nil)
+	_ challenge.Store       = (*Challenges)(nil)
+	_ challenge.RecordStore = (*Challenges)(nil)
 )
 
 // recordsTTL is how long a player's records live after their last game
@@ -53,68 +54,68 @@ const (
 const addTries = 64
 
 var (
-	//go:embed async_create.lua
-	asyncCreateSrc    string
-	asyncCreateScript = redis.NewScript(asyncCreateSrc)
+	//go:embed challenge_create.lua
+	createSrc    string
+	createScript = redis.NewScript(createSrc)
 
-	//go:embed async_close.lua
-	asyncCloseSrc    string
-	asyncCloseScript = redis.NewScript(asyncCloseSrc)
+	//go:embed challenge_close.lua
+	closeSrc    string
+	closeScript = redis.NewScript(closeSrc)
 
-	//go:embed async_start.lua
-	asyncStartSrc    string
-	asyncStartScript = redis.NewScript(asyncStartSrc)
+	//go:embed challenge_start.lua
+	startSrc    string
+	startScript = redis.NewScript(startSrc)
 
-	//go:embed async_attempts.lua
-	asyncAttemptsSrc    string
-	asyncAttemptsScript = redis.NewScript(asyncAttemptsSrc)
+	//go:embed challenge_attempts.lua
+	attemptsSrc    string
+	attemptsScript = redis.NewScript(attemptsSrc)
 
-	//go:embed async_finish.lua
-	asyncFinishSrc    string
-	asyncFinishScript = redis.NewScript(asyncFinishSrc)
+	//go:embed challenge_finish.lua
+	finishSrc    string
+	finishScript = redis.NewScript(finishSrc)
 
-	//go:embed async_board.lua
-	asyncBoardSrc    string
-	asyncBoardScript = redis.NewScript(asyncBoardSrc)
+	//go:embed challenge_board.lua
+	boardSrc    string
+	boardScript = redis.NewScript(boardSrc)
 
-	//go:embed async_addresult.lua
-	asyncAddResultSrc    string
-	asyncAddResultScript = redis.NewScript(asyncAddResultSrc)
+	//go:embed challenge_addresult.lua
+	addResultSrc    string
+	addResultScript = redis.NewScript(addResultSrc)
 )
 
 // Errors of arguments no caller should pass.
 var (
-	errNoAsyncID = errors.New("redisstore: an asynchronous round needs an id")
-	errBadKey    = errors.New("redisstore: a board entry's key must end in \":\" and its player id")
-	errBadGame   = errors.New("redisstore: a game result needs a game id and a variant")
-	errBadLimit  = errors.New("redisstore: a page's limit must be positive")
+	errNoID     = errors.New("redisstore: a challenge needs an id")
+	errBadKey   = errors.New("redisstore: a board entry's key must end in \":\" and its player id")
+	errBadGame  = errors.New("redisstore: a game result needs a game id and a variant")
+	errBadLimit = errors.New("redisstore: a page's limit must be positive")
 )
 
-// NewAsync returns the Async of the deployment with the key prefix
+// NewChallenges returns the Challenges of the deployment with the key prefix
 // (DefaultPrefix when empty). It does not close the client.
-func NewAsync(c redis.UniversalClient, prefix string) *Async {
+func NewChallenges(c redis.UniversalClient, prefix string) *Challenges {
 	if prefix == "" {
 		prefix = DefaultPrefix
 	}
-	return &Async{c: c, prefix: prefix}
+	return &Challenges{c: c, prefix: prefix}
 }
 
 // keys returns the round's keys, in the order every round script takes
 // them: record, attempts, started, board, entries, members.
-func (a *Async) keys(id string) []string {
+func (a *Challenges) keys(id string) []string {
 	tag := a.prefix + "{async:" + id + "}:"
 	return []string{tag + "rec", tag + "attempts", tag + "started", tag + "board", tag + "entries", tag + "members"}
 }
 
 // playerKeys returns the keys of the player's records: records, games.
-func (a *Async) playerKeys(playerID string) []string {
+func (a *Challenges) playerKeys(playerID string) []string {
 	tag := a.prefix + "{player:" + playerID + "}:"
 	return []string{tag + "records", tag + "games"}
 }
 
-// asyncErr maps the scripts' NOTFOUND to match.ErrNotFound, and any other
+// challengeErr maps the scripts' NOTFOUND to match.ErrNotFound, and any other
 // error as mapErr does.
-func asyncErr(err error) error {
+func challengeErr(err error) error {
 	if redis.HasErrorPrefix(err, "NOTFOUND") {
 		return match.ErrNotFound
 	}
@@ -126,69 +127,69 @@ func badReply(what string, v any) error {
 	return fmt.Errorf("redisstore: %s: unexpected reply %v", what, v)
 }
 
-func decodeRecord(id, s string) (match.AsyncRecord, error) {
-	var rec match.AsyncRecord
+func decodeRecord(id, s string) (challenge.Record, error) {
+	var rec challenge.Record
 	if err := json.Unmarshal([]byte(s), &rec); err != nil {
-		return rec, fmt.Errorf("redisstore: asynchronous round %s: bad record: %w", id, err)
+		return rec, fmt.Errorf("redisstore: challenge %s: bad record: %w", id, err)
 	}
 	return rec, nil
 }
 
-// CreateAsync implements match.AsyncStore: a SET NX PX of the record, and
+// Create implements challenge.Store: a SET NX PX of the record, and
 // a GET of the one that stands if that fails, in one script. The round's
 // other keys take the record's expiry when they are made.
-func (a *Async) CreateAsync(ctx context.Context, rec match.AsyncRecord, ttl time.Duration) (match.AsyncRecord, bool, error) {
+func (a *Challenges) Create(ctx context.Context, rec challenge.Record, ttl time.Duration) (challenge.Record, bool, error) {
 	if rec.ID == "" {
-		return match.AsyncRecord{}, false, errNoAsyncID
+		return challenge.Record{}, false, errNoID
 	}
 	b, err := json.Marshal(rec)
 	if err != nil {
-		return match.AsyncRecord{}, false, fmt.Errorf("redisstore: asynchronous round %s: %w", rec.ID, err)
+		return challenge.Record{}, false, fmt.Errorf("redisstore: challenge %s: %w", rec.ID, err)
 	}
-	v, err := asyncCreateScript.Run(ctx, a.c, a.keys(rec.ID)[:1], b, ms(ttl).Milliseconds()).Slice()
+	v, err := createScript.Run(ctx, a.c, a.keys(rec.ID)[:1], b, ms(ttl).Milliseconds()).Slice()
 	if err != nil {
-		return match.AsyncRecord{}, false, asyncErr(err)
+		return challenge.Record{}, false, challengeErr(err)
 	}
 	if len(v) != 2 {
-		return match.AsyncRecord{}, false, badReply("CreateAsync", v)
+		return challenge.Record{}, false, badReply("Create", v)
 	}
 	made, _ := v[0].(int64)
 	s, ok := v[1].(string)
 	if !ok {
-		return match.AsyncRecord{}, false, badReply("CreateAsync", v)
+		return challenge.Record{}, false, badReply("Create", v)
 	}
 	stored, err := decodeRecord(rec.ID, s)
 	return stored, made == 1 && err == nil, err
 }
 
-// LoadAsync implements match.AsyncStore: a GET.
-func (a *Async) LoadAsync(ctx context.Context, id string) (match.AsyncRecord, error) {
+// Load implements challenge.Store: a GET.
+func (a *Challenges) Load(ctx context.Context, id string) (challenge.Record, error) {
 	s, err := a.c.Get(ctx, a.keys(id)[0]).Result()
 	if errors.Is(err, redis.Nil) {
-		return match.AsyncRecord{}, match.ErrNotFound
+		return challenge.Record{}, match.ErrNotFound
 	}
 	if err != nil {
-		return match.AsyncRecord{}, mapErr(err)
+		return challenge.Record{}, mapErr(err)
 	}
 	return decodeRecord(id, s)
 }
 
-// closeTries bounds CloseAsync's reads and writes while other writers keep
+// closeTries bounds CloseEarly's reads and writes while other writers keep
 // changing the record (only other closes do).
 const closeTries = 16
 
-// CloseAsync implements match.AsyncStore: it reads the record, and writes
+// CloseEarly implements challenge.Store: it reads the record, and writes
 // the closed one unless the record changed meanwhile (then again). A close
 // at or after the round's changes nothing.
-func (a *Async) CloseAsync(ctx context.Context, id string, at time.Time) (match.AsyncRecord, error) {
+func (a *Challenges) CloseEarly(ctx context.Context, id string, at time.Time) (challenge.Record, error) {
 	key := a.keys(id)[:1]
 	for range closeTries {
 		old, err := a.c.Get(ctx, key[0]).Result()
 		if errors.Is(err, redis.Nil) {
-			return match.AsyncRecord{}, match.ErrNotFound
+			return challenge.Record{}, match.ErrNotFound
 		}
 		if err != nil {
-			return match.AsyncRecord{}, mapErr(err)
+			return challenge.Record{}, mapErr(err)
 		}
 		rec, err := decodeRecord(id, old)
 		if err != nil || !at.Before(rec.ClosesAt) {
@@ -197,61 +198,61 @@ func (a *Async) CloseAsync(ctx context.Context, id string, at time.Time) (match.
 		rec.ClosesAt, rec.ClosedEarly = at, true
 		b, err := json.Marshal(rec)
 		if err != nil {
-			return match.AsyncRecord{}, fmt.Errorf("redisstore: asynchronous round %s: %w", id, err)
+			return challenge.Record{}, fmt.Errorf("redisstore: challenge %s: %w", id, err)
 		}
-		done, err := asyncCloseScript.Run(ctx, a.c, key, old, b).Int64()
+		done, err := closeScript.Run(ctx, a.c, key, old, b).Int64()
 		if err != nil {
-			return match.AsyncRecord{}, asyncErr(err)
+			return challenge.Record{}, challengeErr(err)
 		}
 		if done == 1 {
 			return decodeRecord(id, string(b))
 		}
 	}
-	return match.AsyncRecord{}, fmt.Errorf("%w: redisstore: asynchronous round %s: the record kept changing", match.ErrUnavailable, id)
+	return challenge.Record{}, fmt.Errorf("%w: redisstore: challenge %s: the record kept changing", match.ErrUnavailable, id)
 }
 
-func decodeAttempt(id, s string, finished bool) (match.Attempt, error) {
-	var at match.Attempt
+func decodeAttempt(id, s string, finished bool) (challenge.Attempt, error) {
+	var at challenge.Attempt
 	if err := json.Unmarshal([]byte(s), &at); err != nil {
-		return at, fmt.Errorf("redisstore: asynchronous round %s: bad attempt: %w", id, err)
+		return at, fmt.Errorf("redisstore: challenge %s: bad attempt: %w", id, err)
 	}
 	at.Finished = finished
 	return at, nil
 }
 
-// StartAttempt implements match.AsyncStore: an HSETNX in the attempts
+// StartAttempt implements challenge.Store: an HSETNX in the attempts
 // hash, and the player at the end of the started list, in one script;
 // ErrNotFound without the round. The stored attempt's Finished is never
 // set: an attempt is finished when the player has an entry.
-func (a *Async) StartAttempt(ctx context.Context, id string, at match.Attempt) (match.Attempt, bool, error) {
+func (a *Challenges) StartAttempt(ctx context.Context, id string, at challenge.Attempt) (challenge.Attempt, bool, error) {
 	if at.PlayerID == "" {
-		return match.Attempt{}, false, errNoPlayer
+		return challenge.Attempt{}, false, errNoPlayer
 	}
 	at.Finished = false
 	b, err := json.Marshal(at)
 	if err != nil {
-		return match.Attempt{}, false, fmt.Errorf("redisstore: attempt of %s: %w", at.PlayerID, err)
+		return challenge.Attempt{}, false, fmt.Errorf("redisstore: attempt of %s: %w", at.PlayerID, err)
 	}
-	v, err := asyncStartScript.Run(ctx, a.c, a.keys(id), at.PlayerID, b).Slice()
+	v, err := startScript.Run(ctx, a.c, a.keys(id), at.PlayerID, b).Slice()
 	if err != nil {
-		return match.Attempt{}, false, asyncErr(err)
+		return challenge.Attempt{}, false, challengeErr(err)
 	}
 	if len(v) != 3 {
-		return match.Attempt{}, false, badReply("StartAttempt", v)
+		return challenge.Attempt{}, false, badReply("StartAttempt", v)
 	}
 	fresh, _ := v[0].(int64)
 	s, ok := v[1].(string)
 	finished, _ := v[2].(int64)
 	if !ok {
-		return match.Attempt{}, false, badReply("StartAttempt", v)
+		return challenge.Attempt{}, false, badReply("StartAttempt", v)
 	}
 	stored, err := decodeAttempt(id, s, finished == 1)
 	return stored, fresh == 1 && err == nil, err
 }
 
-// Attempt implements match.AsyncStore: an HGET and an HEXISTS in one
+// Attempt implements challenge.Store: an HGET and an HEXISTS in one
 // pipeline.
-func (a *Async) Attempt(ctx context.Context, id, playerID string) (match.Attempt, error) {
+func (a *Challenges) Attempt(ctx context.Context, id, playerID string) (challenge.Attempt, error) {
 	keys := a.keys(id)
 	var get *redis.StringCmd
 	var fin *redis.BoolCmd
@@ -261,20 +262,20 @@ func (a *Async) Attempt(ctx context.Context, id, playerID string) (match.Attempt
 		return nil
 	})
 	if errors.Is(err, redis.Nil) {
-		return match.Attempt{}, match.ErrNotFound
+		return challenge.Attempt{}, match.ErrNotFound
 	}
 	if err != nil {
-		return match.Attempt{}, mapErr(err)
+		return challenge.Attempt{}, mapErr(err)
 	}
 	return decodeAttempt(id, get.Val(), fin.Val())
 }
 
-// Attempts implements match.AsyncStore with one script run: attempts come
+// Attempts implements challenge.Store with one script run: attempts come
 // in the order they started (the started list), and the cursor is the
 // place of the next one (decimal). Attempts are never taken away, so a page
 // never repeats an attempt nor skips one; an attempt started while a
 // caller pages comes on a later page.
-func (a *Async) Attempts(ctx context.Context, id, cursor string, limit int) ([]match.Attempt, string, error) {
+func (a *Challenges) Attempts(ctx context.Context, id, cursor string, limit int) ([]challenge.Attempt, string, error) {
 	if limit < 1 {
 		return nil, "", errBadLimit
 	}
@@ -286,9 +287,9 @@ func (a *Async) Attempts(ctx context.Context, id, cursor string, limit int) ([]m
 		}
 		from = n
 	}
-	v, err := asyncAttemptsScript.Run(ctx, a.c, a.keys(id), from, limit).Slice()
+	v, err := attemptsScript.Run(ctx, a.c, a.keys(id), from, limit).Slice()
 	if err != nil {
-		return nil, "", asyncErr(err)
+		return nil, "", challengeErr(err)
 	}
 	if len(v) != 2 {
 		return nil, "", badReply("Attempts", v)
@@ -298,7 +299,7 @@ func (a *Async) Attempts(ctx context.Context, id, cursor string, limit int) ([]m
 	if !ok1 || !ok2 || len(raw)%2 != 0 {
 		return nil, "", badReply("Attempts", v)
 	}
-	out := make([]match.Attempt, 0, len(raw)/2)
+	out := make([]challenge.Attempt, 0, len(raw)/2)
 	for i := 0; i < len(raw); i += 2 {
 		s, ok := raw[i].(string)
 		if !ok {
@@ -318,9 +319,9 @@ func (a *Async) Attempts(ctx context.Context, id, cursor string, limit int) ([]m
 	return out, next, nil
 }
 
-// Finish implements match.AsyncStore with one script run, O(log N): see
-// async_finish.lua. ErrNotFound without the round or the player's attempt.
-func (a *Async) Finish(ctx context.Context, id string, e match.BoardEntry) (bool, error) {
+// Finish implements challenge.Store with one script run, O(log N): see
+// challenge_finish.lua. ErrNotFound without the round or the player's attempt.
+func (a *Challenges) Finish(ctx context.Context, id string, e match.BoardEntry) (bool, error) {
 	if e.PlayerID == "" {
 		return false, errNoPlayer
 	}
@@ -332,14 +333,14 @@ func (a *Async) Finish(ctx context.Context, id string, e match.BoardEntry) (bool
 	if err != nil {
 		return false, fmt.Errorf("redisstore: entry of %s: %w", e.PlayerID, err)
 	}
-	n, err := asyncFinishScript.Run(ctx, a.c, a.keys(id), e.PlayerID, e.Key, b).Int64()
+	n, err := finishScript.Run(ctx, a.c, a.keys(id), e.PlayerID, e.Key, b).Int64()
 	if err != nil {
-		return false, asyncErr(err)
+		return false, challengeErr(err)
 	}
 	return n == 1, nil
 }
 
-// boardRead is a read of a board (async_board.lua): the entries at places
+// boardRead is a read of a board (challenge_board.lua): the entries at places
 // from to to (0 the first, none when to < from), and those around places
 // on each side of the player's.
 type boardRead struct {
@@ -348,11 +349,11 @@ type boardRead struct {
 	around   int
 }
 
-// read runs async_board.lua for r; ErrNotFound without the round.
-func (a *Async) read(ctx context.Context, id string, r boardRead) (match.BoardPage, error) {
-	v, err := asyncBoardScript.Run(ctx, a.c, a.keys(id), r.from, r.to, r.player, r.around).Slice()
+// read runs challenge_board.lua for r; ErrNotFound without the round.
+func (a *Challenges) read(ctx context.Context, id string, r boardRead) (match.BoardPage, error) {
+	v, err := boardScript.Run(ctx, a.c, a.keys(id), r.from, r.to, r.player, r.around).Slice()
 	if err != nil {
-		return match.BoardPage{}, asyncErr(err)
+		return match.BoardPage{}, challengeErr(err)
 	}
 	if len(v) != 6 {
 		return match.BoardPage{}, badReply("Board", v)
@@ -390,32 +391,32 @@ func decodeEntries(id string, raw []any, first int) ([]match.BoardEntry, error) 
 		m, ok1 := raw[2*i].(string)
 		s, ok2 := raw[2*i+1].(string)
 		if !ok1 || !ok2 {
-			return nil, fmt.Errorf("redisstore: asynchronous round %s: board member %v has no entry", id, raw[2*i])
+			return nil, fmt.Errorf("redisstore: challenge %s: board member %v has no entry", id, raw[2*i])
 		}
 		if err := json.Unmarshal([]byte(s), &out[i]); err != nil {
-			return nil, fmt.Errorf("redisstore: asynchronous round %s: bad entry %q: %w", id, s, err)
+			return nil, fmt.Errorf("redisstore: challenge %s: bad entry %q: %w", id, s, err)
 		}
 		out[i].Rank, out[i].Key = first+i, m
 	}
 	return out, nil
 }
 
-// Board implements match.AsyncStore with one script run: see
-// async_board.lua. ErrNotFound without the round.
-func (a *Async) Board(ctx context.Context, id string, top int, playerID string, around int) (match.BoardPage, error) {
+// Board implements challenge.Store with one script run: see
+// challenge_board.lua. ErrNotFound without the round.
+func (a *Challenges) Board(ctx context.Context, id string, top int, playerID string, around int) (match.BoardPage, error) {
 	return a.read(ctx, id, boardRead{from: 0, to: max(top, 0) - 1, player: playerID, around: max(around, 0)})
 }
 
-// BoardRange implements match.AsyncStore with one script run (as Board);
+// BoardRange implements challenge.Store with one script run (as Board);
 // ErrNotFound without the round. A from below 1 counts as 1.
-func (a *Async) BoardRange(ctx context.Context, id string, from, limit int) ([]match.BoardEntry, error) {
+func (a *Challenges) BoardRange(ctx context.Context, id string, from, limit int) ([]match.BoardEntry, error) {
 	from = max(from, 1) - 1
 	page, err := a.read(ctx, id, boardRead{from: from, to: from + max(limit, 0) - 1})
 	return page.Top, err
 }
 
-// PlayerEntry implements match.AsyncStore with one script run (as Board).
-func (a *Async) PlayerEntry(ctx context.Context, id, playerID string) (match.BoardEntry, error) {
+// PlayerEntry implements challenge.Store with one script run (as Board).
+func (a *Challenges) PlayerEntry(ctx context.Context, id, playerID string) (match.BoardEntry, error) {
 	if playerID == "" {
 		return match.BoardEntry{}, match.ErrNotFound
 	}
@@ -429,13 +430,13 @@ func (a *Async) PlayerEntry(ctx context.Context, id, playerID string) (match.Boa
 	return page.Around[0], nil
 }
 
-// AddResult implements match.RecordStore: it reads the player's record of
+// AddResult implements challenge.RecordStore: it reads the player's record of
 // the variant and whether the game is counted (one pipeline), adds the
 // game in Go (match.VariantRecord.Add), and writes the record with a script
 // that refuses if the record changed meanwhile, when it reads again. The
 // records and the games counted live recordsTTL past the player's last
 // game counted; a game is counted once within countedFor.
-func (a *Async) AddResult(ctx context.Context, playerID string, g match.GameResult) (bool, error) {
+func (a *Challenges) AddResult(ctx context.Context, playerID string, g match.GameResult) (bool, error) {
 	if playerID == "" {
 		return false, errNoPlayer
 	}
@@ -470,7 +471,7 @@ func (a *Async) AddResult(ctx context.Context, playerID string, g match.GameResu
 			return false, fmt.Errorf("redisstore: records of %s: %w", playerID, err)
 		}
 		now := time.Now().UnixMilli()
-		n, err := asyncAddResultScript.Run(ctx, a.c, keys, g.Variant, old, b, g.GameID,
+		n, err := addResultScript.Run(ctx, a.c, keys, g.Variant, old, b, g.GameID,
 			now, now-countedFor.Milliseconds(), recordsTTL.Milliseconds()).Int64()
 		if err != nil {
 			return false, mapErr(err)
@@ -482,8 +483,8 @@ func (a *Async) AddResult(ctx context.Context, playerID string, g match.GameResu
 	return false, fmt.Errorf("%w: redisstore: records of %s kept changing", match.ErrUnavailable, playerID)
 }
 
-// Records implements match.RecordStore: an HGETALL.
-func (a *Async) Records(ctx context.Context, playerID string) ([]match.VariantRecord, error) {
+// Records implements challenge.RecordStore: an HGETALL.
+func (a *Challenges) Records(ctx context.Context, playerID string) ([]match.VariantRecord, error) {
 	m, err := a.c.HGetAll(ctx, a.playerKeys(playerID)[0]).Result()
 	if err != nil {
 		return nil, mapErr(err)

@@ -1,4 +1,4 @@
-package lobby
+package challenge
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"klondike/match"
 )
 
-// Ghosts: while a player plays an asynchronous round, about once a second
+// Ghosts: while a player plays a challenge, about once a second
 // they are told how the board's leader and the friend who sent the link
 // (the challenge's creator) stood at the same time of their own clocks.
 // Only finished attempts make ghosts: their logs no longer change, so each
@@ -31,9 +31,9 @@ const (
 // ghosts is a node's cache of ghost tracks, leaders and closing times.
 type ghosts struct {
 	mu      sync.Mutex
-	tracks  map[string]*match.GhostTrack // by attempt round id
-	leaders map[string]leader            // by asynchronous round id
-	closes  map[string]closing           // by asynchronous round id
+	tracks  map[string]*GhostTrack // by attempt round id
+	leaders map[string]leader      // by challenge id
+	closes  map[string]closing     // by challenge id
 }
 
 type leader struct {
@@ -42,34 +42,34 @@ type leader struct {
 }
 
 // sendGhosts sends the attempt's player their ghosts at their elapsed time.
-func (l *Lobby) sendGhosts(at *attempt, now time.Time) {
+func (s *Service) sendGhosts(at *attempt, now time.Time) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	elapsed := at.round.ClockMs(now)
 	var gs []match.Ghost
-	lead := l.leaderOf(ctx, &at.rec, now)
+	lead := s.leaderOf(ctx, &at.rec, now)
 	if lead != "" && lead != at.playerID {
-		if t := l.ghostTrack(ctx, &at.rec, lead); t != nil {
+		if t := s.ghostTrack(ctx, &at.rec, lead); t != nil {
 			gs = append(gs, t.At(match.GhostLeader, elapsed))
 		}
 	}
 	if f := at.rec.CreatorID; f != "" && f != at.playerID && f != lead {
-		if t := l.ghostTrack(ctx, &at.rec, f); t != nil {
+		if t := s.ghostTrack(ctx, &at.rec, f); t != nil {
 			gs = append(gs, t.At(match.GhostFriend, elapsed))
 		}
 	}
-	l.cfg.Sink.Send([]string{at.playerID}, match.GhostUpdate{RoundID: at.round.ID, ElapsedMs: elapsed, Ghosts: gs})
+	s.cfg.Sink.Send([]string{at.playerID}, match.GhostUpdate{RoundID: at.round.ID, ElapsedMs: elapsed, Ghosts: gs})
 }
 
 // leaderOf returns the board's leader, "" if none (or unknown now).
-func (l *Lobby) leaderOf(ctx context.Context, rec *match.AsyncRecord, now time.Time) string {
-	l.ghosts.mu.Lock()
-	ld, ok := l.ghosts.leaders[rec.ID]
-	l.ghosts.mu.Unlock()
+func (s *Service) leaderOf(ctx context.Context, rec *Record, now time.Time) string {
+	s.ghosts.mu.Lock()
+	ld, ok := s.ghosts.leaders[rec.ID]
+	s.ghosts.mu.Unlock()
 	if ok && now.Sub(ld.at) < leaderEvery {
 		return ld.playerID
 	}
-	top, err := l.cfg.Async.BoardRange(ctx, rec.ID, 1, 1)
+	top, err := s.cfg.Challenges.BoardRange(ctx, rec.ID, 1, 1)
 	if err != nil {
 		return ld.playerID
 	}
@@ -77,44 +77,44 @@ func (l *Lobby) leaderOf(ctx context.Context, rec *match.AsyncRecord, now time.T
 	if len(top) > 0 {
 		ld.playerID = top[0].PlayerID
 	}
-	l.ghosts.mu.Lock()
-	if l.ghosts.leaders == nil || len(l.ghosts.leaders) >= maxGhostTracks {
-		l.ghosts.leaders = map[string]leader{}
+	s.ghosts.mu.Lock()
+	if s.ghosts.leaders == nil || len(s.ghosts.leaders) >= maxGhostTracks {
+		s.ghosts.leaders = map[string]leader{}
 	}
-	l.ghosts.leaders[rec.ID] = ld
-	l.ghosts.mu.Unlock()
+	s.ghosts.leaders[rec.ID] = ld
+	s.ghosts.mu.Unlock()
 	return ld.playerID
 }
 
 // ghostTrack returns the ghost track of a player's finished attempt, or nil if
 // they have none (yet).
-func (l *Lobby) ghostTrack(ctx context.Context, rec *match.AsyncRecord, playerID string) *match.GhostTrack {
+func (s *Service) ghostTrack(ctx context.Context, rec *Record, playerID string) *GhostTrack {
 	id := match.AttemptRoundID(rec.ID, playerID)
-	l.ghosts.mu.Lock()
-	t := l.ghosts.tracks[id]
-	l.ghosts.mu.Unlock()
+	s.ghosts.mu.Lock()
+	t := s.ghosts.tracks[id]
+	s.ghosts.mu.Unlock()
 	if t != nil {
 		return t
 	}
-	e, err := l.cfg.Async.PlayerEntry(ctx, rec.ID, playerID)
+	e, err := s.cfg.Challenges.PlayerEntry(ctx, rec.ID, playerID)
 	if err != nil {
 		return nil // not finished: no ghost yet
 	}
-	log, err := l.cfg.Store.Log(ctx, id, playerID)
+	log, err := s.cfg.Store.Log(ctx, id, playerID)
 	if err != nil && !errors.Is(err, match.ErrNotFound) {
 		return nil
 	}
-	t, err = match.NewGhostTrack(engine.NumberedDealFor(rec.Rules.Game, rec.Fair.Seed), rec.Rules, playerID, e.Name, log)
+	t, err = NewGhostTrack(engine.NumberedDealFor(rec.Rules.Game, rec.Fair.Seed), rec.Rules, playerID, e.Name, log)
 	if err != nil {
-		l.cfg.Logger.Error("a finished attempt does not replay", "round", id, "err", err)
+		s.cfg.Logger.Error("a finished attempt does not replay", "round", id, "err", err)
 		return nil
 	}
-	l.ghosts.mu.Lock()
-	if l.ghosts.tracks == nil || len(l.ghosts.tracks) >= maxGhostTracks {
-		l.ghosts.tracks = map[string]*match.GhostTrack{}
+	s.ghosts.mu.Lock()
+	if s.ghosts.tracks == nil || len(s.ghosts.tracks) >= maxGhostTracks {
+		s.ghosts.tracks = map[string]*GhostTrack{}
 	}
-	l.ghosts.tracks[id] = t
-	l.ghosts.mu.Unlock()
+	s.ghosts.tracks[id] = t
+	s.ghosts.mu.Unlock()
 	return t
 }
 
@@ -122,29 +122,29 @@ func (l *Lobby) ghostTrack(ctx context.Context, rec *match.AsyncRecord, playerID
 // attempt's round has closed (a creator closing it on another node). The
 // node reads a round's record for all its attempts at once, at most every
 // leaderEvery.
-func (l *Lobby) closedElsewhere(at *attempt) bool {
+func (s *Service) closedElsewhere(at *attempt) bool {
 	at.ticks++
 	if at.ticks%closeCheckTicks != 0 {
 		return false
 	}
 	now := time.Now()
-	l.ghosts.mu.Lock()
-	c, ok := l.ghosts.closes[at.rec.ID]
-	l.ghosts.mu.Unlock()
+	s.ghosts.mu.Lock()
+	c, ok := s.ghosts.closes[at.rec.ID]
+	s.ghosts.mu.Unlock()
 	if !ok || now.Sub(c.read) >= leaderEvery {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
-		rec, err := l.cfg.Async.LoadAsync(ctx, at.rec.ID)
+		rec, err := s.cfg.Challenges.Load(ctx, at.rec.ID)
 		if err != nil {
 			return false
 		}
 		c = closing{closesAt: rec.ClosesAt, read: now}
-		l.ghosts.mu.Lock()
-		if l.ghosts.closes == nil || len(l.ghosts.closes) >= maxGhostTracks {
-			l.ghosts.closes = map[string]closing{}
+		s.ghosts.mu.Lock()
+		if s.ghosts.closes == nil || len(s.ghosts.closes) >= maxGhostTracks {
+			s.ghosts.closes = map[string]closing{}
 		}
-		l.ghosts.closes[at.rec.ID] = c
-		l.ghosts.mu.Unlock()
+		s.ghosts.closes[at.rec.ID] = c
+		s.ghosts.mu.Unlock()
 	}
 	return !now.Before(c.closesAt)
 }

@@ -1,0 +1,32 @@
+// Package challenge runs the rounds that players play each on their own
+// clock: a challenge is one committed deal that any number of players each
+// play once within a window; a player makes one and shares it as a link,
+// and the server makes the daily rounds, one a UTC day and daily variant.
+//
+// A Record is a challenge, kept in a Store with its attempts and its
+// board. Service is a node's door to them: Create, Load, Info, CloseEarly,
+// StartAttempt and AttemptState, Board, BoardRange and Replay, Daily, and
+// Records (the players' records, in a RecordStore, which count race rounds
+// too: CountRound). Each attempt is a match.Round of one player
+// (Record.AttemptRecord), so moves, seats, resuming on any node and
+// replays work as in a race; the node that serves it sends its player
+// ghosts (GhostTrack: how the leader and the friend who sent the link
+// stood at the same time of their own clocks) and ends it when the game
+// ends or the time runs out. Once a window has closed, the first reader on
+// each node closes it out: every attempt not yet on the board ends as it
+// stands.
+//
+// The service needs of the live lobby only whether the node is ready and
+// the players who said hello (Lobby); the lobby asks it for the rounds of
+// attempts (lobby.Config.AttemptRound, Service.Round).
+//
+// Some of the challenges' types stay in package match: BoardEntry and
+// Ghost, which its events AttemptOver and GhostUpdate carry;
+// AttemptRoundID, by which a Round knows it is an attempt (no hints);
+// and the values the wire and the command-line client name (AsyncInfo,
+// BoardPage, VariantRecord and GameResult, the kinds, the window's
+// limits).
+//
+// lobby/memstore and lobby/redisstore implement Store and RecordStore;
+// lobby/storetest's RunChallenges and RunRecords are the suites they pass.
+package challenge
