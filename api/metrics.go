@@ -63,8 +63,11 @@ var (
 
 // NewMetrics makes and registers every collector on a fresh Registry, with
 // the Go runtime and process collectors and klondike_build_info{version,
-// goversion} set to 1.
+// goversion} set to 1; an empty version is reported as "dev".
 func NewMetrics(version string) *Metrics {
+	if version == "" {
+		version = "dev"
+	}
 	reg := prometheus.NewRegistry()
 	f := func(c prometheus.Collector) prometheus.Collector { reg.MustRegister(c); return c }
 	m := &Metrics{
@@ -170,6 +173,12 @@ func (m *Metrics) RegisterMatchGauges(open, running func() float64) {
 // (GET /metrics).
 func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{Registry: m.Registry})
+}
+
+// CountAsync counts one event of the challenges (a challenge.Config's
+// OnEvent).
+func (m *Metrics) CountAsync(kind, event string) {
+	m.Async.WithLabelValues(kind, event).Inc()
 }
 
 // ObserveStore records one store operation (a storemetrics.Observer):

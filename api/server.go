@@ -18,62 +18,37 @@ import (
 	"klondike/engine/solver"
 	"klondike/lobby"
 	"klondike/lobby/challenge"
-	"klondike/lobby/storemetrics"
 	"klondike/match"
 )
 
-// Config is the whole server's configuration. Its backends are required;
-// every other zero field takes its default.
+// Config holds what the server serves and its own settings. The lobby,
+// the challenge service, the hub and the metrics are built by the caller
+// (cmd/klondiked), since each needs the others: the hub is the lobby's and
+// the service's match.Sink, and the lobby's hooks count into the metrics.
 type Config struct {
-	// Store keeps move logs and standings, Sessions the players' sessions,
-	// and Coord the matches' records, the lobby's indexes and the bus
-	// between nodes. All three are required and chosen by the caller
-	// (cmd/klondiked): lobby/memstore's serve one process, and several
-	// nodes that share lobby/redisstore's serve the same players.
-	Store    match.Store
-	Sessions lobby.Sessions
-	Coord    lobby.Coord
-	// Challenges keeps the challenges (made by players, and the daily
-	// deal) and Records the players' records; both required, from the same
-	// backends.
-	Challenges challenge.Store
-	Records    challenge.RecordStore
-	// DailyVariants are the rules of the daily rounds (default draw 3 and
-	// draw 1; challenge.Config.DailyVariants).
-	DailyVariants []engine.Rules
-	// ChallengesPerHour bounds the challenges a player makes (default 20;
-	// challenge.Config.ChallengesPerHour).
-	ChallengesPerHour int
+	// Lobby serves the matches and Challenges the challenges, over the
+	// same backends; both required. NewServer takes them over: Shutdown
+	// and Close stop them.
+	Lobby      *lobby.Lobby
+	Challenges *challenge.Service
+	// Hub is the Sink of Lobby and Challenges: it delivers their events to
+	// the players' connections. Required.
+	Hub *Hub
+	// Metrics are the Hub's (NewHub) and what GET /metrics serves.
+	// Required.
+	Metrics *Metrics
+	// Store is the Lobby's store, which GET /readyz pings. Required.
+	Store match.Store
 	// Hint answers "hint" in solo rounds (engine/solver behind it); nil
 	// offers no hints.
 	Hint match.HintFunc
 	// Limits are the WebSocket limits (zero fields take defaults).
 	Limits Limits
-	// Match configures every match (zero fields take defaults).
-	Match match.Config
-	// Lobby retention settings (zero fields take defaults).
-	MatchRetention, RoundRetention, SessionIdle time.Duration
-	// DataEpochEvery is how often the shared state is checked for a loss
-	// of its data (default 2 s; see lobby.Config).
-	DataEpochEvery time.Duration
-	// AbandonedAfter is how long an open match none of whose players is
-	// connected stays open (default 2 min; lobby.Config.AbandonedAfter).
-	AbandonedAfter time.Duration
-	// MaxOpenMatches bounds the open matches made on this node (default
-	// 1000), MaxOpenMatchesPerIP those made by the players of one address
-	// (default 10); negative: no cap (lobby.Config.MaxOpen, MaxOpenPerIP).
-	MaxOpenMatches, MaxOpenMatchesPerIP int
-	// NewSessionsPerMinute bounds the sessions one address may start
-	// (default 30); negative: no limit (lobby.Config.NewSessionsPerMinute).
-	NewSessionsPerMinute int
-	// Version is reported in klondike_build_info.
-	Version string
-	Logger  *slog.Logger
+	Logger *slog.Logger
 }
 
-// Server is the HTTP side of klondiked: routes, the WebSocket endpoint and
-// the wiring of lobby, hub, store and metrics. cmd/klondiked and the
-// end-to-end tests build it the same way.
+// Server is the HTTP side of klondiked: routes and the WebSocket endpoint
+// in front of the lobby and the challenge service.
 type Server struct {
 	Lobby      *lobby.Lobby
 	Challenges *challenge.Service
@@ -87,50 +62,31 @@ type Server struct {
 	draining atomic.Bool
 }
 
-// NewServer wires a server. Close releases what it started. It panics
-// when cfg lacks a Store, Sessions, a Coord, Challenges or Records, naming the
-// first missing.
+// NewServer makes the server of cfg. It panics when cfg lacks a required
+// field, naming the first missing, or when the Hub counts into other
+// Metrics.
 func NewServer(cfg Config) *Server {
 	switch {
-	case cfg.Store == nil:
-		panic("api: Config needs a Store")
-	case cfg.Sessions == nil:
-		panic("api: Config needs Sessions")
-	case cfg.Coord == nil:
-		panic("api: Config needs a Coord")
+	case cfg.Lobby == nil:
+		panic("api: Config needs a Lobby")
 	case cfg.Challenges == nil:
 		panic("api: Config needs Challenges")
-	case cfg.Records == nil:
-		panic("api: Config needs Records")
+	case cfg.Hub == nil:
+		panic("api: Config needs a Hub")
+	case cfg.Metrics == nil:
+		panic("api: Config needs Metrics")
+	case cfg.Store == nil:
+		panic("api: Config needs a Store")
+	case cfg.Hub.m != cfg.Metrics:
+		panic("api: Config's Hub counts into other Metrics")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	if cfg.Version == "" {
-		cfg.Version = "dev"
+	s := &Server{
+		Lobby: cfg.Lobby, Challenges: cfg.Challenges, Hub: cfg.Hub, Metrics: cfg.Metrics, Store: cfg.Store,
+		log: cfg.Logger, mux: http.NewServeMux(),
 	}
-	s := &Server{log: cfg.Logger, mux: http.NewServeMux()}
-	s.Metrics = NewMetrics(cfg.Version)
-	s.Store = storemetrics.Wrap(cfg.Store, s.Metrics.ObserveStore)
-	cfg.Store = s.Store
-	s.Hub = NewHub(s.Metrics)
-	s.Lobby = lobby.New(lobby.Config{
-		Store: cfg.Store, Sessions: cfg.Sessions, Coord: cfg.Coord, Sink: s.Hub, Logger: cfg.Logger, Match: cfg.Match,
-		MatchRetention: cfg.MatchRetention, RoundRetention: cfg.RoundRetention, SessionIdle: cfg.SessionIdle,
-		DataEpochEvery: cfg.DataEpochEvery, AbandonedAfter: cfg.AbandonedAfter,
-		MaxOpen: cfg.MaxOpenMatches, MaxOpenPerIP: cfg.MaxOpenMatchesPerIP, NewSessionsPerMinute: cfg.NewSessionsPerMinute,
-		OnRoundDealt: s.Metrics.RoundsStarted.Inc, OnRoundOver: s.Metrics.RoundsFinished.Inc,
-		// The challenges are made below, before any round can end or be
-		// asked for.
-		AttemptRound:   func(ctx context.Context, id string) (*match.Round, error) { return s.Challenges.Round(ctx, id) },
-		OnRoundResults: func(r *match.Round, results []match.Entry) { s.Challenges.CountRound(r, results) },
-	})
-	s.Challenges = challenge.New(s.Lobby, challenge.Config{
-		Challenges: cfg.Challenges, Records: cfg.Records, Store: cfg.Store, Sink: s.Hub,
-		Winnable: cfg.Match.Winnable, Logger: cfg.Logger,
-		DailyVariants: cfg.DailyVariants, ChallengesPerHour: cfg.ChallengesPerHour,
-		OnEvent: func(kind, event string) { s.Metrics.Async.WithLabelValues(kind, event).Inc() },
-	})
 	s.Metrics.RegisterMatchGauges(
 		func() float64 { o, _ := s.Lobby.Counts(); return float64(o) },
 		func() float64 { _, r := s.Lobby.Counts(); return float64(r) },

@@ -30,6 +30,7 @@ import (
 	"klondike/lobby"
 	"klondike/lobby/backends"
 	"klondike/lobby/challenge"
+	"klondike/lobby/storemetrics"
 	"klondike/match"
 	"klondike/match/dealpool"
 )
@@ -71,7 +72,7 @@ type Options struct {
 	WinnableWorkers int
 	// DebugAddr, when set, serves net/http/pprof on a listener of its own.
 	DebugAddr string
-	// The lobby's limits (see api.Config).
+	// The lobby's limits (see lobby.Config).
 	AbandonedAfter                                            time.Duration
 	MaxOpenMatches, MaxOpenMatchesPerIP, NewSessionsPerMinute int
 	ChallengesPerHour                                         int
@@ -315,11 +316,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		defer pool.Close()
 		mcfg.Winnable = pool
 	}
-	srv := api.NewServer(api.Config{
-		Store: st.Store, Sessions: st.Sessions, Coord: st.Coord, Challenges: st.Challenges, Records: st.Records, Limits: o.Limits, Version: version, Logger: log, Match: mcfg, Hint: api.SolverHints(),
-		DailyVariants: o.daily, ChallengesPerHour: o.ChallengesPerHour,
-		AbandonedAfter: o.AbandonedAfter, MaxOpenMatches: o.MaxOpenMatches, MaxOpenMatchesPerIP: o.MaxOpenMatchesPerIP, NewSessionsPerMinute: o.NewSessionsPerMinute,
-	})
+	srv := newServer(st, o, mcfg, log)
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
 		srv.Close()
@@ -368,6 +365,35 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// newServer wires the server on the backends b: the metrics, the hub, the
+// store counted into the metrics, the lobby, the challenge service, and the
+// HTTP and WebSocket server in front of them. Close stops the server, the
+// lobby and the service, and leaves b open. loadtest/embedded wires its
+// server the same way: keep the two in step.
+func newServer(b *backends.Backends, o Options, mcfg match.Config, log *slog.Logger) *api.Server {
+	m := api.NewMetrics(version)
+	hub := api.NewHub(m)
+	store := storemetrics.Wrap(b.Store, m.ObserveStore)
+	// The lobby hands attempts and finished rounds to the challenge
+	// service, made just after it, before any round can be asked for.
+	var ch *challenge.Service
+	l := lobby.New(lobby.Config{
+		Store: store, Sessions: b.Sessions, Coord: b.Coord, Sink: hub, Logger: log, Match: mcfg,
+		AbandonedAfter: o.AbandonedAfter, MaxOpen: o.MaxOpenMatches, MaxOpenPerIP: o.MaxOpenMatchesPerIP, NewSessionsPerMinute: o.NewSessionsPerMinute,
+		OnRoundDealt: m.RoundsStarted.Inc, OnRoundOver: m.RoundsFinished.Inc,
+		AttemptRound:   func(ctx context.Context, id string) (*match.Round, error) { return ch.Round(ctx, id) },
+		OnRoundResults: func(r *match.Round, results []match.Entry) { ch.CountRound(r, results) },
+	})
+	ch = challenge.New(l, challenge.Config{
+		Challenges: b.Challenges, Records: b.Records, Store: store, Sink: hub, Winnable: mcfg.Winnable, Logger: log,
+		DailyVariants: o.daily, ChallengesPerHour: o.ChallengesPerHour, OnEvent: m.CountAsync,
+	})
+	return api.NewServer(api.Config{
+		Lobby: l, Challenges: ch, Hub: hub, Metrics: m, Store: store,
+		Hint: api.SolverHints(), Limits: o.Limits, Logger: log,
+	})
 }
 
 // debugMux serves Go's profiler, as net/http/pprof registers it on the

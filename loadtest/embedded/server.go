@@ -13,8 +13,12 @@ import (
 	"time"
 
 	"klondike/api"
+	"klondike/lobby"
 	"klondike/lobby/backends"
+	"klondike/lobby/challenge"
 	"klondike/lobby/memstore"
+	"klondike/lobby/storemetrics"
+	"klondike/match"
 )
 
 // ServerConfig says how to run the embedded server.
@@ -44,9 +48,8 @@ type Server struct {
 	b   *backends.Backends
 }
 
-// StartServer starts the server as cmd/klondiked wires it (api.NewServer)
-// with every per-address and lobby cap off, since every bot comes from
-// 127.0.0.1.
+// StartServer starts the server as cmd/klondiked wires it, with every
+// per-address and lobby cap off, since every bot comes from 127.0.0.1.
 func StartServer(cfg ServerConfig) (*Server, error) {
 	b := cfg.Redis.backends()
 	if cfg.Redis == nil {
@@ -57,22 +60,7 @@ func StartServer(cfg ServerConfig) (*Server, error) {
 	} else if cfg.NoCoord {
 		b.Coord = memstore.NewCoord()
 	}
-	burst := 100
-	if cfg.MsgRate > 0 {
-		burst = max(burst, int(2*cfg.MsgRate))
-	}
-	srv := api.NewServer(api.Config{
-		Store:      b.Store,
-		Sessions:   b.Sessions,
-		Coord:      b.Coord,
-		Challenges: b.Challenges,
-		Records:    b.Records,
-		Limits:     api.Limits{MaxConnsPerIP: -1, MsgRate: cfg.MsgRate, MsgBurst: burst},
-		// Every bot is one address: no per-address or total lobby caps.
-		NewSessionsPerMinute: -1, MaxOpenMatchesPerIP: -1, MaxOpenMatches: -1,
-		Logger:  cfg.Logger,
-		Version: "loadtest",
-	})
+	srv := newServer(b, cfg)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		srv.Close()
@@ -83,6 +71,38 @@ func StartServer(cfg ServerConfig) (*Server, error) {
 	hs, listen := api.NewHTTPServer(srv, api.HTTPLimits{MaxConnsPerIP: -1}, nil)
 	go hs.Serve(listen(ln))
 	return &Server{URL: "ws://" + ln.Addr().String() + "/ws", srv: srv, hs: hs, b: b}, nil
+}
+
+// newServer wires the server on b as cmd/klondiked's newServer does (keep
+// the two in step), with the load test's limits.
+func newServer(b *backends.Backends, cfg ServerConfig) *api.Server {
+	burst := 100
+	if cfg.MsgRate > 0 {
+		burst = max(burst, int(2*cfg.MsgRate))
+	}
+	m := api.NewMetrics("loadtest")
+	hub := api.NewHub(m)
+	store := storemetrics.Wrap(b.Store, m.ObserveStore)
+	// The lobby hands attempts and finished rounds to the challenge
+	// service, made just after it, before any round can be asked for.
+	var ch *challenge.Service
+	l := lobby.New(lobby.Config{
+		Store: store, Sessions: b.Sessions, Coord: b.Coord, Sink: hub, Logger: cfg.Logger,
+		// Every bot is one address: no per-address or total lobby caps.
+		NewSessionsPerMinute: -1, MaxOpenPerIP: -1, MaxOpen: -1,
+		OnRoundDealt: m.RoundsStarted.Inc, OnRoundOver: m.RoundsFinished.Inc,
+		AttemptRound:   func(ctx context.Context, id string) (*match.Round, error) { return ch.Round(ctx, id) },
+		OnRoundResults: func(r *match.Round, results []match.Entry) { ch.CountRound(r, results) },
+	})
+	ch = challenge.New(l, challenge.Config{
+		Challenges: b.Challenges, Records: b.Records, Store: store, Sink: hub, Logger: cfg.Logger,
+		OnEvent: m.CountAsync,
+	})
+	return api.NewServer(api.Config{
+		Lobby: l, Challenges: ch, Hub: hub, Metrics: m, Store: store,
+		Limits: api.Limits{MaxConnsPerIP: -1, MsgRate: cfg.MsgRate, MsgBurst: burst},
+		Logger: cfg.Logger,
+	})
 }
 
 // Stop shuts the server down, giving its connections and matches up to

@@ -1,0 +1,91 @@
+// Package servertest wires servers for tests as cmd/klondiked wires one:
+// the metrics, the hub, the store counted into the metrics, the lobby, the
+// challenge service and api.NewServer, from the few settings tests vary.
+package servertest
+
+import (
+	"cmp"
+	"context"
+	"log/slog"
+	"time"
+
+	"klondike/api"
+	"klondike/engine"
+	"klondike/lobby"
+	"klondike/lobby/challenge"
+	"klondike/lobby/memstore"
+	"klondike/lobby/storemetrics"
+	"klondike/match"
+)
+
+// Config is what tests set of a server. A nil backend is one of a set of
+// lobby/memstore backends made for this server; every other zero field
+// takes its default, as in lobby.Config, challenge.Config and api.Config.
+type Config struct {
+	// The backends (see lobby.Config and challenge.Config).
+	Store      match.Store
+	Sessions   lobby.Sessions
+	Coord      lobby.Coord
+	Challenges challenge.Store
+	Records    challenge.RecordStore
+
+	// The lobby's settings (lobby.Config; MaxOpenMatches and
+	// MaxOpenMatchesPerIP are its MaxOpen and MaxOpenPerIP).
+	Match                                       match.Config
+	DataEpochEvery, AbandonedAfter              time.Duration
+	MaxOpenMatches, MaxOpenMatchesPerIP         int
+	NewSessionsPerMinute                        int
+	MatchRetention, RoundRetention, SessionIdle time.Duration
+
+	// The challenge service's settings (challenge.Config; its Winnable is
+	// Match.Winnable).
+	DailyVariants     []engine.Rules
+	ChallengesPerHour int
+
+	// The server's own (api.Config), and the version its metrics report.
+	Hint    match.HintFunc
+	Limits  api.Limits
+	Version string
+	Logger  *slog.Logger
+}
+
+// New returns the server of cfg; its Close stops it, the lobby and the
+// challenge service included, and leaves the backends open.
+func New(cfg Config) *api.Server {
+	if cfg.Store == nil || cfg.Sessions == nil || cfg.Coord == nil || cfg.Challenges == nil || cfg.Records == nil {
+		mem := memstore.NewBackends()
+		cfg.Store = cmp.Or(cfg.Store, match.Store(mem.Store))
+		cfg.Sessions = cmp.Or(cfg.Sessions, lobby.Sessions(mem.Sessions))
+		cfg.Coord = cmp.Or(cfg.Coord, lobby.Coord(mem.Coord))
+		cfg.Challenges = cmp.Or(cfg.Challenges, challenge.Store(mem.Challenges))
+		cfg.Records = cmp.Or(cfg.Records, challenge.RecordStore(mem.Challenges))
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	m := api.NewMetrics(cfg.Version)
+	hub := api.NewHub(m)
+	store := storemetrics.Wrap(cfg.Store, m.ObserveStore)
+	// The lobby hands attempts and finished rounds to the challenge
+	// service, made just after it, before any round can be asked for.
+	var ch *challenge.Service
+	l := lobby.New(lobby.Config{
+		Store: store, Sessions: cfg.Sessions, Coord: cfg.Coord, Sink: hub, Logger: cfg.Logger, Match: cfg.Match,
+		MatchRetention: cfg.MatchRetention, RoundRetention: cfg.RoundRetention, SessionIdle: cfg.SessionIdle,
+		DataEpochEvery: cfg.DataEpochEvery, AbandonedAfter: cfg.AbandonedAfter,
+		MaxOpen: cfg.MaxOpenMatches, MaxOpenPerIP: cfg.MaxOpenMatchesPerIP, NewSessionsPerMinute: cfg.NewSessionsPerMinute,
+		OnRoundDealt: m.RoundsStarted.Inc, OnRoundOver: m.RoundsFinished.Inc,
+		AttemptRound:   func(ctx context.Context, id string) (*match.Round, error) { return ch.Round(ctx, id) },
+		OnRoundResults: func(r *match.Round, results []match.Entry) { ch.CountRound(r, results) },
+	})
+	ch = challenge.New(l, challenge.Config{
+		Challenges: cfg.Challenges, Records: cfg.Records, Store: store, Sink: hub,
+		Winnable: cfg.Match.Winnable, Logger: cfg.Logger,
+		DailyVariants: cfg.DailyVariants, ChallengesPerHour: cfg.ChallengesPerHour,
+		OnEvent: m.CountAsync,
+	})
+	return api.NewServer(api.Config{
+		Lobby: l, Challenges: ch, Hub: hub, Metrics: m, Store: store,
+		Hint: cfg.Hint, Limits: cfg.Limits, Logger: cfg.Logger,
+	})
+}
