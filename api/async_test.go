@@ -15,6 +15,7 @@ import (
 	"klondike/api"
 	"klondike/api/apitest"
 	"klondike/api/protocol"
+	"klondike/api/servertest"
 	"klondike/engine"
 	"klondike/lobby/memstore"
 	"klondike/match"
@@ -26,7 +27,7 @@ func twoNodes(t *testing.T) (a, b string) {
 	t.Helper()
 	mem := memstore.NewBackends()
 	node := func() string {
-		srv := api.NewServer(api.Config{
+		srv := servertest.New(servertest.Config{
 			Store: mem.Store, Sessions: mem.Sessions, Coord: mem.Coord, Challenges: mem.Challenges, Records: mem.Challenges,
 			Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 			Limits: api.Limits{MsgRate: 10000, MsgBurst: 10000},
@@ -236,9 +237,9 @@ func mustSeed(t *testing.T, s string) uint64 {
 // non-creator cannot close a challenge, and a player making challenges
 // faster than ChallengesPerHour is refused.
 func TestChallengeLimits(t *testing.T) {
-	srv := api.NewServer(withMemory(api.Config{
+	srv := servertest.New(servertest.Config{
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ChallengesPerHour: 2,
-	}))
+	})
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() { srv.Close(); hs.Close() })
 	c := apitest.Dial(t, hs.URL)

@@ -15,7 +15,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"klondike/api"
+	"klondike/api/servertest"
 	"klondike/engine"
 	"klondike/lobby/challenge"
 	"klondike/lobby/memstore"
@@ -40,7 +40,7 @@ func BenchmarkLeaderboardPage100k(b *testing.B) {
 	b.Cleanup(func() { c.Close() })
 	async := redisstore.NewChallenges(c, redistest.Prefix(b))
 	mem := memstore.NewBackends()
-	srv := api.NewServer(api.Config{
+	srv := servertest.New(servertest.Config{
 		Store: mem.Store, Sessions: mem.Sessions, Coord: mem.Coord, Challenges: async, Records: async,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})

@@ -18,6 +18,7 @@ import (
 	"klondike/api"
 	"klondike/api/apitest"
 	"klondike/api/protocol"
+	"klondike/api/servertest"
 	"klondike/engine"
 	"klondike/match"
 )
@@ -25,7 +26,7 @@ import (
 // testServer runs the real server wiring on a loopback port.
 func testServer(t *testing.T) (*api.Server, string) {
 	t.Helper()
-	srv := api.NewServer(withMemory(api.Config{
+	srv := servertest.New(servertest.Config{
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		// The test players are bots that move as fast as they can.
 		Limits: api.Limits{MsgRate: 10000, MsgBurst: 10000},
@@ -35,7 +36,7 @@ func testServer(t *testing.T) (*api.Server, string) {
 			Intermission:     50 * time.Millisecond,
 			QuickWait:        100 * time.Millisecond,
 		},
-	}))
+	})
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		srv.Close()

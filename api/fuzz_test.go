@@ -44,7 +44,7 @@ func FuzzServerMessage(f *testing.F) {
 		}
 	}
 	f.Add(`{"type":"create_match","settings":{"max_players":1,"countdown_s":0,"seed":"1"}}`)
-	srv := NewServer(withMemory(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Limits: Limits{MsgRate: -1}}))
+	srv := NewTestServer(TestConfig{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Limits: Limits{MsgRate: -1}})
 	ts := httptest.NewServer(srv)
 	f.Cleanup(func() { srv.Close(); ts.Close() })
 	url := "ws" + strings.TrimPrefix(ts.URL, "http") + "/ws"

@@ -244,7 +244,7 @@ func TestHTTPListenerBusyRefusals(t *testing.T) {
 // the cap on connections per IP.
 func TestHTTPWebSocketOutlivesTimeouts(t *testing.T) {
 	t.Parallel()
-	srv := NewServer(withMemory(Config{Logger: slog.New(slog.NewTextHandler(t.Output(), nil))}))
+	srv := NewTestServer(TestConfig{Logger: slog.New(slog.NewTextHandler(t.Output(), nil))})
 	t.Cleanup(srv.Close)
 	addr := startHTTP(t, srv, HTTPLimits{
 		ReadHeaderTimeout: shortWait, ReadTimeout: shortWait, WriteTimeout: shortWait, IdleTimeout: shortWait,

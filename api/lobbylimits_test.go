@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"klondike/api"
 	"klondike/api/apitest"
 	"klondike/api/protocol"
+	"klondike/api/servertest"
 	"klondike/lobby"
 	"klondike/lobby/memstore"
 	"klondike/match"
@@ -21,10 +21,10 @@ import (
 
 // lobbyServer runs the real server wiring with the lobby settings of cfg
 // on a loopback port.
-func lobbyServer(t *testing.T, cfg api.Config) string {
+func lobbyServer(t *testing.T, cfg servertest.Config) string {
 	t.Helper()
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv := api.NewServer(withMemory(cfg))
+	srv := servertest.New(cfg)
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		srv.Close()
@@ -82,7 +82,7 @@ func (c *failingEpoch) DataEpoch(ctx context.Context) (string, error) {
 func TestReadyOnceTheDataEpochIsRead(t *testing.T) {
 	co := &failingEpoch{Coord: memstore.NewCoord()}
 	co.down.Store(true)
-	base := lobbyServer(t, api.Config{Coord: co})
+	base := lobbyServer(t, servertest.Config{Coord: co})
 	readyz := func() int {
 		resp, err := http.Get(base + "/readyz")
 		if err != nil {
@@ -116,11 +116,11 @@ func TestReadyOnceTheDataEpochIsRead(t *testing.T) {
 // message.
 func TestOpenMatchCapsOverWebSocket(t *testing.T) {
 	for _, tc := range []struct {
-		cfg           api.Config
+		cfg           servertest.Config
 		code, message string
 	}{
-		{api.Config{MaxOpenMatchesPerIP: 1}, protocol.CodeRateLimited, "too many open matches from your address: start or leave one first"},
-		{api.Config{MaxOpenMatches: 1, MaxOpenMatchesPerIP: -1}, protocol.CodeUnavailable, "the server has too many open matches; try again later"},
+		{servertest.Config{MaxOpenMatchesPerIP: 1}, protocol.CodeRateLimited, "too many open matches from your address: start or leave one first"},
+		{servertest.Config{MaxOpenMatches: 1, MaxOpenMatchesPerIP: -1}, protocol.CodeUnavailable, "the server has too many open matches; try again later"},
 	} {
 		base := lobbyServer(t, tc.cfg)
 		a, b := apitest.Dial(t, base), apitest.Dial(t, base)
@@ -140,7 +140,7 @@ func TestOpenMatchCapsOverWebSocket(t *testing.T) {
 // of sessions gets rate_limited for a new one; resuming with a token still
 // works.
 func TestNewSessionsLimitOverWebSocket(t *testing.T) {
-	base := lobbyServer(t, api.Config{NewSessionsPerMinute: 2})
+	base := lobbyServer(t, servertest.Config{NewSessionsPerMinute: 2})
 	first := apitest.Dial(t, base)
 	first.Hello("p1")
 	apitest.Dial(t, base).Hello("p2")

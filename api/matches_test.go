@@ -15,6 +15,7 @@ import (
 	"klondike/api"
 	"klondike/api/apitest"
 	"klondike/api/protocol"
+	"klondike/api/servertest"
 	"klondike/lobby"
 	"klondike/lobby/memstore"
 	"klondike/match"
@@ -182,10 +183,10 @@ func (downCoord) OpenMatches(context.Context, int64, int) ([]lobby.OpenMatch, er
 
 // A list that cannot be read is unavailable on both routes, not empty.
 func TestListMatchesUnavailable(t *testing.T) {
-	srv := api.NewServer(withMemory(api.Config{
+	srv := servertest.New(servertest.Config{
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Coord:  downCoord{memstore.NewCoord()},
-	}))
+	})
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		srv.Close()

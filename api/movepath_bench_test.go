@@ -84,7 +84,7 @@ func newAPIBenchGame(tb testing.TB, srv *Server, n int, rng *rand.Rand) apiBench
 // metrics), move_ok encoded and queued on the connection, and the
 // AfterMessage hook.
 func BenchmarkMovePathAPI(b *testing.B) {
-	srv := NewServer(withMemory(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	srv := NewTestServer(TestConfig{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	defer srv.Close()
 	rng := rand.New(rand.NewPCG(1, 2))
 	n := 0

@@ -94,7 +94,7 @@ func newSocketBenchGame(tb testing.TB, srv *Server, url string, n int, rng *rand
 // (read pump, dispatch, match, store, writer) and the client's (gorilla's
 // write and read of two frames), and the leaderboards of the round.
 func BenchmarkMovePathSocket(b *testing.B) {
-	srv := NewServer(withMemory(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Limits: Limits{MsgRate: -1}, NewSessionsPerMinute: -1}))
+	srv := NewTestServer(TestConfig{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Limits: Limits{MsgRate: -1}, NewSessionsPerMinute: -1})
 	hs := httptest.NewServer(srv)
 	defer func() {
 		srv.Close()

@@ -17,6 +17,7 @@ import (
 	"klondike/api"
 	"klondike/api/apitest"
 	"klondike/api/protocol"
+	"klondike/api/servertest"
 	"klondike/engine"
 	"klondike/lobby/redisstore"
 	"klondike/lobby/redisstore/redistest"
@@ -47,7 +48,7 @@ func (cl *cluster) start(t *testing.T) string {
 		ReadTimeout: time.Second, WriteTimeout: time.Second, MaxRetries: 2})
 	cfg := redisstore.Config{Prefix: cl.prefix}
 	async := redisstore.NewChallenges(c, cl.prefix)
-	srv := api.NewServer(api.Config{
+	srv := servertest.New(servertest.Config{
 		Store:      redisstore.New(c, cfg),
 		Sessions:   redisstore.NewSessions(c, cl.prefix),
 		Coord:      redisstore.NewCoord(c, cfg),

@@ -29,6 +29,7 @@ import (
 	"klondike/api"
 	"klondike/api/apitest"
 	"klondike/api/protocol"
+	"klondike/api/servertest"
 	"klondike/api/web"
 	"klondike/engine"
 	"klondike/lobby"
@@ -925,13 +926,13 @@ func TestOpenAPI(t *testing.T) {
 	coord := &faultCoord{Coord: memstore.NewCoord()}
 	mem := memstore.NewBackends()
 	store := &faultChallenges{Store: mem.Challenges, records: mem.Challenges, coord: coord}
-	down := api.NewServer(withMemory(api.Config{
+	down := servertest.New(servertest.Config{
 		Logger:     slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Coord:      coord,
 		Challenges: store,
 		Records:    store,
 		Limits:     api.Limits{MaxConnsPerIP: 1},
-	}))
+	})
 	hs := httptest.NewServer(down)
 	t.Cleanup(func() {
 		down.Close()

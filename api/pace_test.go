@@ -103,7 +103,7 @@ func frameTypes(b []byte) []string {
 // move is handled.
 func TestBoardInTheMoveOKsWrite(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv := NewServer(withMemory(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+		srv := NewTestServer(TestConfig{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		pl := wstest.NewPipeListener()
 		l := &recordingListener{Listener: pl}
 		hs := &http.Server{Handler: srv}

@@ -227,7 +227,7 @@ func BenchmarkRaceWrites(b *testing.B) {
 }
 
 func raceWrites(b *testing.B) {
-	srv := NewServer(withMemory(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Limits: Limits{MsgRate: -1}, NewSessionsPerMinute: -1}))
+	srv := NewTestServer(TestConfig{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Limits: Limits{MsgRate: -1}, NewSessionsPerMinute: -1})
 	n := &writeCounter{}
 	hs := httptest.NewUnstartedServer(srv)
 	hs.Listener = countingListener{Listener: hs.Listener, n: n}

@@ -15,6 +15,7 @@ import (
 	"klondike/api"
 	"klondike/api/apitest"
 	"klondike/api/protocol"
+	"klondike/api/servertest"
 	"klondike/lobby/redisstore"
 	"klondike/lobby/redisstore/redistest"
 	"klondike/match"
@@ -29,12 +30,12 @@ func redisServer(t *testing.T) (*redistest.Server, string) {
 	c := redis.NewClient(&redis.Options{Addr: rs.Addr(), DialTimeout: 300 * time.Millisecond, DialerRetries: 1,
 		ReadTimeout: 300 * time.Millisecond, WriteTimeout: 300 * time.Millisecond, MaxRetries: 1})
 	t.Cleanup(func() { c.Close() })
-	srv := api.NewServer(withMemory(api.Config{
+	srv := servertest.New(servertest.Config{
 		Store:  redisstore.New(c, redisstore.Config{Prefix: redistest.Prefix(t)}),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Limits: api.Limits{MsgRate: 10000, MsgBurst: 10000},
 		Match:  match.Config{LeaderboardEvery: 20 * time.Millisecond},
-	}))
+	})
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() { srv.Close(); hs.Close() })
 	return rs, hs.URL

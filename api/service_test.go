@@ -27,7 +27,7 @@ const ioWait = 5 * time.Second
 // returns it and its WebSocket URL.
 func startService(t *testing.T, lim Limits) (*Server, string) {
 	t.Helper()
-	srv := NewServer(withMemory(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Limits: lim}))
+	srv := NewTestServer(TestConfig{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Limits: lim})
 	ts := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		srv.Close()

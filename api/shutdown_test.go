@@ -10,7 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"klondike/api"
+	"klondike/api/servertest"
 	"klondike/lobby"
 	"klondike/lobby/memstore"
 	"klondike/match"
@@ -56,7 +56,7 @@ func TestServerShutdownKeepsItsDeadline(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
 		co := &stallCoord{Coord: memstore.NewCoord(), entered: make(chan struct{}), gate: make(chan struct{})}
-		srv := api.NewServer(withMemory(api.Config{Coord: co, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+		srv := servertest.New(servertest.Config{Coord: co, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		a, _, err := srv.Lobby.Hello(ctx, "alice", "")
 		if err != nil {
 			t.Fatal(err)

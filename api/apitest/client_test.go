@@ -16,6 +16,7 @@ import (
 	"klondike/api"
 	"klondike/api/apitest"
 	"klondike/api/protocol"
+	"klondike/api/servertest"
 	"klondike/lobby/memstore"
 )
 
@@ -23,7 +24,7 @@ import (
 func server(t *testing.T) (*api.Server, string) {
 	t.Helper()
 	mem := memstore.NewBackends()
-	srv := api.NewServer(api.Config{Store: mem.Store, Sessions: mem.Sessions, Coord: mem.Coord, Challenges: mem.Challenges, Records: mem.Challenges, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv := servertest.New(servertest.Config{Store: mem.Store, Sessions: mem.Sessions, Coord: mem.Coord, Challenges: mem.Challenges, Records: mem.Challenges, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		srv.Close()

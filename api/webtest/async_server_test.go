@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"klondike/api"
 	"klondike/api/apitest"
 	"klondike/api/protocol"
+	"klondike/api/servertest"
 	"klondike/api/web"
 	"klondike/engine"
 	"klondike/lobby/challenge"
@@ -72,7 +72,7 @@ func startAsyncServer(t *testing.T, yesterdayOpen time.Duration) *asyncServer {
 			}
 		}
 	}
-	srv := api.NewServer(api.Config{
+	srv := servertest.New(servertest.Config{
 		Store: mem.Store, Sessions: mem.Sessions, Coord: mem.Coord, Challenges: mem.Challenges, Records: mem.Challenges,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Match:  match.Config{LeaderboardEvery: 40 * time.Millisecond, Intermission: 300 * time.Millisecond, QuickWait: 500 * time.Millisecond},

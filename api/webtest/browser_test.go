@@ -23,8 +23,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"klondike/api"
+	"klondike/api/servertest"
 	"klondike/api/web"
-	"klondike/lobby/memstore"
 )
 
 // stepTimeout bounds every step a test takes in a page.
@@ -59,18 +59,13 @@ func startServer(t *testing.T) string {
 // startServerWith is startServer with the given WebSocket limits.
 func startServerWith(t *testing.T, limits api.Limits) string {
 	t.Helper()
-	return startServerConfig(t, api.Config{Limits: limits})
+	return startServerConfig(t, servertest.Config{Limits: limits})
 }
 
 // startServerConfig is startServer with cfg, whose logger and hints the
-// browser tests set, and its backends (the memory ones) and match timings
-// when cfg leaves them unset.
-func startServerConfig(t *testing.T, cfg api.Config) string {
+// browser tests set, and its match timings when cfg leaves them unset.
+func startServerConfig(t *testing.T, cfg servertest.Config) string {
 	t.Helper()
-	if cfg.Store == nil {
-		mem := memstore.NewBackends()
-		cfg.Store, cfg.Sessions, cfg.Coord, cfg.Challenges, cfg.Records = mem.Store, mem.Sessions, mem.Coord, mem.Challenges, mem.Challenges
-	}
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	cfg.Hint = api.SolverHints()
 	m := &cfg.Match
@@ -83,7 +78,7 @@ func startServerConfig(t *testing.T, cfg api.Config) string {
 	if m.QuickWait == 0 {
 		m.QuickWait = 500 * time.Millisecond
 	}
-	srv := api.NewServer(cfg)
+	srv := servertest.New(cfg)
 	mux := http.NewServeMux()
 	mux.Handle("/", web.Handler())
 	for _, p := range []string{"/ws", "/healthz", "/readyz", "/metrics", "/api/"} {

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"klondike/api"
 	"klondike/api/apitest"
 	"klondike/api/protocol"
+	"klondike/api/servertest"
 	"klondike/lobby"
 )
 
@@ -21,7 +21,7 @@ const listPage = lobby.DefaultOpenPage
 // new sessions of one address: every test player comes from loopback.
 func startUncappedServer(t *testing.T) string {
 	t.Helper()
-	return startServerConfig(t, api.Config{
+	return startServerConfig(t, servertest.Config{
 		MaxOpenMatchesPerIP:  -1,
 		NewSessionsPerMinute: -1,
 		// The matches' players hang up once they are made: their matches

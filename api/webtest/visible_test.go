@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"klondike/api"
+	"klondike/api/servertest"
 	"klondike/match"
 )
 
@@ -22,7 +22,7 @@ func TestRoomsAndRaceShowOnlyWhatApplies(t *testing.T) {
 	t.Parallel()
 	// The results of round 1 stay until the test is done with them: the
 	// second round's countdown, after the intermission, replaces them.
-	base := startServerConfig(t, api.Config{Match: match.Config{Intermission: time.Minute}})
+	base := startServerConfig(t, servertest.Config{Match: match.Config{Intermission: time.Minute}})
 	b := newBrowser(t)
 	host := b.newPage("hana", base)
 	guest := b.newPage("gus", base)
