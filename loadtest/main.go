@@ -35,8 +35,8 @@ the round's replay log (GET /api/v1/rounds/{id}/replay).
 
 Target (loopback addresses only):
   --embedded          run the server in this process on 127.0.0.1:0 (the
-                      default when --server is not given): api.NewServer with
-                      the memory store, no per-IP cap, --msg-rate
+                      default when --server is not given): wired as klondiked
+                      wires it, with the memory store, no per-IP cap, --msg-rate
   --server URL        an external server, ws://127.0.0.1:PORT/ws. Start it
                       with the caps lifted, for example
                         go run ./cmd/klondiked --addr 127.0.0.1:8080 \
