@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"klondike/api"
-	"klondike/engine"
 	"klondike/lobby"
 	"klondike/lobby/challenge"
 	"klondike/lobby/memstore"
@@ -31,15 +30,13 @@ type Config struct {
 
 	// The lobby's settings (lobby.Config; MaxOpenMatches and
 	// MaxOpenMatchesPerIP are its MaxOpen and MaxOpenPerIP).
-	Match                                       match.Config
-	DataEpochEvery, AbandonedAfter              time.Duration
-	MaxOpenMatches, MaxOpenMatchesPerIP         int
-	NewSessionsPerMinute                        int
-	MatchRetention, RoundRetention, SessionIdle time.Duration
+	Match                               match.Config
+	DataEpochEvery, AbandonedAfter      time.Duration
+	MaxOpenMatches, MaxOpenMatchesPerIP int
+	NewSessionsPerMinute                int
 
 	// The challenge service's settings (challenge.Config; its Winnable is
 	// Match.Winnable).
-	DailyVariants     []engine.Rules
 	ChallengesPerHour int
 
 	// The server's own (api.Config), and the version its metrics report.
@@ -63,6 +60,7 @@ func New(cfg Config) *api.Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	// As cmd/klondiked's newServer wires it: keep the two in step.
 	m := api.NewMetrics(cfg.Version)
 	hub := api.NewHub(m)
 	store := storemetrics.Wrap(cfg.Store, m.ObserveStore)
@@ -71,7 +69,6 @@ func New(cfg Config) *api.Server {
 	var ch *challenge.Service
 	l := lobby.New(lobby.Config{
 		Store: store, Sessions: cfg.Sessions, Coord: cfg.Coord, Sink: hub, Logger: cfg.Logger, Match: cfg.Match,
-		MatchRetention: cfg.MatchRetention, RoundRetention: cfg.RoundRetention, SessionIdle: cfg.SessionIdle,
 		DataEpochEvery: cfg.DataEpochEvery, AbandonedAfter: cfg.AbandonedAfter,
 		MaxOpen: cfg.MaxOpenMatches, MaxOpenPerIP: cfg.MaxOpenMatchesPerIP, NewSessionsPerMinute: cfg.NewSessionsPerMinute,
 		OnRoundDealt: m.RoundsStarted.Inc, OnRoundOver: m.RoundsFinished.Inc,
@@ -81,8 +78,8 @@ func New(cfg Config) *api.Server {
 	ch = challenge.New(l, challenge.Config{
 		Challenges: cfg.Challenges, Records: cfg.Records, Store: store, Sink: hub,
 		Winnable: cfg.Match.Winnable, Logger: cfg.Logger,
-		DailyVariants: cfg.DailyVariants, ChallengesPerHour: cfg.ChallengesPerHour,
-		OnEvent: m.CountAsync,
+		ChallengesPerHour: cfg.ChallengesPerHour,
+		OnEvent:           m.CountAsync,
 	})
 	return api.NewServer(api.Config{
 		Lobby: l, Challenges: ch, Hub: hub, Metrics: m, Store: store,
