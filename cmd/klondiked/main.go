@@ -370,8 +370,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 // newServer wires the server on the backends b: the metrics, the hub, the
 // store counted into the metrics, the lobby, the challenge service, and the
 // HTTP and WebSocket server in front of them. Close stops the server, the
-// lobby and the service, and leaves b open. loadtest/embedded wires its
-// server the same way: keep the two in step.
+// lobby and the service, and leaves b open. loadtest/embedded and
+// api/servertest wire their servers the same way: keep the three in step.
 func newServer(b *backends.Backends, o Options, mcfg match.Config, log *slog.Logger) *api.Server {
 	m := api.NewMetrics(version)
 	hub := api.NewHub(m)
