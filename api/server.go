@@ -129,7 +129,7 @@ func NewServer(cfg Config) *Server {
 		Challenges: cfg.Challenges, Records: cfg.Records, Store: cfg.Store, Sink: s.Hub,
 		Winnable: cfg.Match.Winnable, Logger: cfg.Logger,
 		DailyVariants: cfg.DailyVariants, ChallengesPerHour: cfg.ChallengesPerHour,
-		OnEvent: func(kind, event string) { s.Metrics.Async.WithLabelValues(kind, event).Inc() },
+		OnEvent: func(kind, event string) { s.Metrics.Challenges.WithLabelValues(kind, event).Inc() },
 	})
 	s.Metrics.RegisterMatchGauges(
 		func() float64 { o, _ := s.Lobby.Counts(); return float64(o) },

@@ -55,9 +55,9 @@ type RoundStarted struct {
 	View    engine.View      `json:"view"`     // the player's
 	LastSeq int              `json:"last_seq"` // the seq of the player's last accepted move
 	Resumed bool             `json:"resumed,omitempty"`
-	// Kind is set for an attempt at an asynchronous round: its kind
-	// (KindChallenge or KindDaily); MatchID is then the asynchronous
-	// round's id.
+	// Kind is set for an attempt at a challenge: its kind
+	// (lobby/challenge.KindChallenge or KindDaily); MatchID is then the
+	// challenge's id.
 	Kind string `json:"kind,omitempty"`
 }
 

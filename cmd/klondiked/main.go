@@ -186,7 +186,7 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 		if v = strings.TrimSpace(v); v == "" {
 			continue
 		}
-		r, err := match.ParseVariant(v)
+		r, err := challenge.ParseVariant(v)
 		if err != nil {
 			return o, fmt.Errorf("--daily-variants: %w", err)
 		}

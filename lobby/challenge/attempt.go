@@ -289,7 +289,7 @@ func (s *Service) finishAttempt(ctx context.Context, at *attempt, now time.Time)
 	// resent Finish whose first reply was lost reports false, and the
 	// records count a game once anyway.
 	if !st.Helped {
-		g := match.GameResult{
+		g := GameResult{
 			GameID: at.round.ID, Variant: at.rec.Variant, Won: st.Status == engine.Won, Score: e.Score,
 			ElapsedMs: e.ElapsedMs, Day: at.rec.Day,
 		}
