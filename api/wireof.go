@@ -17,7 +17,7 @@ import (
 
 // encodeEvent writes a match's event as the message its recipients are
 // sent: match, round_starting, round_started, leaderboard, round_over,
-// match_over, and for asynchronous rounds ghost and attempt_over. The Hub
+// match_over, and for challenges ghost and attempt_over. The Hub
 // calls it once for all the recipients of an event.
 func encodeEvent(e match.Event) []byte {
 	switch e := e.(type) {
@@ -56,7 +56,7 @@ func encodeEvent(e match.Event) []byte {
 		return marshal(protocol.Ghost{Type: protocol.TypeGhost, RoundID: e.RoundID, ElapsedMs: e.ElapsedMs, Ghosts: ghosts})
 	case match.AttemptOver:
 		return marshal(protocol.AttemptOver{
-			Type: protocol.TypeAttemptOver, RoundID: e.RoundID, AsyncRoundID: e.AsyncRoundID, Result: wireBoardEntry(e.Result),
+			Type: protocol.TypeAttemptOver, RoundID: e.RoundID, AsyncRoundID: e.ChallengeID, Result: wireBoardEntry(e.Result),
 			Players: e.Players, Finished: e.Finished,
 		})
 	}

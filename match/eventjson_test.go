@@ -29,7 +29,7 @@ func TestOutMsgJSON(t *testing.T) {
 		RoundOver{MatchID: "m1", RoundID: "r1", Round: 1, Results: entries, Deal: KnownDeal(7), Layout: engine.NumberedDeal(7), Totals: totals, Void: "lost"},
 		MatchOver{MatchID: "m1", Totals: totals, Void: "abandoned"},
 		GhostUpdate{RoundID: "r1", ElapsedMs: 5, Ghosts: []Ghost{{PlayerID: "b", Name: "bob", Role: "leader", Score: 3, Won: true}}},
-		AttemptOver{RoundID: "r1", AsyncRoundID: "c1", Result: BoardEntry{PlayerID: "a", Name: "alice", Rank: 2}, Players: 3, Finished: 2},
+		AttemptOver{RoundID: "r1", ChallengeID: "c1", Result: BoardEntry{PlayerID: "a", Name: "alice", Rank: 2}, Players: 3, Finished: 2},
 	} {
 		b, err := json.Marshal(outMsg{To: []string{"a", "b"}, Ev: ev})
 		if err != nil {

@@ -310,7 +310,7 @@ func (s *Service) tellOver(ctx context.Context, at *attempt, e match.BoardEntry)
 		s.cfg.Logger.Warn("reading a board's counts failed", "round", at.rec.ID, "err", err)
 	}
 	s.cfg.Sink.Send([]string{at.playerID}, match.AttemptOver{
-		RoundID: at.round.ID, AsyncRoundID: at.rec.ID, Result: e, Players: page.Players, Finished: page.Finished,
+		RoundID: at.round.ID, ChallengeID: at.rec.ID, Result: e, Players: page.Players, Finished: page.Finished,
 	})
 }
 
