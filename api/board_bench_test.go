@@ -50,7 +50,7 @@ func BenchmarkLeaderboardPage100k(b *testing.B) {
 	rules := engine.DefaultRules()
 	now := time.Now()
 	rec := challenge.Record{
-		ID: "daily-bench-draw3", Kind: match.KindDaily, Variant: match.Variant(rules), Rules: rules, Mode: match.ModeRace,
+		ID: "daily-bench-draw3", Kind: challenge.KindDaily, Variant: challenge.Variant(rules), Rules: rules, Mode: match.ModeRace,
 		Fair: match.KnownDeal(1), LimitMs: 900_000, OpensAt: now.Add(-time.Hour), ClosesAt: now.Add(time.Hour),
 	}
 	if _, _, err := async.Create(ctx, rec, 2*time.Hour); err != nil {

@@ -89,7 +89,7 @@ func (s *Service) getDaily(ctx context.Context, c *ws.Conn, env *Envelope, _ str
 	if err != nil {
 		return err
 	}
-	c.SendJSON(protocol.Daily{Type: protocol.TypeDaily, Re: env.ID, Day: day, Rounds: convert(rounds, wireAsyncInfo)})
+	c.SendJSON(protocol.Daily{Type: protocol.TypeDaily, Re: env.ID, Day: day, Rounds: convert(rounds, wireChallengeInfo)})
 	return nil
 }
 
@@ -135,7 +135,7 @@ func (s *Service) replyChallenge(ctx context.Context, c *ws.Conn, env *Envelope,
 	if err != nil {
 		return err
 	}
-	msg := protocol.AsyncRound{Type: protocol.TypeAsyncRound, Re: env.ID, Round: wireAsyncInfo(info), URL: ChallengeURL(rec)}
+	msg := protocol.AsyncRound{Type: protocol.TypeAsyncRound, Re: env.ID, Round: wireChallengeInfo(info), URL: ChallengeURL(rec)}
 	msg.Attempt.State = protocol.AttemptNone
 	roundID, result, err := s.Challenges.AttemptState(ctx, rec, pid)
 	switch {
@@ -155,7 +155,7 @@ func (s *Service) replyChallenge(ctx context.Context, c *ws.Conn, env *Envelope,
 // ChallengeURL is a challenge's page on the web client: /c/{id} for a
 // challenge, /daily for a daily round.
 func ChallengeURL(rec *challenge.Record) string {
-	if rec.Kind == match.KindDaily {
+	if rec.Kind == challenge.KindDaily {
 		return "/daily"
 	}
 	return "/c/" + rec.ID
@@ -190,12 +190,12 @@ func (s *Server) daily(w http.ResponseWriter, r *http.Request) {
 
 // dailyInfo returns today's daily rounds as anyone may see them, with
 // their counts: what get_daily and GET /api/v1/daily answer.
-func dailyInfo(ctx context.Context, c *challenge.Service) (string, []match.AsyncInfo, error) {
+func dailyInfo(ctx context.Context, c *challenge.Service) (string, []challenge.Info, error) {
 	day, recs, err := c.Daily(ctx)
 	if err != nil {
 		return "", nil, err
 	}
-	rounds := make([]match.AsyncInfo, 0, len(recs))
+	rounds := make([]challenge.Info, 0, len(recs))
 	for i := range recs {
 		in, err := c.Info(ctx, &recs[i])
 		if err != nil {
@@ -208,8 +208,8 @@ func dailyInfo(ctx context.Context, c *challenge.Service) (string, []match.Async
 
 // dailyReply is the answer of GET /api/v1/daily.
 type dailyReply struct {
-	Day    string            `json:"day"`
-	Rounds []match.AsyncInfo `json:"rounds"`
+	Day    string           `json:"day"`
+	Rounds []challenge.Info `json:"rounds"`
 }
 
 // records answers GET /api/v1/players/{id}/records.
@@ -227,8 +227,8 @@ func (s *Server) records(w http.ResponseWriter, r *http.Request) {
 
 // recordsReply is the answer of GET /api/v1/players/{id}/records.
 type recordsReply struct {
-	PlayerID string                `json:"player_id"`
-	Records  []match.VariantRecord `json:"records"`
+	PlayerID string                    `json:"player_id"`
+	Records  []challenge.VariantRecord `json:"records"`
 }
 
 // challengeLeaderboardReply is the answer of GET /api/v1/rounds/{id}/leaderboard

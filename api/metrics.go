@@ -44,10 +44,10 @@ type Metrics struct {
 	RoundsStarted  prometheus.Counter // klondike_rounds_started_total
 	RoundsFinished prometheus.Counter // klondike_rounds_finished_total
 
-	// Async counts the events of asynchronous rounds by kind (challenge,
+	// Challenges counts the events of challenges by kind (challenge,
 	// daily) and event: created (a round made by this node), started (an
 	// attempt), finished (an attempt put on its board by this node).
-	Async *prometheus.CounterVec // klondike_async_events_total{kind,event}
+	Challenges *prometheus.CounterVec // klondike_async_events_total{kind,event}
 
 	StoreSeconds *prometheus.HistogramVec // klondike_store_operation_duration_seconds{op}
 	StoreErrors  *prometheus.CounterVec   // klondike_store_errors_total{op}
@@ -107,7 +107,7 @@ func NewMetrics(version string) *Metrics {
 		RoundsFinished: f(prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "klondike_rounds_finished_total", Help: "Rounds finished.",
 		})).(prometheus.Counter),
-		Async: f(prometheus.NewCounterVec(prometheus.CounterOpts{
+		Challenges: f(prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "klondike_async_events_total", Help: "Events of asynchronous rounds (challenges, the daily deal), by kind and event: created, started (an attempt), finished (an attempt on its board).",
 		}, []string{"kind", "event"})).(*prometheus.CounterVec),
 		StoreSeconds: f(prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -130,7 +130,7 @@ func NewMetrics(version string) *Metrics {
 	}
 	for _, kind := range []string{"challenge", "daily"} {
 		for _, ev := range []string{"created", "started", "finished"} {
-			m.Async.WithLabelValues(kind, ev)
+			m.Challenges.WithLabelValues(kind, ev)
 		}
 	}
 	build := prometheus.NewGaugeVec(prometheus.GaugeOpts{
@@ -175,10 +175,10 @@ func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{Registry: m.Registry})
 }
 
-// CountAsync counts one event of the challenges (a challenge.Config's
+// CountChallengeEvent counts one event of the challenges (a challenge.Config's
 // OnEvent).
-func (m *Metrics) CountAsync(kind, event string) {
-	m.Async.WithLabelValues(kind, event).Inc()
+func (m *Metrics) CountChallengeEvent(kind, event string) {
+	m.Challenges.WithLabelValues(kind, event).Inc()
 }
 
 // ObserveStore records one store operation (a storemetrics.Observer):

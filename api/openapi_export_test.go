@@ -13,11 +13,11 @@ func RoutePatterns(s *Server) []string {
 
 // The answers of the JSON routes, which api/openapi.json describes.
 type (
-	HTTPError             = httpError
-	MatchesPage           = matchesPage
-	LeaderboardReply      = leaderboardReply
-	DailyReply            = dailyReply
-	RecordsReply          = recordsReply
-	AsyncLeaderboardReply = challengeLeaderboardReply
-	AsyncReplayReply      = challengeReplayReply
+	HTTPError                 = httpError
+	MatchesPage               = matchesPage
+	LeaderboardReply          = leaderboardReply
+	DailyReply                = dailyReply
+	RecordsReply              = recordsReply
+	ChallengeLeaderboardReply = challengeLeaderboardReply
+	ChallengeReplayReply      = challengeReplayReply
 )

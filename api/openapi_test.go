@@ -690,11 +690,11 @@ func (a *faultChallenges) Load(ctx context.Context, id string) (challenge.Record
 	return a.Store.Load(ctx, id)
 }
 
-func (a *faultChallenges) AddResult(ctx context.Context, playerID string, g match.GameResult) (bool, error) {
+func (a *faultChallenges) AddResult(ctx context.Context, playerID string, g challenge.GameResult) (bool, error) {
 	return a.records.AddResult(ctx, playerID, g)
 }
 
-func (a *faultChallenges) Records(ctx context.Context, playerID string) ([]match.VariantRecord, error) {
+func (a *faultChallenges) Records(ctx context.Context, playerID string) ([]challenge.VariantRecord, error) {
 	if err := a.coord.fault(); err != nil {
 		return nil, err
 	}
@@ -991,12 +991,12 @@ func TestOpenAPIMatchesGoTypes(t *testing.T) {
 		"Card":         reflect.TypeFor[engine.Card](),
 
 		"Daily":            reflect.TypeFor[api.DailyReply](),
-		"AsyncInfo":        reflect.TypeFor[match.AsyncInfo](),
+		"AsyncInfo":        reflect.TypeFor[challenge.Info](),
 		"Records":          reflect.TypeFor[api.RecordsReply](),
-		"VariantRecord":    reflect.TypeFor[match.VariantRecord](),
-		"AsyncLeaderboard": reflect.TypeFor[api.AsyncLeaderboardReply](),
+		"VariantRecord":    reflect.TypeFor[challenge.VariantRecord](),
+		"AsyncLeaderboard": reflect.TypeFor[api.ChallengeLeaderboardReply](),
 		"BoardEntry":       reflect.TypeFor[match.BoardEntry](),
-		"AsyncReplay":      reflect.TypeFor[api.AsyncReplayReply](),
+		"AsyncReplay":      reflect.TypeFor[api.ChallengeReplayReply](),
 	}
 	g := goSchemas{doc: doc, names: map[reflect.Type]string{}}
 	for name, typ := range types {

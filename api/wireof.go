@@ -8,6 +8,7 @@ import (
 	"klondike/api/internal/fast"
 	"klondike/api/protocol"
 	"klondike/engine"
+	"klondike/lobby/challenge"
 	"klondike/match"
 )
 
@@ -16,7 +17,7 @@ import (
 
 // encodeEvent writes a match's event as the message its recipients are
 // sent: match, round_starting, round_started, leaderboard, round_over,
-// match_over, and for asynchronous rounds ghost and attempt_over. The Hub
+// match_over, and for challenges ghost and attempt_over. The Hub
 // calls it once for all the recipients of an event.
 func encodeEvent(e match.Event) []byte {
 	switch e := e.(type) {
@@ -55,7 +56,7 @@ func encodeEvent(e match.Event) []byte {
 		return marshal(protocol.Ghost{Type: protocol.TypeGhost, RoundID: e.RoundID, ElapsedMs: e.ElapsedMs, Ghosts: ghosts})
 	case match.AttemptOver:
 		return marshal(protocol.AttemptOver{
-			Type: protocol.TypeAttemptOver, RoundID: e.RoundID, AsyncRoundID: e.AsyncRoundID, Result: wireBoardEntry(e.Result),
+			Type: protocol.TypeAttemptOver, RoundID: e.RoundID, AsyncRoundID: e.ChallengeID, Result: wireBoardEntry(e.Result),
 			Players: e.Players, Finished: e.Finished,
 		})
 	}
@@ -139,7 +140,7 @@ func wireEntries(es []match.Entry) []protocol.Entry {
 	return convert(es, func(e match.Entry) protocol.Entry { return protocol.Entry(e) })
 }
 
-func wireAsyncInfo(a match.AsyncInfo) protocol.AsyncInfo {
+func wireChallengeInfo(a challenge.Info) protocol.AsyncInfo {
 	return protocol.AsyncInfo{
 		RoundID: a.RoundID, Kind: a.Kind, Variant: a.Variant, Rules: a.Rules, Mode: string(a.Mode), LimitMs: a.LimitMs,
 		OpensAt: a.OpensAt, ClosesAt: a.ClosesAt, Day: a.Day, CreatorID: a.CreatorID, CreatorName: a.CreatorName,
@@ -155,15 +156,15 @@ func wireBoardEntry(e match.BoardEntry) protocol.BoardEntry {
 	}
 }
 
-func wireBoardPage(p match.BoardPage) protocol.BoardPage {
+func wireBoardPage(p challenge.BoardPage) protocol.BoardPage {
 	return protocol.BoardPage{
 		Players: p.Players, Finished: p.Finished, Top: convert(p.Top, wireBoardEntry),
 		Around: convert(p.Around, wireBoardEntry), Rank: p.Rank,
 	}
 }
 
-func wireRecords(rs []match.VariantRecord) []protocol.VariantRecord {
-	return convert(rs, func(r match.VariantRecord) protocol.VariantRecord { return protocol.VariantRecord(r) })
+func wireRecords(rs []challenge.VariantRecord) []protocol.VariantRecord {
+	return convert(rs, func(r challenge.VariantRecord) protocol.VariantRecord { return protocol.VariantRecord(r) })
 }
 
 func wireGhosts(gs []match.Ghost) []protocol.GhostStanding {

@@ -7,6 +7,7 @@ import (
 
 	"klondike/api/protocol"
 	"klondike/engine"
+	"klondike/lobby/challenge"
 	"klondike/match"
 )
 
@@ -18,16 +19,16 @@ func TestWireObjects(t *testing.T) {
 	best, fast := 120, int64(91_000)
 	full := match.DefaultSettings()
 	full.Seed, full.Public, full.Game, full.Deals, full.Mode = "7", true, "whitehead", match.DealsWinnable, match.ModeScore
-	info := match.AsyncInfo{RoundID: "a1", Kind: match.KindChallenge, Variant: "klondike-draw3", Rules: engine.DefaultRules(),
+	info := challenge.Info{RoundID: "a1", Kind: challenge.KindChallenge, Variant: "klondike-draw3", Rules: engine.DefaultRules(),
 		Mode: match.ModeRace, LimitMs: 900_000, OpensAt: at, ClosesAt: at.Add(time.Hour), Day: "2026-12-02", CreatorID: "p1",
 		CreatorName: "alice", Commitment: "c", KnownDeal: true, Winnable: true, Closed: true, ClosedEarly: true, Seed: "7",
 		Salt: "s", Players: 3, Finished: 2}
 	entry := match.BoardEntry{PlayerID: "p1", Name: "alice", Rank: 1, Score: 5, Foundation: 52, Moves: 90,
 		Status: engine.Won, ElapsedMs: 91_000, ReachedMs: 91_000, Key: "k"}
-	page := match.BoardPage{Players: 3, Finished: 2, Top: []match.BoardEntry{entry}, Around: []match.BoardEntry{entry}, Rank: 1}
-	rec := match.VariantRecord{Variant: "klondike-draw3", Played: 4, Won: 1, BestScore: &best, FastestMs: &fast,
+	page := challenge.BoardPage{Players: 3, Finished: 2, Top: []match.BoardEntry{entry}, Around: []match.BoardEntry{entry}, Rank: 1}
+	rec := challenge.VariantRecord{Variant: "klondike-draw3", Played: 4, Won: 1, BestScore: &best, FastestMs: &fast,
 		DailyStreak: 2, BestDailyStreak: 3, LastDaily: "2026-12-02"}
-	ghost := match.Ghost{PlayerID: "p2", Name: "bob", Role: match.GhostFriend, Score: 3, Foundation: 4, Won: true}
+	ghost := match.Ghost{PlayerID: "p2", Name: "bob", Role: challenge.GhostFriend, Score: 3, Foundation: 4, Won: true}
 	for _, c := range []struct {
 		name      string
 		dom, wire any
@@ -35,11 +36,11 @@ func TestWireObjects(t *testing.T) {
 	}{
 		{"settings", full, wireSettings(full), new(protocol.Settings)},
 		{"default settings", match.DefaultSettings(), wireSettings(match.DefaultSettings()), new(protocol.Settings)},
-		{"async info", info, wireAsyncInfo(info), new(protocol.AsyncInfo)},
-		{"empty async info", match.AsyncInfo{}, wireAsyncInfo(match.AsyncInfo{}), new(protocol.AsyncInfo)},
+		{"challenge info", info, wireChallengeInfo(info), new(protocol.AsyncInfo)},
+		{"empty challenge info", challenge.Info{}, wireChallengeInfo(challenge.Info{}), new(protocol.AsyncInfo)},
 		{"board page", page, wireBoardPage(page), new(protocol.BoardPage)},
-		{"empty board page", match.BoardPage{}, wireBoardPage(match.BoardPage{}), new(protocol.BoardPage)},
-		{"records", []match.VariantRecord{rec, {}}, wireRecords([]match.VariantRecord{rec, {}}), new([]protocol.VariantRecord)},
+		{"empty board page", challenge.BoardPage{}, wireBoardPage(challenge.BoardPage{}), new(protocol.BoardPage)},
+		{"records", []challenge.VariantRecord{rec, {}}, wireRecords([]challenge.VariantRecord{rec, {}}), new([]protocol.VariantRecord)},
 		{"ghosts", []match.Ghost{ghost, {}}, wireGhosts([]match.Ghost{ghost, {}}), new([]protocol.GhostStanding)},
 	} {
 		want, err := json.Marshal(c.dom)

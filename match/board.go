@@ -17,17 +17,3 @@ type BoardEntry struct {
 	// Key orders the board: the smallest key ranks first (RankKey).
 	Key string `json:"-"`
 }
-
-// A BoardPage is what a reader of a board asks for at once: the counts,
-// the top of the board and, for a player on it, their own entry among
-// their neighbours.
-type BoardPage struct {
-	Players  int          `json:"players"`  // attempts started
-	Finished int          `json:"finished"` // entries on the board
-	Top      []BoardEntry `json:"top"`
-	// Around is the player's entry with up to the asked number of
-	// neighbours on each side, best first; empty when the player has no
-	// entry.
-	Around []BoardEntry `json:"around,omitempty"`
-	Rank   int          `json:"rank,omitempty"` // the player's rank, 0 if none
-}

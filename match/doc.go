@@ -24,9 +24,9 @@
 // lobby/redisstore implement them; lobby/storetest is the suite every
 // implementation passes.
 //
-// Challenges are lobby/challenge's; what of them the live rounds, the
-// events and the wire need is here (challenge.go, board.go, ghost.go,
-// records.go): the kinds, an attempt's round id (AttemptRoundID),
-// AsyncInfo, BoardEntry and BoardPage, Ghost, VariantRecord and
-// GameResult, and the variants' names (Variant, ParseVariant).
+// Challenges are lobby/challenge's. Of their values, match keeps only what
+// its own code names: BoardEntry and Ghost, which its events AttemptOver
+// and GhostUpdate carry, and an attempt's round id (AttemptRoundID,
+// SplitAttemptRoundID), by which a Round knows it is an attempt and gives
+// no hints.
 package match

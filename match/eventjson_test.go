@@ -24,12 +24,12 @@ func TestOutMsgJSON(t *testing.T) {
 	for _, ev := range []Event{
 		MatchUpdate{Info: &MatchInfo{ID: "m1", Settings: DefaultSettings(), Players: []MemberInfo{{PlayerID: "a", Name: "alice"}}, State: StateOpen}},
 		RoundStarting{MatchID: "m1", RoundID: "r1", Round: 1, StartsAt: at, EndsAt: at, Rules: engine.DefaultRules(), Deal: DealAnnouncement{Commitment: "c", Winnable: &yes}},
-		RoundStarted{MatchID: "m1", RoundID: "r1", Round: 1, StartsAt: at, EndsAt: at, Rules: g.Rules(), View: g.View(42), LastSeq: 3, Resumed: true, Kind: KindChallenge},
+		RoundStarted{MatchID: "m1", RoundID: "r1", Round: 1, StartsAt: at, EndsAt: at, Rules: g.Rules(), View: g.View(42), LastSeq: 3, Resumed: true, Kind: "challenge"},
 		Leaderboard{MatchID: "m1", RoundID: "r1", Entries: entries},
 		RoundOver{MatchID: "m1", RoundID: "r1", Round: 1, Results: entries, Deal: KnownDeal(7), Layout: engine.NumberedDeal(7), Totals: totals, Void: "lost"},
 		MatchOver{MatchID: "m1", Totals: totals, Void: "abandoned"},
-		GhostUpdate{RoundID: "r1", ElapsedMs: 5, Ghosts: []Ghost{{PlayerID: "b", Name: "bob", Role: GhostLeader, Score: 3, Won: true}}},
-		AttemptOver{RoundID: "r1", AsyncRoundID: "c1", Result: BoardEntry{PlayerID: "a", Name: "alice", Rank: 2}, Players: 3, Finished: 2},
+		GhostUpdate{RoundID: "r1", ElapsedMs: 5, Ghosts: []Ghost{{PlayerID: "b", Name: "bob", Role: "leader", Score: 3, Won: true}}},
+		AttemptOver{RoundID: "r1", ChallengeID: "c1", Result: BoardEntry{PlayerID: "a", Name: "alice", Rank: 2}, Players: 3, Finished: 2},
 	} {
 		b, err := json.Marshal(outMsg{To: []string{"a", "b"}, Ev: ev})
 		if err != nil {

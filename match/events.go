@@ -16,10 +16,10 @@ type Sink interface {
 
 // An Event is what a match tells its players and spectators: MatchUpdate,
 // RoundStarting, RoundStarted, Leaderboard, RoundOver or MatchOver, and for
-// asynchronous rounds GhostUpdate and AttemptOver. The match does not
-// choose how an event travels; its Sink does. Events are plain values with
-// JSON of their own, which a record keeps and nodes tell each other
-// (EventKind and DecodeEvent).
+// challenges GhostUpdate and AttemptOver. The match does not choose how an
+// event travels; its Sink does. Events are plain values with JSON of their
+// own, which a record keeps and nodes tell each other (EventKind and
+// DecodeEvent).
 type Event interface{ event() }
 
 // MatchUpdate is the match's snapshot: sent to every member and spectator
@@ -55,9 +55,9 @@ type RoundStarted struct {
 	View    engine.View      `json:"view"`     // the player's
 	LastSeq int              `json:"last_seq"` // the seq of the player's last accepted move
 	Resumed bool             `json:"resumed,omitempty"`
-	// Kind is set for an attempt at an asynchronous round: its kind
-	// (KindChallenge or KindDaily); MatchID is then the asynchronous
-	// round's id.
+	// Kind is set for an attempt at a challenge: its kind
+	// (lobby/challenge.KindChallenge or KindDaily); MatchID is then the
+	// challenge's id.
 	Kind string `json:"kind,omitempty"`
 }
 
@@ -103,7 +103,7 @@ type MatchOver struct {
 	Void    string  `json:"void,omitempty"` // why the match ended early, void
 }
 
-// GhostUpdate tells a player of an asynchronous round how the players
+// GhostUpdate tells a player of a challenge how the players
 // ahead of them stood at the same time of their own clocks.
 type GhostUpdate struct {
 	RoundID   string  `json:"round_id"` // the attempt's round
@@ -111,14 +111,14 @@ type GhostUpdate struct {
 	Ghosts    []Ghost `json:"ghosts"`
 }
 
-// AttemptOver ends a player's attempt at an asynchronous round: their
-// entry on the board, with its rank, and the board's counts.
+// AttemptOver ends a player's attempt at a challenge: their entry on the
+// board, with its rank, and the board's counts.
 type AttemptOver struct {
-	RoundID      string     `json:"round_id"` // the attempt's round
-	AsyncRoundID string     `json:"async_round_id"`
-	Result       BoardEntry `json:"result"`
-	Players      int        `json:"players"`
-	Finished     int        `json:"finished"`
+	RoundID     string     `json:"round_id"` // the attempt's round
+	ChallengeID string     `json:"async_round_id"`
+	Result      BoardEntry `json:"result"`
+	Players     int        `json:"players"`
+	Finished    int        `json:"finished"`
 }
 
 func (GhostUpdate) event()   {}

@@ -8,14 +8,8 @@ package match
 type Ghost struct {
 	PlayerID   string `json:"player_id"`
 	Name       string `json:"name"`
-	Role       string `json:"role"` // "leader" or "friend" (who sent the link)
+	Role       string `json:"role"` // lobby/challenge's GhostLeader or GhostFriend
 	Score      int    `json:"score"`
 	Foundation int    `json:"foundation"`
 	Won        bool   `json:"won,omitempty"` // their game was won by then
 }
-
-// The roles of a ghost.
-const (
-	GhostLeader = "leader"
-	GhostFriend = "friend"
-)

@@ -22,7 +22,7 @@ type HintFunc func(g *engine.Game) (line []string, verdict string)
 // move from their position, and marks their game as played with help (the
 // standing's Helped, shown in leaderboards and results). A round with more
 // than one player gets ErrNoHints: the solver sees cards the players cannot.
-// So does an attempt at an asynchronous round, whose rivals play the same
+// So does an attempt at a challenge, whose rivals play the same
 // deal at other times. A game the solver does not play (Solvable) gets
 // ErrNoHintsForGame.
 func (r *Round) Hint(ctx context.Context, playerID string, now time.Time, hint HintFunc) (move, verdict string, err error) {

@@ -79,8 +79,8 @@ type Store interface {
 	CloseRound(ctx context.Context, roundID string) error
 	// Keep makes the round's logs and standings live until at least
 	// until, however long ago they were last written; a store whose data
-	// does not expire has nothing to do. An attempt at an asynchronous
-	// round is published at the round's close, which may come long after
-	// the attempt's last move.
+	// does not expire has nothing to do. An attempt at a challenge is
+	// published at the challenge's close, which may come long after the
+	// attempt's last move.
 	Keep(ctx context.Context, roundID string, until time.Time) error
 }

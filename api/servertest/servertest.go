@@ -79,7 +79,7 @@ func New(cfg Config) *api.Server {
 		Challenges: cfg.Challenges, Records: cfg.Records, Store: store, Sink: hub,
 		Winnable: cfg.Match.Winnable, Logger: cfg.Logger,
 		ChallengesPerHour: cfg.ChallengesPerHour,
-		OnEvent:           m.CountAsync,
+		OnEvent:           m.CountChallengeEvent,
 	})
 	return api.NewServer(api.Config{
 		Lobby: l, Challenges: ch, Hub: hub, Metrics: m, Store: store,

@@ -37,7 +37,7 @@ type asyncServer struct {
 func dailyRules() map[string]engine.Rules {
 	rs := map[string]engine.Rules{}
 	for _, r := range challenge.DefaultDailyVariants() {
-		rs[match.Variant(r)] = r
+		rs[challenge.Variant(r)] = r
 	}
 	return rs
 }
@@ -48,7 +48,7 @@ func startAsyncServer(t *testing.T, yesterdayOpen time.Duration) *asyncServer {
 	t.Helper()
 	mem := memstore.NewBackends()
 	now := time.Now().UTC()
-	s := &asyncServer{today: match.DayOf(now), yesterday: match.DayOf(now.AddDate(0, 0, -1)), yesterdayCloses: now.Add(yesterdayOpen)}
+	s := &asyncServer{today: challenge.DayOf(now), yesterday: challenge.DayOf(now.AddDate(0, 0, -1)), yesterdayCloses: now.Add(yesterdayOpen)}
 	midnight, err := time.Parse(time.DateOnly, s.today)
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +64,7 @@ func startAsyncServer(t *testing.T, yesterdayOpen time.Duration) *asyncServer {
 				t.Fatal(err)
 			}
 			rec := challenge.Record{
-				ID: challenge.DailyID(d.day, rules), Kind: match.KindDaily, Variant: variant, Rules: rules, Mode: match.ModeRace,
+				ID: challenge.DailyID(d.day, rules), Kind: challenge.KindDaily, Variant: variant, Rules: rules, Mode: match.ModeRace,
 				Fair: fair, LimitMs: 15 * 60 * 1000, OpensAt: d.opens, ClosesAt: d.closes, Day: d.day,
 			}
 			if _, _, err := mem.Challenges.Create(ctx, rec, 72*time.Hour); err != nil {

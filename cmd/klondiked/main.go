@@ -187,7 +187,7 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 		if v = strings.TrimSpace(v); v == "" {
 			continue
 		}
-		r, err := match.ParseVariant(v)
+		r, err := challenge.ParseVariant(v)
 		if err != nil {
 			return o, fmt.Errorf("--daily-variants: %w", err)
 		}
@@ -388,7 +388,7 @@ func newServer(b *backends.Backends, o Options, mcfg match.Config, log *slog.Log
 	})
 	ch = challenge.New(l, challenge.Config{
 		Challenges: b.Challenges, Records: b.Records, Store: store, Sink: hub, Winnable: mcfg.Winnable, Logger: log,
-		DailyVariants: o.daily, ChallengesPerHour: o.ChallengesPerHour, OnEvent: m.CountAsync,
+		DailyVariants: o.daily, ChallengesPerHour: o.ChallengesPerHour, OnEvent: m.CountChallengeEvent,
 	})
 	return api.NewServer(api.Config{
 		Lobby: l, Challenges: ch, Hub: hub, Metrics: m, Store: store,

@@ -96,7 +96,7 @@ func newServer(b *backends.Backends, cfg ServerConfig) *api.Server {
 	})
 	ch = challenge.New(l, challenge.Config{
 		Challenges: b.Challenges, Records: b.Records, Store: store, Sink: hub, Logger: cfg.Logger,
-		OnEvent: m.CountAsync,
+		OnEvent: m.CountChallengeEvent,
 	})
 	return api.NewServer(api.Config{
 		Lobby: l, Challenges: ch, Hub: hub, Metrics: m, Store: store,

@@ -39,7 +39,7 @@ func exercise(t *testing.T, b *backends.Backends) {
 		t.Fatalf("Sessions.Resume = %+v, %v; want %+v", got, err, s)
 	}
 	if _, err := b.Challenges.Load(ctx, "no-such-round"); !errors.Is(err, match.ErrNotFound) {
-		t.Fatalf("Async.Load(no-such-round) = %v, want match.ErrNotFound", err)
+		t.Fatalf("Challenges.Load(no-such-round) = %v, want match.ErrNotFound", err)
 	}
 	if recs, err := b.Records.Records(ctx, "p"); err != nil || len(recs) != 0 {
 		t.Fatalf("Records.Records(p) = %v, %v; want none", recs, err)

@@ -289,7 +289,7 @@ func (s *Service) finishAttempt(ctx context.Context, at *attempt, now time.Time)
 	// resent Finish whose first reply was lost reports false, and the
 	// records count a game once anyway.
 	if !st.Helped {
-		g := match.GameResult{
+		g := GameResult{
 			GameID: at.round.ID, Variant: at.rec.Variant, Won: st.Status == engine.Won, Score: e.Score,
 			ElapsedMs: e.ElapsedMs, Day: at.rec.Day,
 		}
@@ -310,7 +310,7 @@ func (s *Service) tellOver(ctx context.Context, at *attempt, e match.BoardEntry)
 		s.cfg.Logger.Warn("reading a board's counts failed", "round", at.rec.ID, "err", err)
 	}
 	s.cfg.Sink.Send([]string{at.playerID}, match.AttemptOver{
-		RoundID: at.round.ID, AsyncRoundID: at.rec.ID, Result: e, Players: page.Players, Finished: page.Finished,
+		RoundID: at.round.ID, ChallengeID: at.rec.ID, Result: e, Players: page.Players, Finished: page.Finished,
 	})
 }
 

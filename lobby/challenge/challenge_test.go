@@ -145,7 +145,7 @@ func TestChallengeHoursApart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rec.ClosesAt.Sub(rec.OpensAt) != match.DefaultChallengeWindow || rec.Fair.Commitment == "" {
+		if rec.ClosesAt.Sub(rec.OpensAt) != challenge.DefaultWindow || rec.Fair.Commitment == "" {
 			t.Fatalf("challenge %+v: want a day's window and a commitment", rec)
 		}
 		if info, err := l.Info(ctx, &rec); err != nil || info.Seed != "" || info.Salt != "" || info.Commitment != rec.Fair.Commitment {
@@ -157,7 +157,7 @@ func TestChallengeHoursApart(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s starts: %v", p.Name, err)
 			}
-			if ev.Kind != match.KindChallenge || ev.MatchID != rec.ID || ev.Deal.Seed != 0 {
+			if ev.Kind != challenge.KindChallenge || ev.MatchID != rec.ID || ev.Deal.Seed != 0 {
 				t.Fatalf("%s's round_started %+v", p.Name, ev)
 			}
 			r, err := l.Round(ctx, ev.RoundID)
@@ -204,7 +204,7 @@ func TestChallengeHoursApart(t *testing.T) {
 		if err := json.Unmarshal(ghosts[len(ghosts)-1], &last); err != nil {
 			t.Fatal(err)
 		}
-		if len(last.Event.Ghosts) != 1 || last.Event.Ghosts[0].PlayerID != alice.PlayerID || last.Event.Ghosts[0].Role != match.GhostLeader {
+		if len(last.Event.Ghosts) != 1 || last.Event.Ghosts[0].PlayerID != alice.PlayerID || last.Event.Ghosts[0].Role != challenge.GhostLeader {
 			t.Fatalf("bob's ghosts %+v: want alice as the leader (and not again as the friend)", last.Event.Ghosts)
 		}
 		if err := rb.Resign(ctx, bob.PlayerID, time.Now()); err != nil {
@@ -321,11 +321,11 @@ func TestDailyRolloverOnceWithTwoNodes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if da != match.DayOf(time.Now()) || da != db || len(ra) != 2 || !reflect.DeepEqual(ra, rb) {
+			if da != challenge.DayOf(time.Now()) || da != db || len(ra) != 2 || !reflect.DeepEqual(ra, rb) {
 				t.Fatalf("day %d: the nodes disagree: %s %+v and %s %+v", day, da, ra, db, rb)
 			}
 			for _, r := range ra {
-				if r.ID != challenge.DailyID(da, r.Rules) || r.Kind != match.KindDaily || !r.OpensAt.Equal(time.Date(2000, 1, 1+day, 0, 0, 0, 0, time.UTC)) || r.ClosesAt.Sub(r.OpensAt) != 24*time.Hour {
+				if r.ID != challenge.DailyID(da, r.Rules) || r.Kind != challenge.KindDaily || !r.OpensAt.Equal(time.Date(2000, 1, 1+day, 0, 0, 0, 0, time.UTC)) || r.ClosesAt.Sub(r.OpensAt) != 24*time.Hour {
 					t.Fatalf("day %d: round %+v", day, r)
 				}
 			}

@@ -12,11 +12,18 @@ import (
 	"klondike/match"
 )
 
+// Limits of a challenge's window.
+const (
+	DefaultWindow = 24 * time.Hour
+	MaxWindow     = 7 * 24 * time.Hour
+	MinWindow     = time.Minute
+)
+
 // Errors of challenges; the api maps each to a wire code.
 var (
 	ErrNoSuchChallenge = errors.New("no such challenge or daily round")
 	ErrNotCreator      = errors.New("only the challenge's creator can close it")
-	ErrBadWindow       = fmt.Errorf("%w: a challenge's window is %v to %v", match.ErrBadSettings, match.MinChallengeWindow, match.MaxChallengeWindow)
+	ErrBadWindow       = fmt.Errorf("%w: a challenge's window is %v to %v", match.ErrBadSettings, MinWindow, MaxWindow)
 	// ErrTooManyChallenges: the player made Config.ChallengesPerHour
 	// challenges in the last hour.
 	ErrTooManyChallenges = errors.New("too many challenges made lately; try again later")
@@ -44,9 +51,9 @@ func (s *Service) Create(ctx context.Context, playerID string, p match.PartialSe
 		return Record{}, err
 	}
 	if window == 0 {
-		window = match.DefaultChallengeWindow
+		window = DefaultWindow
 	}
-	if window < match.MinChallengeWindow || window > match.MaxChallengeWindow {
+	if window < MinWindow || window > MaxWindow {
 		return Record{}, ErrBadWindow
 	}
 	set := match.WithDefaults(p)
@@ -67,7 +74,7 @@ func (s *Service) Create(ctx context.Context, playerID string, p match.PartialSe
 		return Record{}, ErrTooManyChallenges
 	}
 	rec := Record{
-		ID: "c" + randomHex(6), Kind: match.KindChallenge, Variant: match.Variant(rules), Rules: rules, Mode: set.Mode,
+		ID: "c" + randomHex(6), Kind: KindChallenge, Variant: Variant(rules), Rules: rules, Mode: set.Mode,
 		Fair: fair, LimitMs: int64(set.TimeLimitS) * 1000, OpensAt: now, ClosesAt: now.Add(window),
 		CreatorID: pl.ID, CreatorName: pl.Name,
 	}
@@ -95,14 +102,14 @@ func (s *Service) Load(ctx context.Context, id string) (Record, error) {
 
 // Info returns what anyone may know of the challenge now, with its
 // counts. A closed challenge's attempts are closed out first (closeOut).
-func (s *Service) Info(ctx context.Context, rec *Record) (match.AsyncInfo, error) {
+func (s *Service) Info(ctx context.Context, rec *Record) (Info, error) {
 	now := time.Now()
 	if err := s.closeOut(ctx, rec, now); err != nil {
-		return match.AsyncInfo{}, err
+		return Info{}, err
 	}
 	page, err := s.cfg.Challenges.Board(ctx, rec.ID, 0, "", 0)
 	if err != nil {
-		return match.AsyncInfo{}, err
+		return Info{}, err
 	}
 	return rec.Info(now, page.Players, page.Finished), nil
 }
@@ -115,7 +122,7 @@ func (s *Service) CloseEarly(ctx context.Context, playerID, id string) (Record, 
 	if err != nil {
 		return rec, err
 	}
-	if rec.Kind != match.KindChallenge || rec.CreatorID != playerID {
+	if rec.Kind != KindChallenge || rec.CreatorID != playerID {
 		return rec, ErrNotCreator
 	}
 	now := time.Now()
@@ -136,10 +143,10 @@ func (s *Service) CloseEarly(ctx context.Context, playerID, id string) (Record, 
 
 // Board returns a page of the round's board: the first top entries, and
 // the player's own entry with around neighbours on each side.
-func (s *Service) Board(ctx context.Context, rec *Record, top int, playerID string, around int) (match.BoardPage, error) {
+func (s *Service) Board(ctx context.Context, rec *Record, top int, playerID string, around int) (BoardPage, error) {
 	now := time.Now()
 	if err := s.closeOut(ctx, rec, now); err != nil {
-		return match.BoardPage{}, err
+		return BoardPage{}, err
 	}
 	if cached, ok := s.tops.get(rec.ID, top, now); ok {
 		page, err := s.cfg.Challenges.Board(ctx, rec.ID, 0, playerID, around)

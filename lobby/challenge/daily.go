@@ -21,12 +21,12 @@ import (
 
 // dailyWinnableWait is how long a node waits for the pool to hand out a
 // deal proved winnable before it deals any deal, said so in the round
-// (match.AsyncInfo.Winnable false).
+// (Info.Winnable false).
 const dailyWinnableWait = 30 * time.Second
 
 // DailyID returns the id of the daily round of rules on the UTC day.
 func DailyID(day string, rules engine.Rules) string {
-	return "daily-" + day + "-" + match.Variant(rules)
+	return "daily-" + day + "-" + Variant(rules)
 }
 
 // Daily returns today's daily rounds (UTC), one a daily variant, making
@@ -36,7 +36,7 @@ func (s *Service) Daily(ctx context.Context) (day string, recs []Record, err err
 		return "", nil, err
 	}
 	now := time.Now()
-	day = match.DayOf(now)
+	day = DayOf(now)
 	for _, r := range s.cfg.DailyVariants {
 		rec, err := s.daily(ctx, day, r, now)
 		if err != nil {
@@ -103,7 +103,7 @@ func (s *Service) makeDaily(ctx context.Context, id, day string, rules engine.Ru
 		return Record{}, err
 	}
 	rec := Record{
-		ID: id, Kind: match.KindDaily, Variant: match.Variant(rules), Rules: rules, Mode: match.ModeRace,
+		ID: id, Kind: KindDaily, Variant: Variant(rules), Rules: rules, Mode: match.ModeRace,
 		Fair: fair, LimitMs: s.cfg.DailyLimit.Milliseconds(), OpensAt: opens, ClosesAt: opens.AddDate(0, 0, 1), Day: day,
 	}
 	rec, made, err := s.cfg.Challenges.Create(ctx, rec, s.ttl(&rec, now))
@@ -160,9 +160,9 @@ func (s *Service) dailyRollover() {
 }
 
 // DefaultDailyVariants are the daily rounds' rules when the Config names
-// none: draw 3 and draw 1 (match.ParseVariant).
+// none: draw 3 and draw 1 (ParseVariant).
 func DefaultDailyVariants() []engine.Rules {
-	d3, _ := match.ParseVariant("draw3")
-	d1, _ := match.ParseVariant("draw1")
+	d3, _ := ParseVariant("draw3")
+	d1, _ := ParseVariant("draw1")
 	return []engine.Rules{d3, d1}
 }

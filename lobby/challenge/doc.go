@@ -20,12 +20,13 @@
 // the players who said hello (Lobby); the lobby asks it for the rounds of
 // attempts (lobby.Config.AttemptRound, Service.Round).
 //
-// Some of the challenges' types stay in package match: BoardEntry and
-// Ghost, which its events AttemptOver and GhostUpdate carry;
-// AttemptRoundID, by which a Round knows it is an attempt (no hints);
-// and the values the wire and the command-line client name (AsyncInfo,
-// BoardPage, VariantRecord and GameResult, the kinds, the window's
-// limits).
+// Info is what anyone may know of a challenge, BoardPage a page of its
+// board, VariantRecord and GameResult a player's records by Variant; the
+// api writes them as api/protocol's objects. Three of the challenges'
+// values stay in package match, whose own code names them: BoardEntry and
+// Ghost, which its events AttemptOver and GhostUpdate carry, and
+// AttemptRoundID (with SplitAttemptRoundID), by which a Round knows it is
+// an attempt (no hints).
 //
 // lobby/memstore and lobby/redisstore implement Store and RecordStore;
 // lobby/storetest's RunChallenges and RunRecords are the suites they pass.

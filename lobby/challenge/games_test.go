@@ -32,7 +32,7 @@ func TestChallengeOnEveryGame(t *testing.T) {
 					t.Fatal(err)
 				}
 				v, _ := engine.ParseVariant(game)
-				wantVariant := match.Variant(engine.DefaultRulesFor(v))
+				wantVariant := challenge.Variant(engine.DefaultRulesFor(v))
 				if rec.Rules.Game != v || rec.Variant != wantVariant {
 					t.Fatalf("challenge of %s: rules %v, variant %q; want %q", game, rec.Rules, rec.Variant, wantVariant)
 				}
@@ -144,11 +144,11 @@ func TestDailyOfAnotherGame(t *testing.T) {
 		ctx := context.Background()
 		mem := memstore.NewBackends()
 		name := other.String() + "-draw1"
-		tp, err := match.ParseVariant(name)
+		tp, err := challenge.ParseVariant(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		k, _ := match.ParseVariant("draw3")
+		k, _ := challenge.ParseVariant("draw3")
 		pool := &winnablePool{}
 		l := newNode(t, mem, &rawSink{}, challenge.Config{Winnable: pool, DailyVariants: []engine.Rules{k, tp}})
 		start := time.Now()

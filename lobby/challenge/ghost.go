@@ -10,6 +10,12 @@ import (
 	"klondike/match"
 )
 
+// The roles of a ghost (match.Ghost.Role).
+const (
+	GhostLeader = "leader"
+	GhostFriend = "friend" // the challenge's creator, who sent the link
+)
+
 // Ghosts: while a player plays a challenge, about once a second
 // they are told how the board's leader and the friend who sent the link
 // (the challenge's creator) stood at the same time of their own clocks.
@@ -50,12 +56,12 @@ func (s *Service) sendGhosts(at *attempt, now time.Time) {
 	lead := s.leaderOf(ctx, &at.rec, now)
 	if lead != "" && lead != at.playerID {
 		if t := s.ghostTrack(ctx, &at.rec, lead); t != nil {
-			gs = append(gs, t.At(match.GhostLeader, elapsed))
+			gs = append(gs, t.At(GhostLeader, elapsed))
 		}
 	}
 	if f := at.rec.CreatorID; f != "" && f != at.playerID && f != lead {
 		if t := s.ghostTrack(ctx, &at.rec, f); t != nil {
-			gs = append(gs, t.At(match.GhostFriend, elapsed))
+			gs = append(gs, t.At(GhostFriend, elapsed))
 		}
 	}
 	s.cfg.Sink.Send([]string{at.playerID}, match.GhostUpdate{RoundID: at.round.ID, ElapsedMs: elapsed, Ghosts: gs})

@@ -13,7 +13,7 @@ import (
 // seed and salt stay secret until the window closes.
 type Record struct {
 	ID       string         `json:"id"`
-	Kind     string         `json:"kind"` // match.KindChallenge or match.KindDaily
+	Kind     string         `json:"kind"` // KindChallenge or KindDaily
 	Variant  string         `json:"variant"`
 	Rules    engine.Rules   `json:"rules"`
 	Mode     match.Mode     `json:"mode"`
@@ -65,8 +65,8 @@ func (a *Record) AttemptRecord(at Attempt) match.RoundRecord {
 }
 
 // Info returns the challenge's public description at now, with its counts.
-func (a *Record) Info(now time.Time, players, finished int) match.AsyncInfo {
-	in := match.AsyncInfo{
+func (a *Record) Info(now time.Time, players, finished int) Info {
+	in := Info{
 		RoundID: a.ID, Kind: a.Kind, Variant: a.Variant, Rules: a.Rules, Mode: a.Mode, LimitMs: a.LimitMs,
 		OpensAt: a.OpensAt, ClosesAt: a.ClosesAt, Day: a.Day, CreatorID: a.CreatorID, CreatorName: a.CreatorName,
 		Commitment: a.Fair.Commitment, KnownDeal: a.Fair.Known, Winnable: a.Fair.Winnable,

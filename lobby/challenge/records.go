@@ -10,7 +10,7 @@ import (
 
 // Records returns a player's records, one a variant played, as of today
 // (a daily streak not kept up yesterday is broken).
-func (s *Service) Records(ctx context.Context, playerID string) ([]match.VariantRecord, error) {
+func (s *Service) Records(ctx context.Context, playerID string) ([]VariantRecord, error) {
 	if err := s.checkReady(); err != nil {
 		return nil, err
 	}
@@ -18,7 +18,7 @@ func (s *Service) Records(ctx context.Context, playerID string) ([]match.Variant
 	if err != nil {
 		return nil, err
 	}
-	today := match.DayOf(time.Now())
+	today := DayOf(time.Now())
 	for i := range rs {
 		rs[i] = rs[i].AsOf(today)
 	}
@@ -35,7 +35,7 @@ func (s *Service) CountRound(r *match.Round, results []match.Entry) {
 		if e.Helped {
 			continue
 		}
-		g := match.GameResult{GameID: r.ID, Variant: match.Variant(r.Rules), Won: e.Status == engine.Won, Score: e.Score}
+		g := GameResult{GameID: r.ID, Variant: Variant(r.Rules), Won: e.Status == engine.Won, Score: e.Score}
 		if e.FinishedMs != nil {
 			g.ElapsedMs = *e.FinishedMs
 		}

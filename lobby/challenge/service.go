@@ -62,7 +62,7 @@ type Config struct {
 	// (default 1 s).
 	GhostEvery time.Duration
 	// OnEvent counts the events of challenges for metrics: kind is
-	// match.KindChallenge or KindDaily, event "created" (a challenge this
+	// KindChallenge or KindDaily, event "created" (a challenge this
 	// node made), "started" (an attempt) or "finished" (an attempt this
 	// node put on its board). May be nil.
 	OnEvent func(kind, event string)

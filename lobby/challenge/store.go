@@ -41,7 +41,7 @@ type Store interface {
 	// Board returns the counts, the first top entries and, when playerID
 	// has an entry, the entries from around places before it to around
 	// after it.
-	Board(ctx context.Context, id string, top int, playerID string, around int) (match.BoardPage, error)
+	Board(ctx context.Context, id string, top int, playerID string, around int) (BoardPage, error)
 	// BoardRange returns the entries at ranks from to from+limit-1 (1 is
 	// the first), fewer at the board's end.
 	BoardRange(ctx context.Context, id string, from, limit int) ([]match.BoardEntry, error)
@@ -54,10 +54,10 @@ type Store interface {
 // error matching match.ErrUnavailable when the store cannot be reached.
 type RecordStore interface {
 	// AddResult counts g in the player's record of g.Variant
-	// (match.VariantRecord.Add), once per g.GameID: counting the same game
+	// (VariantRecord.Add), once per g.GameID: counting the same game
 	// again changes nothing and reports false.
-	AddResult(ctx context.Context, playerID string, g match.GameResult) (bool, error)
+	AddResult(ctx context.Context, playerID string, g GameResult) (bool, error)
 	// Records returns the player's records, one per variant played, in
 	// the order of their variants' names; none for a player with no game.
-	Records(ctx context.Context, playerID string) ([]match.VariantRecord, error)
+	Records(ctx context.Context, playerID string) ([]VariantRecord, error)
 }

@@ -51,7 +51,7 @@ type challengeRound struct {
 }
 
 type playerRecords struct {
-	variants map[string]match.VariantRecord
+	variants map[string]challenge.VariantRecord
 	counted  map[string]bool // game ids counted in the last countedFor
 	order    []countedGame   // the same, oldest first
 }
@@ -297,14 +297,14 @@ func (r *challengeRound) entriesAt(from, n int) []match.BoardEntry {
 }
 
 // Board implements challenge.Store; ErrNotFound if the round is missing.
-func (a *Challenges) Board(_ context.Context, id string, top int, playerID string, around int) (match.BoardPage, error) {
+func (a *Challenges) Board(_ context.Context, id string, top int, playerID string, around int) (challenge.BoardPage, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	r, err := a.live(id, time.Now())
 	if err != nil {
-		return match.BoardPage{}, err
+		return challenge.BoardPage{}, err
 	}
-	page := match.BoardPage{Players: len(r.attempts), Finished: r.board.Len(), Top: r.entriesAt(0, top)}
+	page := challenge.BoardPage{Players: len(r.attempts), Finished: r.board.Len(), Top: r.entriesAt(0, top)}
 	if e, ok := r.entries[playerID]; ok {
 		around = max(around, 0)
 		rank, _ := r.board.Rank(e.Key)
@@ -346,7 +346,7 @@ func (a *Challenges) PlayerEntry(_ context.Context, id, playerID string) (match.
 
 // AddResult implements challenge.RecordStore. A game is counted once within
 // countedFor.
-func (a *Challenges) AddResult(_ context.Context, playerID string, g match.GameResult) (bool, error) {
+func (a *Challenges) AddResult(_ context.Context, playerID string, g challenge.GameResult) (bool, error) {
 	if playerID == "" {
 		return false, errNoPlayer
 	}
@@ -358,7 +358,7 @@ func (a *Challenges) AddResult(_ context.Context, playerID string, g match.GameR
 	defer a.mu.Unlock()
 	p := a.players[playerID]
 	if p == nil {
-		p = &playerRecords{variants: map[string]match.VariantRecord{}, counted: map[string]bool{}}
+		p = &playerRecords{variants: map[string]challenge.VariantRecord{}, counted: map[string]bool{}}
 		a.players[playerID] = p
 	}
 	for len(p.order) > 0 && now.Sub(p.order[0].at) >= countedFor {
@@ -377,14 +377,14 @@ func (a *Challenges) AddResult(_ context.Context, playerID string, g match.GameR
 }
 
 // Records implements challenge.RecordStore.
-func (a *Challenges) Records(_ context.Context, playerID string) ([]match.VariantRecord, error) {
+func (a *Challenges) Records(_ context.Context, playerID string) ([]challenge.VariantRecord, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	p := a.players[playerID]
 	if p == nil {
 		return nil, nil
 	}
-	out := make([]match.VariantRecord, 0, len(p.variants))
+	out := make([]challenge.VariantRecord, 0, len(p.variants))
 	for _, name := range slices.Sorted(maps.Keys(p.variants)) {
 		v := p.variants[name]
 		// The caller's copy shares no pointer with the stored one.

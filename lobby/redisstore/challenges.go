@@ -350,13 +350,13 @@ type boardRead struct {
 }
 
 // read runs challenge_board.lua for r; ErrNotFound without the round.
-func (a *Challenges) read(ctx context.Context, id string, r boardRead) (match.BoardPage, error) {
+func (a *Challenges) read(ctx context.Context, id string, r boardRead) (challenge.BoardPage, error) {
 	v, err := boardScript.Run(ctx, a.c, a.keys(id), r.from, r.to, r.player, r.around).Slice()
 	if err != nil {
-		return match.BoardPage{}, challengeErr(err)
+		return challenge.BoardPage{}, challengeErr(err)
 	}
 	if len(v) != 6 {
-		return match.BoardPage{}, badReply("Board", v)
+		return challenge.BoardPage{}, badReply("Board", v)
 	}
 	finished, ok1 := v[0].(int64)
 	players, ok2 := v[1].(int64)
@@ -365,16 +365,16 @@ func (a *Challenges) read(ctx context.Context, id string, r boardRead) (match.Bo
 	lo, ok5 := v[4].(int64)
 	around, ok6 := v[5].([]any)
 	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 {
-		return match.BoardPage{}, badReply("Board", v)
+		return challenge.BoardPage{}, badReply("Board", v)
 	}
-	page := match.BoardPage{Players: int(players), Finished: int(finished)}
+	page := challenge.BoardPage{Players: int(players), Finished: int(finished)}
 	if page.Top, err = decodeEntries(id, list, r.from+1); err != nil {
-		return match.BoardPage{}, err
+		return challenge.BoardPage{}, err
 	}
 	if rank >= 0 {
 		page.Rank = int(rank) + 1
 		if page.Around, err = decodeEntries(id, around, int(lo)+1); err != nil {
-			return match.BoardPage{}, err
+			return challenge.BoardPage{}, err
 		}
 	}
 	return page, nil
@@ -403,7 +403,7 @@ func decodeEntries(id string, raw []any, first int) ([]match.BoardEntry, error) 
 
 // Board implements challenge.Store with one script run: see
 // challenge_board.lua. ErrNotFound without the round.
-func (a *Challenges) Board(ctx context.Context, id string, top int, playerID string, around int) (match.BoardPage, error) {
+func (a *Challenges) Board(ctx context.Context, id string, top int, playerID string, around int) (challenge.BoardPage, error) {
 	return a.read(ctx, id, boardRead{from: 0, to: max(top, 0) - 1, player: playerID, around: max(around, 0)})
 }
 
@@ -432,11 +432,11 @@ func (a *Challenges) PlayerEntry(ctx context.Context, id, playerID string) (matc
 
 // AddResult implements challenge.RecordStore: it reads the player's record of
 // the variant and whether the game is counted (one pipeline), adds the
-// game in Go (match.VariantRecord.Add), and writes the record with a script
+// game in Go (challenge.VariantRecord.Add), and writes the record with a script
 // that refuses if the record changed meanwhile, when it reads again. The
 // records and the games counted live recordsTTL past the player's last
 // game counted; a game is counted once within countedFor.
-func (a *Challenges) AddResult(ctx context.Context, playerID string, g match.GameResult) (bool, error) {
+func (a *Challenges) AddResult(ctx context.Context, playerID string, g challenge.GameResult) (bool, error) {
 	if playerID == "" {
 		return false, errNoPlayer
 	}
@@ -458,7 +458,7 @@ func (a *Challenges) AddResult(ctx context.Context, playerID string, g match.Gam
 		if counted.Err() == nil {
 			return false, nil
 		}
-		var v match.VariantRecord
+		var v challenge.VariantRecord
 		old := rec.Val()
 		if old != "" {
 			if err := json.Unmarshal([]byte(old), &v); err != nil {
@@ -484,19 +484,19 @@ func (a *Challenges) AddResult(ctx context.Context, playerID string, g match.Gam
 }
 
 // Records implements challenge.RecordStore: an HGETALL.
-func (a *Challenges) Records(ctx context.Context, playerID string) ([]match.VariantRecord, error) {
+func (a *Challenges) Records(ctx context.Context, playerID string) ([]challenge.VariantRecord, error) {
 	m, err := a.c.HGetAll(ctx, a.playerKeys(playerID)[0]).Result()
 	if err != nil {
 		return nil, mapErr(err)
 	}
-	out := make([]match.VariantRecord, 0, len(m))
+	out := make([]challenge.VariantRecord, 0, len(m))
 	for variant, s := range m {
-		var v match.VariantRecord
+		var v challenge.VariantRecord
 		if err := json.Unmarshal([]byte(s), &v); err != nil {
 			return nil, fmt.Errorf("redisstore: records of %s: bad record of %s: %w", playerID, variant, err)
 		}
 		out = append(out, v)
 	}
-	slices.SortFunc(out, func(x, y match.VariantRecord) int { return strings.Compare(x.Variant, y.Variant) })
+	slices.SortFunc(out, func(x, y challenge.VariantRecord) int { return strings.Compare(x.Variant, y.Variant) })
 	return out, nil
 }

@@ -81,9 +81,9 @@ func (f *benchBoard) record(id string) challenge.Record {
 	opens := time.Date(2026, 12, 5, 0, 0, 0, 0, time.UTC)
 	r := engine.DefaultRules()
 	return challenge.Record{
-		ID: id, Kind: match.KindDaily, Variant: match.Variant(r), Rules: r, Mode: match.ModeRace,
+		ID: id, Kind: challenge.KindDaily, Variant: challenge.Variant(r), Rules: r, Mode: match.ModeRace,
 		Fair:    match.FairDeal{Seed: 1234567890123, Salt: strings.Repeat("5a", 16), Commitment: strings.Repeat("c3", 32), Winnable: true},
-		LimitMs: 10 * 60 * 1000, OpensAt: opens, ClosesAt: opens.Add(24 * time.Hour), Day: match.DayOf(opens),
+		LimitMs: 10 * 60 * 1000, OpensAt: opens, ClosesAt: opens.Add(24 * time.Hour), Day: challenge.DayOf(opens),
 	}
 }
 

@@ -19,8 +19,8 @@ import (
 	"klondike/match"
 )
 
-// TestChallengesConformance runs the asynchronous rounds' suite on one server,
-// an Async with a prefix of its own for each subtest.
+// TestChallengesConformance runs the challenges' suite on one server,
+// a Challenges with a prefix of its own for each subtest.
 func TestChallengesConformance(t *testing.T) {
 	t.Parallel()
 	c := redistest.Start(t).Client(t)
@@ -63,7 +63,7 @@ func clusterClient(t *testing.T) redis.UniversalClient {
 func testRecord(id string) challenge.Record {
 	opens := time.Date(2026, 12, 5, 0, 0, 0, 0, time.UTC)
 	return challenge.Record{
-		ID: id, Kind: match.KindDaily, Variant: "draw3", Rules: engine.DefaultRules(), Mode: match.ModeRace,
+		ID: id, Kind: challenge.KindDaily, Variant: "draw3", Rules: engine.DefaultRules(), Mode: match.ModeRace,
 		Fair: match.FairDeal{Seed: 7, Salt: "00", Commitment: "ab"}, LimitMs: 600_000,
 		OpensAt: opens, ClosesAt: opens.Add(24 * time.Hour), Day: "2026-12-05",
 	}
@@ -90,7 +90,7 @@ func fillRound(t *testing.T, a *redisstore.Challenges, id string, n int, ttl tim
 	return rec
 }
 
-// TestAsyncKeys: a round's keys are those the package doc lists, all with
+// TestChallengeKeys: a round's keys are those the package doc lists, all with
 // the round's hash tag and the record's expiry; a player's records keys
 // carry the player's tag and live long.
 func TestChallengeKeys(t *testing.T) {
@@ -108,7 +108,7 @@ func TestChallengeKeys(t *testing.T) {
 	if _, err := a.CloseEarly(ctx, "r1", time.Date(2026, 12, 5, 1, 0, 0, 0, time.UTC)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.AddResult(ctx, "p0", match.GameResult{GameID: "g1", Variant: "draw3", Score: 5}); err != nil {
+	if _, err := a.AddResult(ctx, "p0", challenge.GameResult{GameID: "g1", Variant: "draw3", Score: 5}); err != nil {
 		t.Fatal(err)
 	}
 	keys, err := c.Keys(ctx, prefix+"*").Result()
@@ -178,7 +178,7 @@ func (h *countHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Pr
 // setup reports whether cmd sets up a new connection.
 func setup(cmd redis.Cmder) bool { return cmd.Name() == "hello" || cmd.Name() == "client" }
 
-// TestAsyncRoundTrips: each read and write of a round is one round trip,
+// TestChallengeRoundTrips: each read and write of a round is one round trip,
 // once the scripts are loaded.
 func TestChallengeRoundTrips(t *testing.T) {
 	t.Parallel()
@@ -232,7 +232,7 @@ func TestChallengeRoundTrips(t *testing.T) {
 	}
 }
 
-// TestAsyncUnavailable: with Redis down, every method fails as
+// TestChallengeUnavailable: with Redis down, every method fails as
 // unavailable.
 func TestChallengeUnavailable(t *testing.T) {
 	t.Parallel()
@@ -262,7 +262,7 @@ func TestChallengeUnavailable(t *testing.T) {
 		"BoardRange":  func() error { _, err := a.BoardRange(ctx, "r1", 1, 10); return err },
 		"PlayerEntry": func() error { _, err := a.PlayerEntry(ctx, "r1", "p0"); return err },
 		"AddResult": func() error {
-			_, err := a.AddResult(ctx, "p0", match.GameResult{GameID: "g", Variant: "draw3"})
+			_, err := a.AddResult(ctx, "p0", challenge.GameResult{GameID: "g", Variant: "draw3"})
 			return err
 		},
 		"Records": func() error { _, err := a.Records(ctx, "p0"); return err },
@@ -274,7 +274,7 @@ func TestChallengeUnavailable(t *testing.T) {
 	}
 }
 
-// TestAsyncAcrossNodes: two Challenges on one Redis and prefix, as on two
+// TestChallengeAcrossNodes: two Challenges on one Redis and prefix, as on two
 // nodes, share rounds; the backends Open makes have one.
 func TestChallengeAcrossNodes(t *testing.T) {
 	t.Parallel()

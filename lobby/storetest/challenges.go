@@ -89,13 +89,13 @@ var opensAt = time.Date(2026, 12, 5, 0, 0, 0, 0, time.UTC)
 func challengeRecord(id string) challenge.Record {
 	r := engine.DefaultRules()
 	return challenge.Record{
-		ID: id, Kind: match.KindDaily, Variant: match.Variant(r), Rules: r, Mode: match.ModeRace,
+		ID: id, Kind: challenge.KindDaily, Variant: challenge.Variant(r), Rules: r, Mode: match.ModeRace,
 		Fair: match.FairDeal{
 			Seed: 1<<63 + 12345, Salt: "00112233445566778899aabbccddeeff",
 			Commitment: strings.Repeat("ab", 32), Winnable: true,
 		},
 		LimitMs: 10 * 60 * 1000, OpensAt: opensAt, ClosesAt: opensAt.Add(24 * time.Hour),
-		Day: match.DayOf(opensAt),
+		Day: challenge.DayOf(opensAt),
 	}
 }
 
@@ -248,9 +248,9 @@ func testConcurrentCreators(t *testing.T, h *challengeHarness) {
 func testChallengeRecordFields(t *testing.T, h *challengeHarness) {
 	recs := []challenge.Record{challengeRecord(h.id()), challengeRecord(h.id())}
 	c := &recs[1]
-	c.Kind, c.Day, c.CreatorID, c.CreatorName = match.KindChallenge, "", "p-creator", `Zoë "🂡" \ {x}`
+	c.Kind, c.Day, c.CreatorID, c.CreatorName = challenge.KindChallenge, "", "p-creator", `Zoë "🂡" \ {x}`
 	c.Rules = engine.Rules{Draw: 1, Passes: 3, Undo: engine.UndoOff, Scoring: engine.ScoringVegas}
-	c.Variant, c.Mode, c.LimitMs = match.Variant(c.Rules), match.ModeScore, 1
+	c.Variant, c.Mode, c.LimitMs = challenge.Variant(c.Rules), match.ModeScore, 1
 	c.Fair = match.KnownDeal(1<<64 - 1)
 	c.OpensAt = time.Date(2027, 1, 2, 3, 4, 5, 123456789, time.UTC)
 	c.ClosesAt = c.OpensAt.Add(7*24*time.Hour + time.Nanosecond)

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"klondike/lobby/challenge"
-	"klondike/match"
 )
 
 // RunRecords runs the conformance suite of challenge.RecordStore; newStore
@@ -62,7 +61,7 @@ func (h *recordsHarness) player(name string) string { return h.prefix + "-" + na
 func (h *recordsHarness) game(n int) string         { return fmt.Sprintf("%s-g%d", h.prefix, n) }
 
 // add counts g for the player and wants it counted (or not: want).
-func (h *recordsHarness) add(player string, g match.GameResult, want bool) {
+func (h *recordsHarness) add(player string, g challenge.GameResult, want bool) {
 	h.t.Helper()
 	if got, err := h.s.AddResult(h.ctx, player, g); err != nil || got != want {
 		h.t.Fatalf("AddResult(%s, %+v) = %v, %v; want %v", player, g, got, err, want)
@@ -70,7 +69,7 @@ func (h *recordsHarness) add(player string, g match.GameResult, want bool) {
 }
 
 // records returns the player's records.
-func (h *recordsHarness) records(player string) []match.VariantRecord {
+func (h *recordsHarness) records(player string) []challenge.VariantRecord {
 	h.t.Helper()
 	rs, err := h.s.Records(h.ctx, player)
 	if err != nil {
@@ -80,7 +79,7 @@ func (h *recordsHarness) records(player string) []match.VariantRecord {
 }
 
 // want fails the test unless the player's records are want.
-func (h *recordsHarness) want(player string, want ...match.VariantRecord) {
+func (h *recordsHarness) want(player string, want ...challenge.VariantRecord) {
 	h.t.Helper()
 	got := h.records(player)
 	if !slices.EqualFunc(got, want, sameVariantRecord) {
@@ -88,7 +87,7 @@ func (h *recordsHarness) want(player string, want ...match.VariantRecord) {
 	}
 }
 
-func sameVariantRecord(a, b match.VariantRecord) bool {
+func sameVariantRecord(a, b challenge.VariantRecord) bool {
 	eq := func(x, y *int) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
 	eq64 := func(x, y *int64) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
 	same := eq(a.BestScore, b.BestScore) && eq64(a.FastestMs, b.FastestMs)
@@ -96,7 +95,7 @@ func sameVariantRecord(a, b match.VariantRecord) bool {
 	return same && a == b
 }
 
-func showRecords(rs []match.VariantRecord) string {
+func showRecords(rs []challenge.VariantRecord) string {
 	s := "["
 	for _, r := range rs {
 		best, fast := "nil", "nil"
@@ -113,8 +112,8 @@ func showRecords(rs []match.VariantRecord) string {
 }
 
 // record returns the record of the results, counted by VariantRecord.Add.
-func record(gs ...match.GameResult) match.VariantRecord {
-	var v match.VariantRecord
+func record(gs ...challenge.GameResult) challenge.VariantRecord {
+	var v challenge.VariantRecord
 	for _, g := range gs {
 		v.Add(g)
 	}
@@ -125,7 +124,7 @@ func ptr[T any](v T) *T { return &v }
 
 func testRecordCounts(t *testing.T, h *recordsHarness) {
 	p := h.player("p")
-	gs := []match.GameResult{
+	gs := []challenge.GameResult{
 		{GameID: h.game(1), Variant: "draw3", Score: 300},
 		{GameID: h.game(2), Variant: "draw3", Won: true, Score: 800, ElapsedMs: 200_000},
 		{GameID: h.game(3), Variant: "draw3", Won: true, Score: 700, ElapsedMs: 150_000},
@@ -134,18 +133,18 @@ func testRecordCounts(t *testing.T, h *recordsHarness) {
 	}
 	h.want(p)
 	h.add(p, gs[0], true)
-	h.want(p, match.VariantRecord{Variant: "draw3", Played: 1, BestScore: ptr(300)})
+	h.want(p, challenge.VariantRecord{Variant: "draw3", Played: 1, BestScore: ptr(300)})
 	for _, g := range gs[1:] {
 		h.add(p, g, true)
 	}
-	want := match.VariantRecord{Variant: "draw3", Played: 5, Won: 3, BestScore: ptr(900), FastestMs: ptr[int64](150_000)}
+	want := challenge.VariantRecord{Variant: "draw3", Played: 5, Won: 3, BestScore: ptr(900), FastestMs: ptr[int64](150_000)}
 	h.want(p, want)
 	h.want(p, record(gs...))
 }
 
 func testRecordCountedOnce(t *testing.T, h *recordsHarness) {
 	p := h.player("p")
-	g := match.GameResult{GameID: h.game(1), Variant: "draw1", Won: true, Score: 500, ElapsedMs: 90_000, Day: "2026-12-05"}
+	g := challenge.GameResult{GameID: h.game(1), Variant: "draw1", Won: true, Score: 500, ElapsedMs: 90_000, Day: "2026-12-05"}
 	h.add(p, g, true)
 	h.add(p, g, false)
 	again := g
@@ -158,7 +157,7 @@ func testRecordCountedOnce(t *testing.T, h *recordsHarness) {
 	h.add(h.player("q"), g, true)
 
 	// One new game counted from many nodes at once: once.
-	g2 := match.GameResult{GameID: h.game(2), Variant: "draw1", Score: 100}
+	g2 := challenge.GameResult{GameID: h.game(2), Variant: "draw1", Score: 100}
 	var counted atomic.Int64
 	var wg sync.WaitGroup
 	for range 12 {
@@ -184,20 +183,20 @@ func testRecordCountedOnce(t *testing.T, h *recordsHarness) {
 func testDailyStreak(t *testing.T, h *recordsHarness) {
 	p := h.player("p")
 	days := []string{"2026-12-05", "2026-12-06", "", "2026-12-07", "2026-12-07", "2026-12-06", "2026-12-31", "2027-01-01"}
-	var gs []match.GameResult
+	var gs []challenge.GameResult
 	for i, d := range days {
-		g := match.GameResult{GameID: h.game(i), Variant: "draw3", Score: 100 * i, Day: d}
+		g := challenge.GameResult{GameID: h.game(i), Variant: "draw3", Score: 100 * i, Day: d}
 		h.add(p, g, true)
 		gs = append(gs, g)
 		if i == 4 {
-			h.want(p, match.VariantRecord{
+			h.want(p, challenge.VariantRecord{
 				Variant: "draw3", Played: 5, BestScore: ptr(400), DailyStreak: 3, BestDailyStreak: 3, LastDaily: "2026-12-07",
 			})
 		}
 	}
 	want := record(gs...)
 	if want.DailyStreak != 2 || want.BestDailyStreak != 3 || want.LastDaily != "2027-01-01" {
-		t.Fatalf("VariantRecord.Add disagrees with the suite: %s", showRecords([]match.VariantRecord{want}))
+		t.Fatalf("VariantRecord.Add disagrees with the suite: %s", showRecords([]challenge.VariantRecord{want}))
 	}
 	h.want(p, want)
 }
@@ -207,13 +206,13 @@ func testDailyStreak(t *testing.T, h *recordsHarness) {
 func testBrokenStreak(t *testing.T, h *recordsHarness) {
 	p := h.player("p")
 	for i, d := range []string{"2026-12-05", "2026-12-06", "2026-12-09"} {
-		h.add(p, match.GameResult{GameID: h.game(i), Variant: "draw1", Won: i == 1, Score: 10, ElapsedMs: 60_000, Day: d}, true)
+		h.add(p, challenge.GameResult{GameID: h.game(i), Variant: "draw1", Won: i == 1, Score: 10, ElapsedMs: 60_000, Day: d}, true)
 	}
 	rs := h.records(p)
 	if len(rs) != 1 || rs[0].DailyStreak != 1 || rs[0].BestDailyStreak != 2 || rs[0].LastDaily != "2026-12-09" {
 		t.Fatalf("after a broken streak: %s; want streak 1, best 2", showRecords(rs))
 	}
-	h.add(p, match.GameResult{GameID: h.game(3), Variant: "draw1", Score: 10, Day: "2026-12-10"}, true)
+	h.add(p, challenge.GameResult{GameID: h.game(3), Variant: "draw1", Score: 10, Day: "2026-12-10"}, true)
 	rs = h.records(p)
 	for _, c := range []struct {
 		today  string
@@ -221,7 +220,7 @@ func testBrokenStreak(t *testing.T, h *recordsHarness) {
 	}{{"2026-12-10", 2}, {"2026-12-11", 2}, {"2026-12-12", 0}, {"2027-03-01", 0}} {
 		got := rs[0].AsOf(c.today)
 		if got.DailyStreak != c.streak || got.BestDailyStreak != 2 || got.Played != 4 {
-			t.Fatalf("AsOf(%s): %s; want streak %d, best 2", c.today, showRecords([]match.VariantRecord{got}), c.streak)
+			t.Fatalf("AsOf(%s): %s; want streak %d, best 2", c.today, showRecords([]challenge.VariantRecord{got}), c.streak)
 		}
 	}
 	if rs[0].DailyStreak != 2 {
@@ -231,7 +230,7 @@ func testBrokenStreak(t *testing.T, h *recordsHarness) {
 
 func testRecordVariants(t *testing.T, h *recordsHarness) {
 	p := h.player("p")
-	gs := []match.GameResult{
+	gs := []challenge.GameResult{
 		{GameID: h.game(1), Variant: "draw3-vegas", Score: -52},
 		{GameID: h.game(2), Variant: "draw3", Won: true, Score: 900, ElapsedMs: 100_000},
 		{GameID: h.game(3), Variant: "draw1", Score: 50},
@@ -256,7 +255,7 @@ func testRecordConcurrent(t *testing.T, h *recordsHarness) {
 		wg.Go(func() {
 			for j := range each {
 				n := i*each + j
-				g := match.GameResult{GameID: h.game(n), Variant: []string{"draw1", "draw3"}[n%2], Won: n%3 == 0, Score: n, ElapsedMs: int64(1000 + n)}
+				g := challenge.GameResult{GameID: h.game(n), Variant: []string{"draw1", "draw3"}[n%2], Won: n%3 == 0, Score: n, ElapsedMs: int64(1000 + n)}
 				if ok, err := h.s.AddResult(h.ctx, p, g); err != nil || !ok {
 					t.Errorf("AddResult(%+v) = %v, %v", g, ok, err)
 				}
@@ -284,8 +283,8 @@ func testRecordConcurrent(t *testing.T, h *recordsHarness) {
 
 func testRecordIsolation(t *testing.T, h *recordsHarness) {
 	a, b := h.player("a"), h.player("b")
-	ga := match.GameResult{GameID: h.game(1), Variant: "draw3", Won: true, Score: 700, ElapsedMs: 100_000, Day: "2026-12-05"}
-	gb := match.GameResult{GameID: h.game(2), Variant: "draw3", Score: 5}
+	ga := challenge.GameResult{GameID: h.game(1), Variant: "draw3", Won: true, Score: 700, ElapsedMs: 100_000, Day: "2026-12-05"}
+	gb := challenge.GameResult{GameID: h.game(2), Variant: "draw3", Score: 5}
 	h.add(a, ga, true)
 	h.add(b, gb, true)
 	h.want(a, record(ga))
@@ -294,7 +293,7 @@ func testRecordIsolation(t *testing.T, h *recordsHarness) {
 
 func testRecordCopies(t *testing.T, h *recordsHarness) {
 	p := h.player("p")
-	g := match.GameResult{GameID: h.game(1), Variant: "draw3", Won: true, Score: 700, ElapsedMs: 100_000}
+	g := challenge.GameResult{GameID: h.game(1), Variant: "draw3", Won: true, Score: 700, ElapsedMs: 100_000}
 	h.add(p, g, true)
 	rs := h.records(p)
 	*rs[0].BestScore, *rs[0].FastestMs = 1, 1

@@ -1,8 +1,7 @@
-package match
+package challenge
 
-// A player's records, by variant: the values that lobby/challenge counts
-// every game in (its RecordStore keeps them) and that the wire sends. They
-// are here because api/protocol names VariantRecord.
+// A player's records, by variant (Variant): the values every game is
+// counted in (Service.CountRound) and a RecordStore keeps.
 
 import "time"
 
