@@ -207,7 +207,7 @@ func BenchmarkBaselineCopyGame(b *testing.B) {
 
 // TestZeroAllocs checks the promises of the engine's doc comments: ParseMove
 // of valid input, Apply of a legal move while the history has room,
-// LegalMoves with room in the slice, ViewInto a reused View, and the view's
+// LegalMoves with room in the slice, and the view's
 // move generator and IsStuck, do not allocate. (The counts are the same
 // under the race detector and with coverage, so nothing is skipped there.)
 func TestZeroAllocs(t *testing.T) {
@@ -263,14 +263,6 @@ func TestZeroAllocs(t *testing.T) {
 		for i, g := range snap {
 			v, r := g.View(int64(i)), g.Rules()
 			if n := testing.AllocsPerRun(20, func() { dst = v.LegalMoves(r, dst[:0]) }); n != 0 {
-				t.Errorf("position %d: %v allocations", i, n)
-			}
-		}
-	})
-	t.Run("ViewInto", func(t *testing.T) {
-		var v engine.View
-		for i, g := range snap {
-			if n := testing.AllocsPerRun(20, func() { g.ViewInto(&v, int64(i)*1000) }); n != 0 {
 				t.Errorf("position %d: %v allocations", i, n)
 			}
 		}

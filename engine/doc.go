@@ -159,8 +159,7 @@
 //	v := g.View(elapsed.Milliseconds())
 //	b, err := json.Marshal(v)
 //
-// [Game.ViewInto] fills a View the caller keeps, without allocating once its
-// lists have room:
+// [Game.ViewInto] fills a View the caller keeps, reusing its lists:
 //
 //	g.ViewInto(&v, elapsed.Milliseconds())
 //

@@ -40,7 +40,7 @@ func Dial(tb testing.TB, base string) *Client {
 	tb.Helper()
 	c, err := client.Open(context.Background(), base, client.Options{})
 	if err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("%v", err)
 	}
 	tb.Cleanup(c.Close)
 	return &Client{Client: c, tb: tb}
@@ -52,7 +52,7 @@ func must[T any](v T, err error) func(testing.TB) T {
 	return func(tb testing.TB) T {
 		tb.Helper()
 		if err != nil {
-			tb.Fatal(err)
+			tb.Fatalf("%v", err)
 		}
 		return v
 	}
