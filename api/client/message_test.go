@@ -152,3 +152,33 @@ func BenchmarkDecodeMoveOK(b *testing.B) {
 		}
 	})
 }
+
+// TestDecodeMessage: the server's move_ok frames take the fast path, any
+// other frame encoding/json, and both give what encoding/json gives.
+func TestDecodeMessage(t *testing.T) {
+	frames := moveOKFrames(t)[:20]
+	frames = append(frames,
+		[]byte(`{"type":"welcome","re":"1","player_id":"p1"}`),
+		[]byte(`{"type":"move_ok", "round_id":"r","seq":1}`),
+		[]byte(`{"re":"2","type":"error","code":"rate_limited","message":"slow down"}`))
+	for k, f := range frames {
+		var m, want Message
+		m.Re = "left over"
+		fast, err := DecodeMessage(f, &m)
+		if err != nil {
+			t.Fatalf("frame %d: %v", k, err)
+		}
+		if wantFast := k < 20; fast != wantFast {
+			t.Errorf("frame %d: fast %v, want %v: %s", k, fast, wantFast, f)
+		}
+		if err := json.Unmarshal(f, &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(m, want) {
+			t.Fatalf("frame %d: %s\ngot  %+v\nwant %+v", k, f, m, want)
+		}
+	}
+	if _, err := DecodeMessage([]byte(`{"type":`), new(Message)); err == nil {
+		t.Error("a cut frame decoded")
+	}
+}

@@ -6,33 +6,33 @@ import (
 	"reflect"
 	"testing"
 
-	. "klondike/engine"
+	"klondike/engine"
 )
 
 // viewsOfPlay returns the JSON of every position of random games of the
 // given games (legal moves, a fixed seed) under several rules, with the view
 // each stands for; the last of each game resigned, timed out, or as it
 // ended.
-func viewsOfPlay(t testing.TB, games ...Variant) (texts [][]byte, views []View) {
+func viewsOfPlay(t testing.TB, games ...engine.Variant) (texts [][]byte, views []engine.View) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, v := range games {
 		for _, rc := range []struct{ draw, passes int }{{3, 0}, {1, 0}, {1, 3}, {3, 1}} {
-			r := DefaultRulesFor(v)
+			r := engine.DefaultRulesFor(v)
 			r.Draw, r.Passes = rc.draw, rc.passes
-			if v == Whitehead {
+			if v == engine.Whitehead {
 				r.Draw, r.Passes = 1, 1
 			}
 			deals := uint64(12)
-			if v != Klondike {
+			if v != engine.Klondike {
 				deals = 3 // the other games add their own fields only
 			}
 			for deal := uint64(1); deal <= deals; deal++ {
-				g, err := NewGame(NumberedDealFor(v, deal), r)
+				g, err := engine.NewGame(engine.NumberedDealFor(v, deal), r)
 				if err != nil {
 					t.Fatal(err)
 				}
-				var moves []Move
-				for step := 0; step < 300 && g.Status() == Playing; step++ {
+				var moves []engine.Move
+				for step := 0; step < 300 && g.Status() == engine.Playing; step++ {
 					el := int64(step) * 997
 					texts = append(texts, marshalView(t, g.View(el)))
 					views = append(views, g.View(el))
@@ -60,7 +60,7 @@ func viewsOfPlay(t testing.TB, games ...Variant) (texts [][]byte, views []View) 
 
 // marshalView is the view's JSON as encoding/json writes it, which is what
 // the server sends.
-func marshalView(t testing.TB, v View) []byte {
+func marshalView(t testing.TB, v engine.View) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
@@ -73,10 +73,10 @@ func marshalView(t testing.TB, v View) []byte {
 // those bytes; and whatever it accepts of a damaged view, encoding/json
 // reads the same way.
 func TestParseView(t *testing.T) {
-	texts, views := viewsOfPlay(t, Klondike, ThumbAndPouch, Whitehead, DoubleKlondike)
-	statuses := map[Status]bool{}
+	texts, views := viewsOfPlay(t, engine.Klondike, engine.ThumbAndPouch, engine.Whitehead, engine.DoubleKlondike)
+	statuses := map[engine.Status]bool{}
 	for k, b := range texts {
-		var fast, slow View
+		var fast, slow engine.View
 		n, ok := parseView(b, &fast)
 		if !ok || n != len(b) {
 			t.Fatalf("view %d: ok %v after %d of %d bytes: %s", k, ok, n, len(b), b)
@@ -107,7 +107,7 @@ func TestParseView(t *testing.T) {
 		if k%40 != 0 {
 			continue
 		}
-		var v View
+		var v engine.View
 		for cut := range len(b) {
 			if _, ok := parseView(b[:cut], &v); ok {
 				t.Fatalf("view %d cut at %d accepted: %s", k, cut, b[:cut])
@@ -124,7 +124,7 @@ func TestParseView(t *testing.T) {
 			case 2:
 				d = append(d[:i], d[i+1:]...)
 			}
-			var fast, slow View
+			var fast, slow engine.View
 			n, ok := parseView(d, &fast)
 			if !ok || n != len(d) {
 				continue
@@ -144,10 +144,10 @@ func TestParseView(t *testing.T) {
 }
 
 func BenchmarkParseView(b *testing.B) {
-	texts, _ := viewsOfPlay(b, Klondike)
+	texts, _ := viewsOfPlay(b, engine.Klondike)
 	b.Run("fast", func(b *testing.B) {
 		b.ReportAllocs()
-		var v View
+		var v engine.View
 		for i := range b.N {
 			if _, ok := parseView(texts[i%len(texts)], &v); !ok {
 				b.Fatal("refused")
@@ -157,7 +157,7 @@ func BenchmarkParseView(b *testing.B) {
 	b.Run("encoding-json", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := range b.N {
-			var v View
+			var v engine.View
 			if err := json.Unmarshal(texts[i%len(texts)], &v); err != nil {
 				b.Fatal(err)
 			}
