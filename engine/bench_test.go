@@ -164,14 +164,13 @@ func BenchmarkViewLegalMoves(b *testing.B) {
 	benchSinkMoves = dst
 }
 
-func BenchmarkAppendViewJSON(b *testing.B) {
+func BenchmarkViewInto(b *testing.B) {
 	g := benchMid(b)
-	buf := make([]byte, 0, 2048)
+	var v engine.View
 	b.ReportAllocs()
 	for b.Loop() {
-		buf = g.AppendViewJSON(buf[:0], 123456)
+		g.ViewInto(&v, 123456)
 	}
-	benchSinkBytes = buf
 }
 
 func BenchmarkIsStuck(b *testing.B) {
@@ -208,7 +207,7 @@ func BenchmarkBaselineCopyGame(b *testing.B) {
 
 // TestZeroAllocs checks the promises of the engine's doc comments: ParseMove
 // of valid input, Apply of a legal move while the history has room,
-// LegalMoves and AppendViewJSON with room in the slice, and the view's
+// LegalMoves with room in the slice, and the view's
 // move generator and IsStuck, do not allocate. (The counts are the same
 // under the race detector and with coverage, so nothing is skipped there.)
 func TestZeroAllocs(t *testing.T) {
@@ -264,14 +263,6 @@ func TestZeroAllocs(t *testing.T) {
 		for i, g := range snap {
 			v, r := g.View(int64(i)), g.Rules()
 			if n := testing.AllocsPerRun(20, func() { dst = v.LegalMoves(r, dst[:0]) }); n != 0 {
-				t.Errorf("position %d: %v allocations", i, n)
-			}
-		}
-	})
-	t.Run("AppendViewJSON", func(t *testing.T) {
-		buf := make([]byte, 0, 2048)
-		for i, g := range snap {
-			if n := testing.AllocsPerRun(20, func() { buf = g.AppendViewJSON(buf[:0], int64(i)*1000) }); n != 0 {
 				t.Errorf("position %d: %v allocations", i, n)
 			}
 		}

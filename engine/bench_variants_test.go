@@ -134,13 +134,12 @@ func BenchmarkVariants(b *testing.B) {
 			}
 			benchSinkMoves = dst
 		})
-		b.Run(v.String()+"/AppendViewJSON", func(b *testing.B) {
-			buf := make([]byte, 0, 4096)
+		b.Run(v.String()+"/ViewInto", func(b *testing.B) {
+			var view engine.View
 			b.ReportAllocs()
 			for b.Loop() {
-				buf = mid.AppendViewJSON(buf[:0], 123456)
+				mid.ViewInto(&view, 123456)
 			}
-			benchSinkBytes = buf
 		})
 		b.Run(v.String()+"/IsStuck", func(b *testing.B) {
 			b.ReportAllocs()
@@ -164,7 +163,7 @@ func BenchmarkVariants(b *testing.B) {
 
 // TestZeroAllocsVariants checks, for every game, that Apply of a legal move
 // while the history has room, LegalMoves and the view's move generator with
-// room in the slice, AppendViewJSON with room and IsStuck do not allocate,
+// room in the slice and IsStuck do not allocate,
 // and that the recorded games cover every kind of move.
 func TestZeroAllocsVariants(t *testing.T) {
 	for v := range engine.Variant(engine.NumVariants) {
@@ -173,7 +172,6 @@ func TestZeroAllocsVariants(t *testing.T) {
 			g := new(engine.Game)
 			kinds := map[engine.MoveKind]bool{}
 			dst := make([]engine.Move, 0, 256)
-			buf := make([]byte, 0, 4096)
 			for i, m := range moves {
 				if n := testing.AllocsPerRun(5, func() {
 					*g = *snap[i]
@@ -189,7 +187,6 @@ func TestZeroAllocsVariants(t *testing.T) {
 				if n := testing.AllocsPerRun(5, func() {
 					dst = s.LegalMoves(dst[:0])
 					dst = view.LegalMoves(r, dst[:0])
-					buf = s.AppendViewJSON(buf[:0], int64(i))
 					benchSinkBool = s.IsStuck()
 				}); n != 0 {
 					t.Errorf("position %d: %v allocations", i, n)

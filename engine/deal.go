@@ -211,3 +211,17 @@ func (d Deal) MarshalJSON() ([]byte, error) {
 	b = append(b, '}')
 	return b, nil
 }
+
+// appendCardList appends a list of card tokens.
+func appendCardList(b []byte, cards []Card) []byte {
+	b = append(b, '[')
+	for i, c := range cards {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, c.String()...)
+		b = append(b, '"')
+	}
+	return append(b, ']')
+}

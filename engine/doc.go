@@ -159,10 +159,9 @@
 //	v := g.View(elapsed.Milliseconds())
 //	b, err := json.Marshal(v)
 //
-// [Game.AppendViewJSON] writes the same bytes without allocating when the buffer has
-// room:
+// [Game.ViewInto] fills a View the caller keeps, reusing its lists:
 //
-//	buf = g.AppendViewJSON(buf[:0], elapsed.Milliseconds())
+//	g.ViewInto(&v, elapsed.Milliseconds())
 //
 // # The text form
 //

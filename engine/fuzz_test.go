@@ -267,9 +267,8 @@ func FuzzParseGame(f *testing.F) {
 		}
 		// Whatever it accepts, the engine can work with: the view, the
 		// legal moves, each of them applied and undone.
-		js := g.AppendViewJSON(nil, 0)
-		if mj, err := json.Marshal(g.View(0)); err != nil || !bytes.Equal(js, mj) {
-			t.Fatalf("AppendViewJSON\n%s\njson.Marshal\n%s", js, mj)
+		if _, err := json.Marshal(g.View(0)); err != nil {
+			t.Fatalf("json.Marshal(View): %v", err)
 		}
 		g.IsStuck()
 		g.AutoComplete()

@@ -178,7 +178,11 @@ func TestWhiteheadRules(t *testing.T) {
 	refuseAs(t, g2, "T6-F", engine.ErrFoundationBase, engine.ErrFoundationOrder)
 	// The view tells the base.
 	var v engine.View
-	if err := json.Unmarshal(g.AppendViewJSON(nil, 0), &v); err != nil || v.FoundationBase != 5 {
+	js, err := json.Marshal(g.View(0))
+	if err == nil {
+		err = json.Unmarshal(js, &v)
+	}
+	if err != nil || v.FoundationBase != 5 {
 		t.Errorf("view base %d, %v", v.FoundationBase, err)
 	}
 }

@@ -7,7 +7,6 @@ package engine_test
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -229,9 +228,8 @@ func vtReplayDeltas(t *testing.T, fx vtFixture, s engine.Scoring) (*engine.Game,
 	if g2, err := engine.ParseGame(g.String(), r); err != nil || g2.Status() != engine.Won || g2.String() != g.String() {
 		t.Errorf("%s: the won position %q parses to %v, %v", fx.name, g.String(), g2, err)
 	}
-	js := g.AppendViewJSON(nil, 99000)
 	var v engine.View
-	if mj, err := json.Marshal(g.View(99000)); err != nil || !bytes.Equal(mj, js) || json.Unmarshal(js, &v) != nil ||
+	if js, err := json.Marshal(g.View(99000)); err != nil || json.Unmarshal(js, &v) != nil ||
 		v.Status != engine.Won || len(v.LegalMoves(r, nil)) != 0 {
 		t.Errorf("%s: the won game's view %s", fx.name, js)
 	}

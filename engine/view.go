@@ -3,7 +3,6 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
 )
 
 // A View is what a player may see of their game, and nothing more: the
@@ -61,7 +60,7 @@ type viewJSON View
 
 // MarshalJSON writes the view as encoding/json writes its fields, with the
 // piles after the seventh (Double Klondike's) listed in "tableau" after the
-// others: the bytes AppendViewJSON writes for a game's view.
+// others.
 func (v View) MarshalJSON() ([]byte, error) {
 	b, err := json.Marshal(viewJSON(v))
 	if err != nil || len(v.MorePiles) == 0 {
@@ -82,20 +81,8 @@ func (v View) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads a view as encoding/json reads its fields, the piles
-// of "tableau" after the seventh going to MorePiles. A view written as
-// AppendViewJSON writes one is read by ParseViewJSON, which gives the same
-// View without encoding/json's reflection.
+// of "tableau" after the seventh going to MorePiles.
 func (v *View) UnmarshalJSON(b []byte) error {
-	var fast View
-	if n, ok := ParseViewJSON(b, &fast); ok && n == len(b) {
-		*v = fast
-		return nil
-	}
-	return v.unmarshalFields(b)
-}
-
-// unmarshalFields is UnmarshalJSON by encoding/json alone.
-func (v *View) unmarshalFields(b []byte) error {
 	w := struct {
 		*viewJSON
 		Tableau []PileView `json:"tableau"`
@@ -200,89 +187,6 @@ func reuseCards(dst, cards []Card) []Card {
 		dst = make([]Card, 0, len(cards))
 	}
 	return append(dst[:0], cards...)
-}
-
-// AppendViewJSON appends the JSON of g.View(elapsedMs) to b, byte for byte
-// what encoding/json writes for it, without allocating when b has room.
-func (g *Game) AppendViewJSON(b []byte, elapsedMs int64) []byte {
-	b = append(b, `{"tableau":[`...)
-	for i := range g.piles() {
-		p := &g.tab[i]
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"down":`...)
-		b = strconv.AppendInt(b, int64(p.down), 10)
-		b = append(b, `,"up":`...)
-		b = appendCardList(b, p.up())
-		b = append(b, '}')
-	}
-	b = append(b, `],"stock":`...)
-	b = strconv.AppendInt(b, int64(g.StockSize()), 10)
-	b = append(b, `,"waste":`...)
-	b = appendCardList(b, g.talon[int(g.wasteN)-g.visibleWaste():g.wasteN])
-	b = append(b, `,"waste_size":`...)
-	b = strconv.AppendInt(b, int64(g.wasteN), 10)
-	b = append(b, `,"foundations":{"C":`...)
-	b = strconv.AppendInt(b, int64(g.found[Clubs]), 10)
-	b = append(b, `,"D":`...)
-	b = strconv.AppendInt(b, int64(g.found[Diamonds]), 10)
-	b = append(b, `,"H":`...)
-	b = strconv.AppendInt(b, int64(g.found[Hearts]), 10)
-	b = append(b, `,"S":`...)
-	b = strconv.AppendInt(b, int64(g.found[Spades]), 10)
-	b = append(b, '}')
-	switch g.rules.Game {
-	case DoubleKlondike:
-		b = append(b, `,"foundations2":`...)
-		b = appendCounts(b, g.found[4:])
-	case Whitehead:
-		b = append(b, `,"foundation_base":`...)
-		b = strconv.AppendInt(b, int64(g.base), 10)
-	}
-	b = append(b, `,"score":`...)
-	b = strconv.AppendInt(b, int64(g.score), 10)
-	b = append(b, `,"moves":`...)
-	b = strconv.AppendInt(b, int64(g.moves), 10)
-	b = append(b, `,"passes_used":`...)
-	b = strconv.AppendInt(b, int64(g.recycles), 10)
-	b = append(b, `,"passes_left":`...)
-	if left := g.PassesLeft(); left >= 0 {
-		b = strconv.AppendInt(b, int64(left), 10)
-	} else {
-		b = append(b, "null"...)
-	}
-	b = append(b, `,"status":"`...)
-	b = append(b, g.status.String()...)
-	b = append(b, `","elapsed_ms":`...)
-	b = strconv.AppendInt(b, elapsedMs, 10)
-	return append(b, '}')
-}
-
-// appendCounts appends a foundations object of four counts, C D H S.
-func appendCounts(b []byte, n []uint8) []byte {
-	b = append(b, `{"C":`...)
-	b = strconv.AppendInt(b, int64(n[Clubs]), 10)
-	b = append(b, `,"D":`...)
-	b = strconv.AppendInt(b, int64(n[Diamonds]), 10)
-	b = append(b, `,"H":`...)
-	b = strconv.AppendInt(b, int64(n[Hearts]), 10)
-	b = append(b, `,"S":`...)
-	b = strconv.AppendInt(b, int64(n[Spades]), 10)
-	return append(b, '}')
-}
-
-func appendCardList(b []byte, cards []Card) []byte {
-	b = append(b, '[')
-	for i, c := range cards {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '"')
-		b = append(b, c.String()...)
-		b = append(b, '"')
-	}
-	return append(b, ']')
 }
 
 // LegalMoves returns the moves that are legal in the position the view

@@ -8,8 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gorilla/websocket"
-
+	"klondike/api/client"
 	"klondike/api/protocol"
 	"klondike/engine"
 )
@@ -23,7 +22,7 @@ type bot struct {
 	idx  int
 	name string
 	rng  *rand.Rand
-	conn *websocket.Conn
+	conn *client.Conn
 	in   chan *inMsg
 	rerr chan error // the reader's end
 	quit chan struct{}
@@ -103,7 +102,7 @@ func newBot(r *runner, idx int) *bot {
 func (b *bot) run(ctx context.Context) {
 	c := b.r.c
 	dctx, cancel := context.WithTimeout(ctx, dialTimeout)
-	conn, resp, err := b.r.dialer.DialContext(dctx, b.r.wsURL, nil)
+	conn, resp, err := client.Dial(dctx, b.r.wsURL, client.Options{Dialer: b.r.dialer, WriteWait: writeWait})
 	cancel()
 	if err != nil {
 		c.connsFailed.Add(1)
@@ -130,8 +129,7 @@ func (b *bot) run(ctx context.Context) {
 	defer func() {
 		close(b.quit)
 		b.flushRecord(false)
-		_ = conn.WriteControl(websocket.CloseMessage,
-			websocket.FormatCloseMessage(websocket.CloseNormalClosure, "bye"), time.Now().Add(closeWait))
+		_ = conn.CloseNormal("bye", closeWait)
 		done := make(chan struct{})
 		go func() { wg.Wait(); close(done) }()
 		t := time.NewTimer(closeWait)

@@ -7,8 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gorilla/websocket"
-
+	"klondike/api/client"
 	"klondike/api/protocol"
 	"klondike/engine"
 )
@@ -57,15 +56,14 @@ func (b *bot) resend(req *request) error {
 			b.r.c.movesSent.Add(1)
 		}
 	}
-	b.conn.SetWriteDeadline(now.Add(writeWait))
-	return b.conn.WriteMessage(websocket.TextMessage, data)
+	return b.conn.SendRaw(data)
 }
 
 // readLoop reads frames until the connection ends, counting leaderboards
 // and handing everything else to the bot's loop.
 func (b *bot) readLoop() {
 	for {
-		_, data, err := b.conn.ReadMessage()
+		data, err := b.conn.Read()
 		if err != nil {
 			select {
 			case b.rerr <- err:
@@ -74,23 +72,21 @@ func (b *bot) readLoop() {
 			return
 		}
 		at := time.Now()
-		typ := peekType(data)
+		typ := client.PeekType(data)
 		if typ == protocol.TypeLeaderboard {
 			b.r.c.leaderboards.Add(1)
 			continue
 		}
 		m := &inMsg{}
-		if typ != protocol.TypeMoveOK || !parseMoveOK(data, m) {
-			if typ == protocol.TypeMoveOK {
-				b.r.c.moveOKSlow.Add(1)
-			}
-			*m = inMsg{}
-			if err := json.Unmarshal(data, m); err != nil {
-				b.r.c.fail("decode", err.Error())
-				continue
-			}
+		fast, err := client.DecodeMessage(data, m)
+		if !fast && typ == protocol.TypeMoveOK {
+			b.r.c.moveOKSlow.Add(1)
 		}
-		m.at = at.UnixNano()
+		if err != nil {
+			b.r.c.fail("decode", err.Error())
+			continue
+		}
+		m.At = at.UnixNano()
 		select {
 		case b.in <- m:
 		case <-b.quit:

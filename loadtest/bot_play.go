@@ -158,7 +158,7 @@ func (b *bot) onMoveOK(m *inMsg, req *request) error {
 		c.fail("protocol", "move_ok for no move in flight (re "+m.Re+")")
 		return nil
 	}
-	at := time.Unix(0, m.at)
+	at := time.Unix(0, m.At)
 	b.inflight = nil
 	b.r.record(at.Sub(req.sched))
 	if m.Seq != req.seq {

@@ -67,7 +67,7 @@ func TestEmbeddedQuickMatches(t *testing.T) {
 		t.Error("no leaderboard received")
 	}
 	if rep.MoveOKSlow != 0 {
-		t.Errorf("%d move_ok frames of our own server were not read by parseMoveOK", rep.MoveOKSlow)
+		t.Errorf("%d move_ok frames of our own server were not read by client.DecodeMessage's fast path", rep.MoveOKSlow)
 	}
 	if !rep.ServerStats.Before.OK || rep.ServerStats.CPUSeconds <= 0 || rep.ServerStats.After.RSSBytes <= 0 {
 		t.Errorf("process figures missing: %+v", rep.ServerStats)

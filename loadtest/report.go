@@ -51,7 +51,7 @@ type Report struct {
 	Window       float64        `json:"window_s"` // the steady state (after the ramp) the rate is measured over
 	Leaderboards int64          `json:"leaderboards_received"`
 	// MoveOKSlow counts the move_ok frames not in the form the server
-	// writes (parseMoveOK), read by encoding/json instead: 0 from our
+	// writes (client.DecodeMessage), read by encoding/json instead: 0 from our
 	// server.
 	MoveOKSlow int64 `json:"move_ok_slow_path"`
 

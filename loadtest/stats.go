@@ -108,7 +108,7 @@ type counters struct {
 	movesRetried                           atomic.Int64
 	seqMismatch                            atomic.Int64
 	leaderboards                           atomic.Int64
-	moveOKSlow                             atomic.Int64 // move_ok frames parseMoveOK left to encoding/json
+	moveOKSlow                             atomic.Int64 // move_ok frames client.DecodeMessage left to encoding/json
 	roundsStarted, roundsPlayed            atomic.Int64
 	matchesJoined, lobbyRetries            atomic.Int64
 	lobbyTimeouts, resigns                 atomic.Int64

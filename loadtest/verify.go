@@ -2,14 +2,14 @@ package main
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"sort"
 	"sync"
 	"time"
 
+	"klondike/api/client"
 	"klondike/api/protocol"
 	"klondike/engine"
 )
@@ -110,27 +110,17 @@ func (r *runner) verify(ctx context.Context) checkReport {
 // fetchReplay reads the round's replay log over HTTP; a round not over
 // (or forgotten) answers 404, which is no error.
 func (r *runner) fetchReplay(ctx context.Context, id string) (*protocol.Replay, int, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.httpBase+protocol.ReplayPath(id), nil)
-	if err != nil {
+	rep, err := client.GetReplay(ctx, r.http, r.httpBase+protocol.ReplayPath(id))
+	var se *client.StatusError
+	switch {
+	case errors.As(err, &se) && se.Code == http.StatusNotFound:
+		return nil, se.Code, nil
+	case errors.As(err, &se):
+		return nil, se.Code, err
+	case err != nil:
 		return nil, 0, err
 	}
-	resp, err := r.http.Do(req)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode == http.StatusNotFound {
-		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
-		return nil, resp.StatusCode, nil
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, resp.StatusCode, fmt.Errorf("GET replay: %s", resp.Status)
-	}
-	var rep protocol.Replay
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 64<<20)).Decode(&rep); err != nil {
-		return nil, resp.StatusCode, err
-	}
-	return &rep, resp.StatusCode, nil
+	return rep, http.StatusOK, nil
 }
 
 // compareReplay checks one bot's acknowledged moves against the replay:

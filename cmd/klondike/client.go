@@ -10,6 +10,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"klondike/api/client"
 	"klondike/api/protocol"
 )
 
@@ -85,7 +86,7 @@ type playClient struct {
 	done   chan struct{} // closed when run returns: stops the feeders
 	frames chan frame
 
-	conn    *websocket.Conn
+	conn    *client.Conn
 	gen     int
 	tries   int            // reconnections since the last welcome
 	readers sync.WaitGroup // the running read loops
@@ -212,8 +213,7 @@ func (c *playClient) run(ctx context.Context) error {
 // shutdown closes the connection and waits for its read loops.
 func (c *playClient) shutdown() {
 	if c.conn != nil {
-		c.conn.WriteControl(websocket.CloseMessage,
-			websocket.FormatCloseMessage(websocket.CloseNormalClosure, "bye"), time.Now().Add(time.Second))
+		c.conn.CloseNormal("bye", time.Second)
 		c.conn.Close()
 	}
 	close(c.done)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"klondike/api/client"
 	"klondike/api/protocol"
 )
 
@@ -34,7 +35,7 @@ type request struct {
 func (c *playClient) connect(ctx context.Context) error {
 	dctx, cancel := context.WithTimeout(ctx, c.cfg.DialTimeout)
 	defer cancel()
-	conn, resp, err := c.dialer.DialContext(dctx, c.cfg.URL, nil)
+	conn, resp, err := client.Dial(dctx, c.cfg.URL, client.Options{Dialer: &c.dialer, ReadTimeout: c.cfg.ReadTimeout, WriteWait: c.cfg.WriteWait})
 	if err != nil {
 		if ctx.Err() != nil {
 			return errInterrupted
@@ -47,15 +48,6 @@ func (c *playClient) connect(ctx context.Context) error {
 	c.conn = conn
 	c.gen++
 	gen := c.gen
-	conn.SetReadDeadline(time.Now().Add(c.cfg.ReadTimeout))
-	conn.SetPingHandler(func(data string) error {
-		conn.SetReadDeadline(time.Now().Add(c.cfg.ReadTimeout))
-		err := conn.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(c.cfg.WriteWait))
-		if errors.Is(err, websocket.ErrCloseSent) {
-			return nil
-		}
-		return err
-	})
 	c.readers.Add(1)
 	go c.readLoop(conn, gen)
 	c.request(&protocol.Hello{Type: protocol.TypeHello, Name: c.name, Token: c.token})
@@ -64,13 +56,10 @@ func (c *playClient) connect(ctx context.Context) error {
 
 // readLoop hands each message of conn to the main loop, then the error
 // that ended it. It ends with the connection (or when run returns).
-func (c *playClient) readLoop(conn *websocket.Conn, gen int) {
+func (c *playClient) readLoop(conn *client.Conn, gen int) {
 	defer c.readers.Done()
 	for {
-		_, data, err := conn.ReadMessage()
-		if err == nil {
-			conn.SetReadDeadline(time.Now().Add(c.cfg.ReadTimeout))
-		}
+		data, err := conn.Read()
 		select {
 		case c.frames <- frame{gen: gen, data: data, err: err}:
 		case <-c.done:
@@ -110,8 +99,7 @@ func (c *playClient) send(msg any) {
 	if c.conn == nil {
 		return
 	}
-	c.conn.SetWriteDeadline(time.Now().Add(c.cfg.WriteWait))
-	if err := c.conn.WriteJSON(msg); err != nil {
+	if err := c.conn.Send(msg); err != nil {
 		c.conn.Close()
 	}
 }

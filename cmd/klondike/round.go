@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -9,11 +10,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
 	"time"
 
+	"klondike/api/client"
 	"klondike/api/protocol"
 	"klondike/engine"
 )
@@ -50,37 +53,36 @@ type playerCheck struct {
 // (GET /api/v1/rounds/{id}/replay), from a file, stdin ("-") or an
 // http(s) URL.
 func loadRound(src string, stdin io.Reader) (*protocol.Replay, error) {
-	var r io.Reader
+	var rep *protocol.Replay
+	var err error
 	switch {
 	case src == "-":
-		r = stdin
+		rep, err = client.ReadReplay(stdin)
 	case strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://"):
-		c := &http.Client{Timeout: 30 * time.Second}
-		resp, err := c.Get(src)
-		if err != nil {
+		rep, err = client.GetReplay(context.Background(), &http.Client{Timeout: 30 * time.Second}, src)
+		var se *client.StatusError
+		if errors.As(err, &se) {
+			return nil, badInput{fmt.Errorf("%s: %s (a replay is published when its round ends)", src, se.Status)}
+		}
+		var ue *url.Error
+		if errors.As(err, &ue) {
 			return nil, badInput{err}
 		}
-		defer resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return nil, badInput{fmt.Errorf("%s: %s (a replay is published when its round ends)", src, resp.Status)}
-		}
-		r = resp.Body
 	default:
-		f, err := os.Open(src)
-		if err != nil {
-			return nil, badInput{err}
+		f, ferr := os.Open(src)
+		if ferr != nil {
+			return nil, badInput{ferr}
 		}
 		defer f.Close()
-		r = f
+		rep, err = client.ReadReplay(f)
 	}
-	var rep protocol.Replay
-	if err := json.NewDecoder(io.LimitReader(r, 64<<20)).Decode(&rep); err != nil {
+	if err != nil {
 		return nil, badInput{fmt.Errorf("round replay %s: %w", src, err)}
 	}
 	if err := rep.Rules.Validate(); err != nil {
 		return nil, badInput{fmt.Errorf("round replay %s: %w", src, err)}
 	}
-	return &rep, nil
+	return rep, nil
 }
 
 // replayRound verifies a server's round replay: the commitment against the

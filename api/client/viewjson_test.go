@@ -1,38 +1,40 @@
-package engine
+package client
 
 import (
 	"encoding/json"
 	"math/rand/v2"
 	"reflect"
 	"testing"
+
+	"klondike/engine"
 )
 
 // viewsOfPlay returns the JSON of every position of random games of the
 // given games (legal moves, a fixed seed) under several rules, with the view
 // each stands for; the last of each game resigned, timed out, or as it
 // ended.
-func viewsOfPlay(t testing.TB, games ...Variant) (texts [][]byte, views []View) {
+func viewsOfPlay(t testing.TB, games ...engine.Variant) (texts [][]byte, views []engine.View) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, v := range games {
 		for _, rc := range []struct{ draw, passes int }{{3, 0}, {1, 0}, {1, 3}, {3, 1}} {
-			r := DefaultRulesFor(v)
+			r := engine.DefaultRulesFor(v)
 			r.Draw, r.Passes = rc.draw, rc.passes
-			if v == Whitehead {
+			if v == engine.Whitehead {
 				r.Draw, r.Passes = 1, 1
 			}
 			deals := uint64(12)
-			if v != Klondike {
+			if v != engine.Klondike {
 				deals = 3 // the other games add their own fields only
 			}
 			for deal := uint64(1); deal <= deals; deal++ {
-				g, err := NewGame(NumberedDealFor(v, deal), r)
+				g, err := engine.NewGame(engine.NumberedDealFor(v, deal), r)
 				if err != nil {
 					t.Fatal(err)
 				}
-				var moves []Move
-				for step := 0; step < 300 && g.Status() == Playing; step++ {
+				var moves []engine.Move
+				for step := 0; step < 300 && g.Status() == engine.Playing; step++ {
 					el := int64(step) * 997
-					texts = append(texts, g.AppendViewJSON(nil, el))
+					texts = append(texts, marshalView(t, g.View(el)))
 					views = append(views, g.View(el))
 					moves = g.LegalMoves(moves[:0])
 					if len(moves) == 0 {
@@ -48,7 +50,7 @@ func viewsOfPlay(t testing.TB, games ...Variant) (texts [][]byte, views []View) 
 				case 1:
 					g.TimeOut()
 				}
-				texts = append(texts, g.AppendViewJSON(nil, 123456789012))
+				texts = append(texts, marshalView(t, g.View(123456789012)))
 				views = append(views, g.View(123456789012))
 			}
 		}
@@ -56,32 +58,38 @@ func viewsOfPlay(t testing.TB, games ...Variant) (texts [][]byte, views []View) 
 	return texts, views
 }
 
-// TestParseViewJSON: ParseViewJSON reads every view AppendViewJSON writes
-// as encoding/json does (and as the game's View is); it takes nothing but
+// marshalView is the view's JSON as encoding/json writes it, which is what
+// the server sends.
+func marshalView(t testing.TB, v engine.View) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestParseView: parseView reads every view encoding/json writes as
+// encoding/json reads it (and as the game's View is); it takes nothing but
 // those bytes; and whatever it accepts of a damaged view, encoding/json
 // reads the same way.
-func TestParseViewJSON(t *testing.T) {
-	texts, views := viewsOfPlay(t, Klondike, ThumbAndPouch, Whitehead, DoubleKlondike)
-	statuses := map[Status]bool{}
+func TestParseView(t *testing.T) {
+	texts, views := viewsOfPlay(t, engine.Klondike, engine.ThumbAndPouch, engine.Whitehead, engine.DoubleKlondike)
+	statuses := map[engine.Status]bool{}
 	for k, b := range texts {
-		var fast, slow View
-		n, ok := ParseViewJSON(b, &fast)
+		var fast, slow engine.View
+		n, ok := parseView(b, &fast)
 		if !ok || n != len(b) {
 			t.Fatalf("view %d: ok %v after %d of %d bytes: %s", k, ok, n, len(b), b)
 		}
-		if err := slow.unmarshalFields(b); err != nil {
+		if err := json.Unmarshal(b, &slow); err != nil {
 			t.Fatal(err)
-		}
-		var pub View // json.Unmarshal takes View.UnmarshalJSON's fast path
-		if err := json.Unmarshal(b, &pub); err != nil || !reflect.DeepEqual(pub, slow) {
-			t.Fatalf("view %d: json.Unmarshal = %+v, %v", k, pub, err)
 		}
 		if !reflect.DeepEqual(fast, slow) || !reflect.DeepEqual(fast, views[k]) {
 			t.Fatalf("view %d: %s\nfast %+v\njson %+v\nview %+v", k, b, fast, slow, views[k])
 		}
 		statuses[fast.Status] = true
 		// More after the view is left to the caller.
-		if n, ok := ParseViewJSON(append(append([]byte{}, b...), `,"x":1}`...), &fast); !ok || n != len(b) {
+		if n, ok := parseView(append(append([]byte{}, b...), `,"x":1}`...), &fast); !ok || n != len(b) {
 			t.Fatalf("view %d with more after it: ok %v, %d bytes", k, ok, n)
 		}
 	}
@@ -99,9 +107,9 @@ func TestParseViewJSON(t *testing.T) {
 		if k%40 != 0 {
 			continue
 		}
-		var v View
+		var v engine.View
 		for cut := range len(b) {
-			if _, ok := ParseViewJSON(b[:cut], &v); ok {
+			if _, ok := parseView(b[:cut], &v); ok {
 				t.Fatalf("view %d cut at %d accepted: %s", k, cut, b[:cut])
 			}
 		}
@@ -116,13 +124,13 @@ func TestParseViewJSON(t *testing.T) {
 			case 2:
 				d = append(d[:i], d[i+1:]...)
 			}
-			var fast, slow View
-			n, ok := ParseViewJSON(d, &fast)
+			var fast, slow engine.View
+			n, ok := parseView(d, &fast)
 			if !ok || n != len(d) {
 				continue
 			}
 			accepted++
-			if err := slow.unmarshalFields(d); err != nil {
+			if err := json.Unmarshal(d, &slow); err != nil {
 				t.Fatalf("accepted %s, which encoding/json refuses: %v", d, err)
 			}
 			if !reflect.DeepEqual(fast, slow) {
@@ -135,13 +143,13 @@ func TestParseViewJSON(t *testing.T) {
 	}
 }
 
-func BenchmarkParseViewJSON(b *testing.B) {
-	texts, _ := viewsOfPlay(b, Klondike)
+func BenchmarkParseView(b *testing.B) {
+	texts, _ := viewsOfPlay(b, engine.Klondike)
 	b.Run("fast", func(b *testing.B) {
 		b.ReportAllocs()
-		var v View
+		var v engine.View
 		for i := range b.N {
-			if _, ok := ParseViewJSON(texts[i%len(texts)], &v); !ok {
+			if _, ok := parseView(texts[i%len(texts)], &v); !ok {
 				b.Fatal("refused")
 			}
 		}
@@ -149,7 +157,7 @@ func BenchmarkParseViewJSON(b *testing.B) {
 	b.Run("encoding-json", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := range b.N {
-			var v View
+			var v engine.View
 			if err := json.Unmarshal(texts[i%len(texts)], &v); err != nil {
 				b.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package main
+package client
 
 import (
 	"encoding/json"
@@ -63,7 +63,7 @@ func moveOKFrames(t testing.TB) [][]byte {
 func TestParseMoveOK(t *testing.T) {
 	frames := moveOKFrames(t)
 	for k, f := range frames {
-		var fast, slow inMsg
+		var fast, slow Message
 		if !parseMoveOK(f, &fast) {
 			t.Fatalf("frame %d refused: %s", k, f)
 		}
@@ -82,7 +82,7 @@ func TestParseMoveOK(t *testing.T) {
 		`{"type":"move_ok","round_id":"r","seq":1,"view":null,"events":[]}`,
 		`{"type":"move_rejected","round_id":"r","seq":1}`,
 	} {
-		var m inMsg
+		var m Message
 		if parseMoveOK([]byte(f), &m) {
 			t.Errorf("accepted %s", f)
 		}
@@ -93,7 +93,7 @@ func TestParseMoveOK(t *testing.T) {
 		if k%25 != 0 {
 			continue
 		}
-		var m inMsg
+		var m Message
 		for cut := range len(f) {
 			if parseMoveOK(f[:cut], &m) {
 				t.Fatalf("frame %d cut at %d accepted", k, cut)
@@ -113,7 +113,7 @@ func TestParseMoveOK(t *testing.T) {
 			case 2:
 				d = append(d[:i], d[i+1:]...)
 			}
-			var fast, slow inMsg
+			var fast, slow Message
 			if !parseMoveOK(d, &fast) {
 				continue
 			}
@@ -136,7 +136,7 @@ func BenchmarkDecodeMoveOK(b *testing.B) {
 	b.Run("parseMoveOK", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := range b.N {
-			var m inMsg
+			var m Message
 			if !parseMoveOK(frames[i%len(frames)], &m) {
 				b.Fatal("refused")
 			}
@@ -145,10 +145,40 @@ func BenchmarkDecodeMoveOK(b *testing.B) {
 	b.Run("encoding-json", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := range b.N {
-			var m inMsg
+			var m Message
 			if err := json.Unmarshal(frames[i%len(frames)], &m); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
+}
+
+// TestDecodeMessage: the server's move_ok frames take the fast path, any
+// other frame encoding/json, and both give what encoding/json gives.
+func TestDecodeMessage(t *testing.T) {
+	frames := moveOKFrames(t)[:20]
+	frames = append(frames,
+		[]byte(`{"type":"welcome","re":"1","player_id":"p1"}`),
+		[]byte(`{"type":"move_ok", "round_id":"r","seq":1}`),
+		[]byte(`{"re":"2","type":"error","code":"rate_limited","message":"slow down"}`))
+	for k, f := range frames {
+		var m, want Message
+		m.Re = "left over"
+		fast, err := DecodeMessage(f, &m)
+		if err != nil {
+			t.Fatalf("frame %d: %v", k, err)
+		}
+		if wantFast := k < 20; fast != wantFast {
+			t.Errorf("frame %d: fast %v, want %v: %s", k, fast, wantFast, f)
+		}
+		if err := json.Unmarshal(f, &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(m, want) {
+			t.Fatalf("frame %d: %s\ngot  %+v\nwant %+v", k, f, m, want)
+		}
+	}
+	if _, err := DecodeMessage([]byte(`{"type":`), new(Message)); err == nil {
+		t.Error("a cut frame decoded")
+	}
 }

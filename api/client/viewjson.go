@@ -1,18 +1,20 @@
-package engine
+package client
 
-// ParseViewJSON reads the view at the start of b written exactly as
-// AppendViewJSON writes one, of any game: its keys in that order, no spaces, canonical
+import "klondike/engine"
+
+// parseView reads the view at the start of b written exactly as the
+// server writes one (api/internal/fast.AppendViewJSON), of any game: its keys in that order, no spaces, canonical
 // card tokens, no leading zeros. It returns the bytes the view took, or
 // ok == false for anything else (v is then partly written), which
 // encoding/json reads instead. A client that reads a view with every move
 // (the load generator's bots) saves encoding/json's reflection with it;
 // for any input it accepts, it gives what encoding/json gives
-// (TestParseViewJSON).
-func ParseViewJSON(b []byte, v *View) (n int, ok bool) {
+// (TestParseView).
+func parseView(b []byte, v *engine.View) (n int, ok bool) {
 	r := viewReader{b: b, ok: true}
 	// One array for every card of the view: a view shows at most the 52
 	// cards face up and 3 of the waste.
-	cards := make([]Card, 0, NumCards+3)
+	cards := make([]engine.Card, 0, engine.NumCards+3)
 	r.lit(`{"tableau":[`)
 	for i := range v.Tableau {
 		if i > 0 {
@@ -27,11 +29,11 @@ func ParseViewJSON(b []byte, v *View) (n int, ok bool) {
 	v.MorePiles = v.MorePiles[:0]
 	if r.has(",") {
 		// Double Klondike's piles 8 and 9.
-		for i := NumPiles; i < MaxPiles; i++ {
-			if i > NumPiles {
+		for i := engine.NumPiles; i < engine.MaxPiles; i++ {
+			if i > engine.NumPiles {
 				r.lit(",")
 			}
-			var p PileView
+			var p engine.PileView
 			r.lit(`{"down":`)
 			p.Down = int(r.int())
 			r.lit(`,"up":`)
@@ -60,7 +62,7 @@ func ParseViewJSON(b []byte, v *View) (n int, ok bool) {
 	r.lit(`}`)
 	v.Foundations2, v.FoundationBase = nil, 0
 	if r.has(`,"foundations2":{"C":`) {
-		f := new(FoundationCounts)
+		f := new(engine.FoundationCounts)
 		f.C = int(r.int())
 		r.lit(`,"D":`)
 		f.D = int(r.int())
@@ -97,8 +99,8 @@ func ParseViewJSON(b []byte, v *View) (n int, ok bool) {
 	return r.i, r.ok
 }
 
-// viewReader reads ParseViewJSON's input; ok turns false at the first byte
-// that is not what AppendViewJSON would have written, and stays false.
+// viewReader reads parseView's input; ok turns false at the first byte
+// that is not what the server would have written, and stays false.
 type viewReader struct {
 	b  []byte
 	i  int
@@ -153,7 +155,7 @@ func (r *viewReader) int() int64 {
 // cards reads a list of card tokens into the end of buf and returns the
 // list (capped at its length, so that appending to it cannot overwrite
 // the next list) and buf with it.
-func (r *viewReader) cards(buf []Card) (list, rest []Card) {
+func (r *viewReader) cards(buf []engine.Card) (list, rest []engine.Card) {
 	r.lit("[")
 	start := len(buf)
 	for r.ok && !r.has("]") {
@@ -170,13 +172,13 @@ func (r *viewReader) cards(buf []Card) (list, rest []Card) {
 }
 
 // card reads a quoted canonical card token, such as "TD".
-func (r *viewReader) card() Card {
+func (r *viewReader) card() engine.Card {
 	if !r.ok || len(r.b)-r.i < 4 || r.b[r.i] != '"' || r.b[r.i+3] != '"' {
 		r.ok = false
-		return NoCard
+		return engine.NoCard
 	}
 	c := cardOfToken[r.b[r.i+1]][suitIndex(r.b[r.i+2])]
-	if c == NoCard {
+	if c == engine.NoCard {
 		r.ok = false
 	}
 	r.i += 4
@@ -184,19 +186,31 @@ func (r *viewReader) card() Card {
 }
 
 // status reads a status name up to its closing quote (not read).
-func (r *viewReader) status() Status {
+func (r *viewReader) status() engine.Status {
 	if !r.ok {
-		return Playing
+		return engine.Playing
 	}
 	for s, name := range statusNames {
 		if len(r.b)-r.i > len(name) && string(r.b[r.i:r.i+len(name)]) == name && r.b[r.i+len(name)] == '"' {
 			r.i += len(name)
-			return Status(s)
+			return engine.Status(s)
 		}
 	}
 	r.ok = false
-	return Playing
+	return engine.Playing
 }
+
+// statusNames are the names of the statuses, by value: engine.ParseStatus
+// reads every name there is.
+var statusNames = func() (names []string) {
+	for s := engine.Playing; ; s++ {
+		name := s.String()
+		if _, err := engine.ParseStatus(name); err != nil {
+			return names
+		}
+		names = append(names, name)
+	}
+}()
 
 // suitIndex returns the index in cardOfToken of a canonical suit letter,
 // or 4 for any other byte.
@@ -216,9 +230,9 @@ func suitIndex(b byte) int {
 
 // cardOfToken[rank letter][suit index] is the card of a canonical token,
 // or NoCard.
-var cardOfToken = func() (t [256][5]Card) {
-	for i := range NumCards {
-		c := CardAt(i)
+var cardOfToken = func() (t [256][5]engine.Card) {
+	for i := range engine.NumCards {
+		c := engine.CardAt(i)
 		tok := c.String()
 		t[tok[0]][suitIndex(tok[1])] = c
 	}
