@@ -31,6 +31,7 @@ type hubPlayer struct {
 }
 
 var _ match.PaceSink = (*Hub)(nil)
+var _ match.PreparingSink = (*Hub)(nil)
 
 // NewHub makes an empty hub; m must not be nil (see Metrics).
 func NewHub(m *Metrics) *Hub {
@@ -110,6 +111,19 @@ func (h *Hub) Send(to []string, ev match.Event) {
 			msg = encodeEvent(ev)
 		}
 		c.Send(msg)
+	}
+}
+
+// Prepare implements match.PreparingSink: ev is written now, and the
+// returned func only queues it, on the connection of each player of to.
+func (h *Hub) Prepare(ev match.Event) func(to []string) {
+	msg := encodeEvent(ev)
+	return func(to []string) {
+		for _, id := range to {
+			if c := h.conn(id); c != nil {
+				c.Send(msg)
+			}
+		}
 	}
 }
 

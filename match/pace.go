@@ -11,6 +11,15 @@ import (
 	"klondike/engine"
 )
 
+// A PreparingSink does the costly part of a Send (writing the event for
+// the wire) in Prepare, so that a caller holding a lock only queues it:
+// the pace sends boards under the round's lock, which moves take too.
+type PreparingSink interface {
+	Sink
+	// Prepare writes ev; the returned func queues it for to.
+	Prepare(ev Event) (send func(to []string))
+}
+
 // A PaceSink is a Sink whose connections let a due leaderboard leave with
 // the answer they are about to write to a player: before it writes what a
 // player's message made, the connection calls SendDue of the pace the
@@ -240,6 +249,10 @@ func (p *LeaderboardPace) send(v *paceView, entries []Entry, now time.Time, wait
 	p.to = to
 	if len(to) > 0 {
 		ev := Leaderboard{MatchID: p.matchID, RoundID: v.round.ID, Entries: entries}
+		deliver := func(to []string) { p.sink.Send(to, ev) }
+		if ps, ok := p.sink.(PreparingSink); ok {
+			deliver = ps.Prepare(ev) // the encoding, outside the round's lock
+		}
 		// The round's end turns it over, then takes r.mu, before its
 		// results go out: a board sent under r.mu while the round is not
 		// over cannot follow them.
@@ -250,7 +263,7 @@ func (p *LeaderboardPace) send(v *paceView, entries []Entry, now time.Time, wait
 			return false
 		}
 		if !r.Over() {
-			p.sink.Send(to, ev)
+			deliver(to)
 			for _, id := range to {
 				p.seen[id] = h
 			}
