@@ -103,16 +103,7 @@ func TestParseMoveOK(t *testing.T) {
 			t.Fatalf("frame %d with one more key accepted", k)
 		}
 		for range 300 {
-			d := append([]byte{}, f...)
-			i := rng.IntN(len(d))
-			switch rng.IntN(3) {
-			case 0:
-				d[i] = "0123456789-\"[],:{}ACDHSTJQKnul \\xe"[rng.IntN(34)]
-			case 1:
-				d = append(d[:i], append([]byte{' '}, d[i:]...)...)
-			case 2:
-				d = append(d[:i], d[i+1:]...)
-			}
+			d := damage(f, rng)
 			var fast, slow Message
 			if !parseMoveOK(d, &fast) {
 				continue

@@ -18,7 +18,7 @@ func TestBucketsBounded(t *testing.T) {
 	for range maxKeys + 1000 {
 		ip = ip.Next()
 		if !b.Take(ip.String(), now) {
-			t.Fatalf("the first session from %s refused", ip)
+			t.Fatalf("the first take for %s refused", ip)
 		}
 		if len(b.full) > maxKeys {
 			t.Fatalf("%d addresses kept, want at most %d", len(b.full), maxKeys)
