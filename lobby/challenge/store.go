@@ -48,6 +48,11 @@ type Store interface {
 	// PlayerEntry returns the player's entry with its rank;
 	// match.ErrNotFound if the player has none.
 	PlayerEntry(ctx context.Context, id, playerID string) (match.BoardEntry, error)
+
+	// Made returns up to limit of the challenges (KindChallenge) the player
+	// created that the store still keeps, newest first: Create indexes a
+	// challenge under its CreatorID for as long as it keeps the challenge.
+	Made(ctx context.Context, creatorID string, limit int) ([]Record, error)
 }
 
 // A RecordStore keeps every player's records. Every method returns an
@@ -60,4 +65,12 @@ type RecordStore interface {
 	// Records returns the player's records, one per variant played, in
 	// the order of their variants' names; none for a player with no game.
 	Records(ctx context.Context, playerID string) ([]VariantRecord, error)
+	// Recent returns up to limit of the player's last results, newest
+	// first: AddResult keeps the last MaxRecent of each player.
+	Recent(ctx context.Context, playerID string, limit int) ([]GameResult, error)
+	// DeleteRecords forgets the player's records and recent results.
+	DeleteRecords(ctx context.Context, playerID string) error
 }
+
+// MaxRecent is how many of a player's last results a RecordStore keeps.
+const MaxRecent = 20
