@@ -66,7 +66,8 @@ var (
 // Every method returns an error matching match.ErrUnavailable when the
 // store cannot be reached, and match.ErrNotFound where it says so.
 type Players interface {
-	// Create stores a new player with its first device credential.
+	// Create stores a new player with its first device credential; it
+	// fails, changing nothing, when a player with p.ID exists.
 	Create(ctx context.Context, p Player, cred string, idle time.Duration) error
 	// Resume returns the player of the device credential and restarts the
 	// idle clocks of the player and what it holds; match.ErrNotFound when
