@@ -38,6 +38,13 @@ func exercise(t *testing.T, b *backends.Backends) {
 	if got, err := b.Sessions.Resume(ctx, "t", time.Minute); err != nil || got != s {
 		t.Fatalf("Sessions.Resume = %+v, %v; want %+v", got, err, s)
 	}
+	pl := lobby.Player{ID: "p", Name: "n", Created: time.Now()}
+	if err := b.Players.Create(ctx, pl, "cred", time.Minute); err != nil {
+		t.Fatalf("Players.Create: %v", err)
+	}
+	if got, err := b.Players.Resume(ctx, "cred", time.Minute); err != nil || got.ID != pl.ID || got.Name != pl.Name {
+		t.Fatalf("Players.Resume = %+v, %v; want %+v", got, err, pl)
+	}
 	if _, err := b.Challenges.Load(ctx, "no-such-round"); !errors.Is(err, match.ErrNotFound) {
 		t.Fatalf("Challenges.Load(no-such-round) = %v, want match.ErrNotFound", err)
 	}
@@ -73,6 +80,12 @@ func TestOpenMemoryIsPrivate(t *testing.T) {
 	}
 	if s, err := b.Sessions.Resume(ctx, "t", time.Minute); !errors.Is(err, match.ErrNotFound) {
 		t.Fatalf("another Open's session = %+v, %v; want match.ErrNotFound", s, err)
+	}
+	if err := a.Players.Create(ctx, lobby.Player{ID: "p"}, "cred", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := b.Players.Resume(ctx, "cred", time.Minute); !errors.Is(err, match.ErrNotFound) {
+		t.Fatalf("another Open's player = %+v, %v; want match.ErrNotFound", p, err)
 	}
 }
 
@@ -124,6 +137,12 @@ func TestOpenRedis(t *testing.T) {
 	}
 	if s, err := other.Sessions.Resume(ctx, "t", time.Minute); !errors.Is(err, match.ErrNotFound) {
 		t.Errorf("the session under another prefix = %+v, %v; want match.ErrNotFound", s, err)
+	}
+	if p, err := b.Players.Resume(ctx, "cred", time.Minute); err != nil || p.ID != "p" {
+		t.Errorf("the player on another Open of the same prefix = %+v, %v; want p", p, err)
+	}
+	if p, err := other.Players.Resume(ctx, "cred", time.Minute); !errors.Is(err, match.ErrNotFound) {
+		t.Errorf("the player under another prefix = %+v, %v; want match.ErrNotFound", p, err)
 	}
 }
 

@@ -59,6 +59,12 @@ func TestOpen(t *testing.T) {
 			if got, err := b.Sessions.Resume(ctx, "t", time.Minute); err != nil || got != s {
 				t.Fatalf("Sessions.Resume = %+v, %v; want %+v", got, err, s)
 			}
+			if err := b.Players.Create(ctx, lobby.Player{ID: "p", Name: "n", Created: time.Now()}, "cred", time.Minute); err != nil {
+				t.Fatalf("Players.Create: %v", err)
+			}
+			if got, err := b.Players.Resume(ctx, "cred", time.Minute); err != nil || got.ID != "p" {
+				t.Fatalf("Players.Resume = %+v, %v; want p", got, err)
+			}
 			if err := b.Close(); err != nil {
 				t.Fatalf("Close: %v", err)
 			}
