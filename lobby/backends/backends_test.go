@@ -31,13 +31,6 @@ func exercise(t *testing.T, b *backends.Backends) {
 	if _, err := b.Coord.SaveMatch(ctx, "m1", 0, []byte("rec"), true, time.Minute); err != nil {
 		t.Fatalf("Coord.SaveMatch: %v", err)
 	}
-	s := lobby.Session{PlayerID: "p", Name: "n", Token: "t"}
-	if err := b.Sessions.Save(ctx, s, time.Minute); err != nil {
-		t.Fatalf("Sessions.Save: %v", err)
-	}
-	if got, err := b.Sessions.Resume(ctx, "t", time.Minute); err != nil || got != s {
-		t.Fatalf("Sessions.Resume = %+v, %v; want %+v", got, err, s)
-	}
 	pl := lobby.Player{ID: "p", Name: "n", Created: time.Now()}
 	if err := b.Players.Create(ctx, pl, "cred", time.Minute); err != nil {
 		t.Fatalf("Players.Create: %v", err)
@@ -75,12 +68,6 @@ func TestOpenMemoryIsPrivate(t *testing.T) {
 	ctx := context.Background()
 	a, _ := backends.Open(ctx, "", backends.Options{})
 	b, _ := backends.Open(ctx, "", backends.Options{})
-	if err := a.Sessions.Save(ctx, lobby.Session{PlayerID: "p", Token: "t"}, time.Minute); err != nil {
-		t.Fatal(err)
-	}
-	if s, err := b.Sessions.Resume(ctx, "t", time.Minute); !errors.Is(err, match.ErrNotFound) {
-		t.Fatalf("another Open's session = %+v, %v; want match.ErrNotFound", s, err)
-	}
 	if err := a.Players.Create(ctx, lobby.Player{ID: "p"}, "cred", time.Minute); err != nil {
 		t.Fatal(err)
 	}
@@ -132,12 +119,6 @@ func TestOpenRedis(t *testing.T) {
 	}
 	a, b, other := open(prefix), open(prefix), open(prefix+"other:")
 	exercise(t, a)
-	if s, err := b.Sessions.Resume(ctx, "t", time.Minute); err != nil || s.PlayerID != "p" {
-		t.Errorf("the session on another Open of the same prefix = %+v, %v; want p's", s, err)
-	}
-	if s, err := other.Sessions.Resume(ctx, "t", time.Minute); !errors.Is(err, match.ErrNotFound) {
-		t.Errorf("the session under another prefix = %+v, %v; want match.ErrNotFound", s, err)
-	}
 	if p, err := b.Players.Resume(ctx, "cred", time.Minute); err != nil || p.ID != "p" {
 		t.Errorf("the player on another Open of the same prefix = %+v, %v; want p", p, err)
 	}
