@@ -208,11 +208,15 @@ func (s *Service) Closed(c *ws.Conn) {
 	if id == "" {
 		return
 	}
-	if s.Hub.Detach(id, c) { // the one that played: the player is away
-		ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
-		defer cancel()
-		s.Lobby.Connected(ctx, id, false)
+	wasPlaying, next := s.Hub.Detach(id, c)
+	if !wasPlaying {
+		return
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
+	defer cancel()
+	// Another connection of the player's plays now: it gets the match
+	// and round as on resume. None: the player is away.
+	s.Lobby.Connected(ctx, id, next != nil)
 }
 
 func (s *Service) hello(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {

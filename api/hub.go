@@ -114,9 +114,11 @@ func (h *Hub) PlayHere(playerID string, c *ws.Conn) (prev *ws.Conn, ok bool) {
 }
 
 // Detach forgets c as one of the player's connections, and reports
-// whether it was the one that played (a connection already gone, or one
-// that did not play, changes nothing else).
-func (h *Hub) Detach(playerID string, c *ws.Conn) (wasPlaying bool) {
+// whether it was the one that played; then the newest of the player's
+// other connections, if any, plays instead, and is returned as next (a
+// tab closed hands the game back to the tab left open). A connection
+// already gone, or one that did not play, changes nothing else.
+func (h *Hub) Detach(playerID string, c *ws.Conn) (wasPlaying bool, next *ws.Conn) {
 	h.mu.Lock()
 	p := h.players[playerID]
 	i := slices.Index(p.conns, c)
@@ -129,13 +131,17 @@ func (h *Hub) Detach(playerID string, c *ws.Conn) (wasPlaying bool) {
 		if p.playing == c {
 			p.playing = nil
 			wasPlaying = true
+			if n := len(p.conns); n > 0 {
+				next = p.conns[n-1]
+				p.playing = next
+			}
 		}
 		h.put(playerID, p)
 	}
 	n := h.online
 	h.mu.Unlock()
 	h.m.Players.Set(float64(n))
-	return wasPlaying
+	return wasPlaying, next
 }
 
 // CloseAll closes every connection of the player with code and reason:

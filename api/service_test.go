@@ -236,7 +236,7 @@ func TestHubSeveralConnections(t *testing.T) {
 	if m := recv(t, first); m["type"] != protocol.TypeRecords || m["re"] != "r" {
 		t.Fatalf("the older connection read %v, want the reply to its own request", m)
 	}
-	if hub.Detach(pid, oldConn) || !hub.Connected(pid) {
+	if was, _ := hub.Detach(pid, oldConn); was || !hub.Connected(pid) {
 		t.Fatal("the connection that does not play took the player's play with it")
 	}
 	var more []*websocket.Conn
@@ -251,7 +251,17 @@ func TestHubSeveralConnections(t *testing.T) {
 	if v := testutil.ToFloat64(srv.Metrics.Players); v != 1 {
 		t.Fatalf("klondike_connected_players = %v", v)
 	}
-	_ = more
+	// The one that plays closes: the newest left plays.
+	last := more[len(more)-1]
+	last.Close()
+	deadline := time.Now().Add(ioWait)
+	for connsOf(hub, pid) != MaxConnsPerPlayer-1 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	hub.Send([]string{pid}, match.MatchOver{MatchID: "again"})
+	if m := recv(t, more[len(more)-2]); m["type"] != protocol.TypeMatchOver || m["match_id"] != "again" {
+		t.Fatalf("after the playing connection closed, the newest left got %v", m)
+	}
 }
 
 // connsOf is how many connections the hub keeps of the player.

@@ -26,7 +26,10 @@ type Welcome struct {
 
 // PlayingElsewhere tells a connection that another connection of the
 // same player (a newer tab, or one that said play_here) plays the match
-// now: this one gets no more of its events until it says play_here.
+// now: this one gets no more of its events until it plays again, by
+// saying play_here or when the one that plays closes. Any event of the
+// match it gets from then on (the match, the round, as on resume) says it
+// plays again.
 type PlayingElsewhere struct {
 	Type    string `json:"type"`
 	MatchID string `json:"match_id"`
