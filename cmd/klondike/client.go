@@ -128,6 +128,7 @@ type playClient struct {
 	lastMove time.Time
 
 	confirm    string // "resign" or "close" while waiting for y/N
+	elsewhere  bool   // another connection of the player plays its match (playing_elsewhere)
 	confirmArg string // what to close
 	eof        bool
 	eofNoted   bool

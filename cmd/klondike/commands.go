@@ -54,6 +54,8 @@ func (c *playClient) command(line string) {
 	switch word {
 	case "help", "?":
 		c.printf("%s", playHelp)
+	case "here":
+		c.request(&protocol.PlayHere{Type: protocol.TypePlayHere})
 	case "quit", "exit":
 		c.quit = true
 		if c.attemptUnderWay() {
@@ -293,6 +295,7 @@ Commands:
   list       list open public matches    list more  the next page of them
   spectate MATCH_ID  watch a match       rematch  play again, same players
   help       this text                   quit     leave (your seat is kept)
+  here       play here the game this player plays in another terminal or tab
 Daily deals and challenges: a deal everyone plays once, on their own clock.
   daily      list today's daily deals    daily 3 | daily 1  play one
   challenge ID   play a challenge (its id or its link, .../c/ID)

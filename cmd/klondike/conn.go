@@ -124,7 +124,10 @@ func (c *playClient) connectionLost(ctx context.Context, cause error) error {
 	}
 	var ce *websocket.CloseError
 	if errors.As(cause, &ce) && ce.Code == protocol.CloseReplaced {
-		return errors.New("this session connected again elsewhere (connection replaced)")
+		return errors.New("this player opened too many connections at once; this, the oldest, was closed")
+	}
+	if errors.As(cause, &ce) && ce.Code == protocol.CloseSignedOut {
+		return errors.New("this player signed out everywhere or was deleted: the saved credential no longer works (the next run starts a new player)")
 	}
 	if !c.shouldReconnect() {
 		return fmt.Errorf("connection lost: %v", cause)

@@ -29,6 +29,11 @@ func (c *playClient) handle(data []byte) {
 	req := c.pending[env.Re]
 	reqType := req.typ
 	delete(c.pending, env.Re)
+	if c.elsewhere && (env.Re == "" && matchEvent(env.Type) || reqType == protocol.TypePlayHere && env.Type == protocol.TypeMatch) {
+		// Only the connection that plays gets the match's events.
+		c.elsewhere = false
+		c.printf("You play here again.\n")
+	}
 	switch env.Type {
 	case protocol.TypeWelcome:
 		handleAs(c, env.Type, data, c.onWelcome)
@@ -71,6 +76,11 @@ func (c *playClient) handle(data []byte) {
 		handleAs(c, env.Type, data, c.onBoard)
 	case protocol.TypeRecords:
 		handleAs(c, env.Type, data, c.onRecords)
+	case protocol.TypePlayingElsewhere:
+		handleAs(c, env.Type, data, func(*protocol.PlayingElsewhere) {
+			c.elsewhere = true
+			c.printf("Your game is being played elsewhere (another terminal or a browser tab of this player): type here to play it here.\n")
+		})
 	case protocol.TypeError:
 		handleAs(c, env.Type, data, func(m *protocol.Error) { c.onError(env.Re, reqType, m) })
 	default:
@@ -135,4 +145,16 @@ func (c *playClient) onError(re, reqType string, m *protocol.Error) {
 	case protocol.TypeGetDaily, protocol.TypeGetAsyncRound, protocol.TypeCreateChallenge, protocol.TypeStartAttempt:
 		c.failed = true
 	}
+}
+
+// matchEvent reports whether a message of type typ is one of the events
+// of the player's match, which only the player's connection that plays
+// gets (protocol.PlayingElsewhere).
+func matchEvent(typ string) bool {
+	switch typ {
+	case protocol.TypeMatch, protocol.TypeRoundStarting, protocol.TypeRoundStarted, protocol.TypeLeaderboard,
+		protocol.TypeRoundOver, protocol.TypeMatchOver, protocol.TypeGhost, protocol.TypeAttemptOver:
+		return true
+	}
+	return false
 }

@@ -800,3 +800,31 @@ func newRealServer(t *testing.T) http.Handler {
 	})
 	return h
 }
+
+// TestPlayElsewhere: told that another connection of the player plays its
+// match, the client says so and how to take it back; "here" sends
+// play_here, and the next event of the match says it plays here again.
+func TestPlayElsewhere(t *testing.T) {
+	fs := newFakeServer(t)
+	p := startPlayer(t, "carol", playConfig{URL: fs.url})
+	fc := fs.accept()
+	hello := fc.next("hello")
+	fc.reply(hello, map[string]any{"type": "welcome", "player_id": "carol", "name": "carol", "token": "t"})
+	lm := fc.next("list_matches")
+	fc.reply(lm, map[string]any{"type": "matches", "matches": []any{}})
+	fc.send(map[string]any{"type": "playing_elsewhere", "match_id": "m1"})
+	p.expect("Your game is being played elsewhere")
+	p.expect("type here to play it here")
+	p.typeLine("here")
+	ph := fc.next("play_here")
+	fc.reply(ph, map[string]any{"type": "match", "match": fakeMatch("open", "carol")})
+	p.expect("You play here again.")
+	fc.send(map[string]any{"type": "playing_elsewhere", "match_id": "m1"})
+	p.expect("Your game is being played elsewhere")
+	fc.send(map[string]any{"type": "match", "match": fakeMatch("open", "carol")})
+	p.expect("You play here again.")
+	p.typeLine("quit")
+	if err := p.end(); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+}
