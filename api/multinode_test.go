@@ -359,4 +359,11 @@ func TestMultiNodeDailyAttempt(t *testing.T) {
 	if board.Finished != 1 || len(board.Top) != 1 || board.Top[0].PlayerID != a.PlayerID || board.Top[0].Moves != 4 {
 		t.Fatalf("the board on node A: %+v", board)
 	}
+	// The one attempt is the player's, not a connection's: the same player
+	// in another tab, on node A, has played this round.
+	a3 := resume(t, cl.nodes[0], a)
+	a3.Send(protocol.RoundRef{Type: protocol.TypeStartAttempt, RoundID: id})
+	if e := apitest.Expect[protocol.Error](a3); e.Code != protocol.CodeAlreadyPlayed {
+		t.Fatalf("a second attempt by the same player on node A = %+v, want already_played", e)
+	}
 }
