@@ -54,7 +54,8 @@ function playHere(btn) {
  * click or key reaches the game.
  */
 export function showElsewhere(kind) {
-  const want = !!S.elsewhere && MATCH_SCREENS.has(kind);
+  // A finished match has nothing left to play: its results stay readable.
+  const want = !!S.elsewhere && MATCH_SCREENS.has(kind) && !(S.match && S.match.state === 'over');
   if (!want) {
     if (overlay) {
       overlay.remove();
