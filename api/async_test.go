@@ -28,7 +28,7 @@ func twoNodes(t *testing.T) (a, b string) {
 	mem := memstore.NewBackends()
 	node := func() string {
 		srv := servertest.New(servertest.Config{
-			Store: mem.Store, Sessions: mem.Sessions, Coord: mem.Coord, Challenges: mem.Challenges, Records: mem.Challenges,
+			Store: mem.Store, Players: mem.Players, Coord: mem.Coord, Challenges: mem.Challenges, Records: mem.Challenges,
 			Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 			Limits: api.Limits{MsgRate: 10000, MsgBurst: 10000},
 		})

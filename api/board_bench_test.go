@@ -41,7 +41,7 @@ func BenchmarkLeaderboardPage100k(b *testing.B) {
 	async := redisstore.NewChallenges(c, redistest.Prefix(b))
 	mem := memstore.NewBackends()
 	srv := servertest.New(servertest.Config{
-		Store: mem.Store, Sessions: mem.Sessions, Coord: mem.Coord, Challenges: async, Records: async,
+		Store: mem.Store, Players: mem.Players, Coord: mem.Coord, Challenges: async, Records: async,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	b.Cleanup(srv.Close)

@@ -10,6 +10,7 @@ import (
 	"klondike/api/protocol"
 	"klondike/api/ws"
 	"klondike/engine"
+	"klondike/lobby"
 	"klondike/lobby/challenge"
 	"klondike/match"
 )
@@ -55,6 +56,15 @@ func (s *Service) getChallenge(ctx context.Context, c *ws.Conn, env *Envelope, p
 	rec, err := s.Challenges.Load(ctx, id)
 	if err != nil {
 		return err
+	}
+	if rec.CreatorID != "" {
+		gone, err := s.Lobby.Deleted(ctx, []string{rec.CreatorID})
+		if err != nil {
+			return err
+		}
+		if gone[rec.CreatorID] {
+			rec.CreatorName = lobby.DeletedName
+		}
 	}
 	return s.replyChallenge(ctx, c, env, pid, &rec)
 }
@@ -106,6 +116,9 @@ func (s *Service) getBoard(ctx context.Context, c *ws.Conn, env *Envelope, pid s
 	around := clamp(m.Around, protocol.DefaultBoardAround, protocol.MaxBoardAround)
 	page, err := s.Challenges.Board(ctx, &rec, top, pid, around)
 	if err != nil {
+		return err
+	}
+	if err := anonymizePage(ctx, s.Lobby, &page); err != nil {
 		return err
 	}
 	c.SendJSON(protocol.Board{Type: protocol.TypeBoard, Re: env.ID, RoundID: rec.ID, Closed: rec.Closed(time.Now()), BoardPage: wireBoardPage(page)})
@@ -291,11 +304,17 @@ func (s *Server) challengeLeaderboard(ctx context.Context, w http.ResponseWriter
 		return
 	}
 	entries, err := s.Challenges.BoardRange(ctx, rec, from, limit)
+	if err == nil {
+		err = anonymize(ctx, s.Lobby, entries)
+	}
 	if err != nil {
 		s.routeError(w, err)
 		return
 	}
 	page, err := s.Challenges.Board(ctx, rec, 0, r.URL.Query().Get("player"), protocol.DefaultBoardAround)
+	if err == nil {
+		err = anonymizePage(ctx, s.Lobby, &page)
+	}
 	if err != nil {
 		s.routeError(w, err)
 		return
@@ -317,6 +336,9 @@ func (s *Server) challengeReplay(ctx context.Context, w http.ResponseWriter, r *
 	if errors.Is(err, match.ErrRoundNotRunning) {
 		writeJSON(w, http.StatusNotFound, errorBody(protocol.CodeNotFound, "the replays are published when the round's window closes"))
 		return
+	}
+	if err == nil {
+		err = anonymize(ctx, s.Lobby, rep.Players)
 	}
 	if err != nil {
 		s.routeError(w, err)

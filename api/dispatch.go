@@ -47,6 +47,9 @@ var codeTable = []struct {
 	{lobby.ErrUnknownToken, protocol.CodeUnauthorized},
 	{lobby.ErrNoSuchMatch, protocol.CodeNotFound},
 	{lobby.ErrNoSuchRound, protocol.CodeNotFound},
+	{lobby.ErrNoSuchPlayer, protocol.CodeNotFound},
+	{lobby.ErrTooManyPasskeys, protocol.CodeBadRequest},
+	{lobby.ErrPasskeyTaken, protocol.CodeBadRequest},
 	{lobby.ErrBadCursor, protocol.CodeBadRequest},
 	{lobby.ErrInAnotherMatch, protocol.CodeBadRequest},
 	{lobby.ErrShuttingDown, protocol.CodeUnavailable},
@@ -133,6 +136,7 @@ var handlers = map[string]handler{
 	protocol.TypeMove:            (*Service).move,
 	protocol.TypeResign:          (*Service).resign,
 	protocol.TypeHint:            (*Service).hint,
+	protocol.TypePlayHere:        (*Service).playHere,
 	protocol.TypeCreateChallenge: (*Service).createChallenge,
 	protocol.TypeGetAsyncRound:   (*Service).getChallenge,
 	protocol.TypeCloseChallenge:  (*Service).closeChallenge,
@@ -204,7 +208,7 @@ func (s *Service) Closed(c *ws.Conn) {
 	if id == "" {
 		return
 	}
-	if s.Hub.Detach(id, c) {
+	if s.Hub.Detach(id, c) { // the one that played: the player is away
 		ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
 		defer cancel()
 		s.Lobby.Connected(ctx, id, false)
@@ -224,14 +228,48 @@ func (s *Service) hello(ctx context.Context, c *ws.Conn, env *Envelope, pid stri
 		return err
 	}
 	c.SetUserID(ses.PlayerID)
-	s.Hub.Attach(ses.PlayerID, c)
+	prev := s.Hub.Attach(ses.PlayerID, c)
+	current := s.Lobby.Current(ctx, ses.PlayerID)
 	c.SendJSON(protocol.Welcome{
-		Type: protocol.TypeWelcome, Re: env.ID, PlayerID: ses.PlayerID, Name: ses.Name, Token: ses.Token,
-		ServerTime: time.Now().UTC(), Resumed: resumed, MatchID: s.Lobby.Current(ctx, ses.PlayerID),
+		Type: protocol.TypeWelcome, Re: env.ID, PlayerID: ses.PlayerID, Name: ses.Name, Tag: ses.Tag, Token: ses.Token,
+		ServerTime: time.Now().UTC(), Resumed: resumed, MatchID: current,
 	})
+	if prev != nil && current != "" {
+		prev.SendJSON(protocol.PlayingElsewhere{Type: protocol.TypePlayingElsewhere, MatchID: current})
+	}
 	if resumed {
 		s.Lobby.Connected(ctx, ses.PlayerID, true)
 	}
+	return nil
+}
+
+// playHere makes c the player's connection that plays (see Hub): the
+// match and round are resent to it as on resume, and the connection that
+// played before is told.
+func (s *Service) playHere(ctx context.Context, c *ws.Conn, env *Envelope, pid string) error {
+	var m protocol.PlayHere
+	if err := decode(env, &m); err != nil {
+		return err
+	}
+	current := s.Lobby.Current(ctx, pid)
+	if current == "" {
+		return fmt.Errorf("%w: you are in no match", lobby.ErrNoSuchMatch)
+	}
+	prev, ok := s.Hub.PlayHere(pid, c)
+	if !ok {
+		return errBadRequest("this connection is closing")
+	}
+	if prev != nil {
+		prev.SendJSON(protocol.PlayingElsewhere{Type: protocol.TypePlayingElsewhere, MatchID: current})
+	}
+	mt, err := s.Lobby.Match(ctx, current)
+	if err != nil {
+		return err
+	}
+	if err := replyMatch(c, env)(mt.Info(), nil); err != nil {
+		return err
+	}
+	s.Lobby.Connected(ctx, pid, true)
 	return nil
 }
 

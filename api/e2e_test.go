@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gorilla/websocket"
-
 	"klondike/api"
 	"klondike/api/apitest"
 	"klondike/api/protocol"
@@ -289,11 +287,24 @@ func TestReconnectResumes(t *testing.T) {
 	if v := viewOf(t, rs.View); rs.LastSeq != 1 || !rs.Resumed || v.Foundations.H != 1 {
 		t.Fatalf("resumed round_started = %+v, view %+v", rs, v)
 	}
-	// The first connection was replaced.
-	if err := a.WaitClosed(); !websocket.IsCloseError(err, protocol.CloseReplaced) {
-		t.Errorf("the replaced connection ended with %v, want close %d", err, protocol.CloseReplaced)
+	// The first connection stays open, told that the other one plays.
+	if pe := apitest.Expect[protocol.PlayingElsewhere](a); pe.MatchID != sa.MatchID {
+		t.Errorf("playing_elsewhere = %+v, want match %s", pe, sa.MatchID)
 	}
 	moveOK(t, a2, roundID, 2, "T7-F")
+
+	// play_here takes the game back: the first connection gets the match
+	// and the round again, and the second is told.
+	if m := apitest.Request[protocol.Match](a, protocol.PlayHere{Type: protocol.TypePlayHere}); m.Match.ID != sa.MatchID {
+		t.Fatalf("play_here answered %+v", m.Match)
+	}
+	if rs := apitest.Expect[protocol.RoundStarted](a); rs.LastSeq != 2 || !rs.Resumed {
+		t.Fatalf("round_started after play_here = %+v", rs)
+	}
+	if pe := apitest.Expect[protocol.PlayingElsewhere](a2); pe.MatchID != sa.MatchID {
+		t.Errorf("playing_elsewhere = %+v, want match %s", pe, sa.MatchID)
+	}
+	moveOK(t, a, roundID, 3, "D")
 }
 
 func TestSpectatorGetsLeaderboards(t *testing.T) {

@@ -105,9 +105,10 @@ func goldenMessages(t *testing.T) [][2]string {
 	event("match_over", match.MatchOver{MatchID: "m1", Totals: gTotals})
 	event("match_over_void", match.MatchOver{MatchID: "m1", Totals: []match.Total{}, Void: "abandoned"})
 
-	reply("welcome", protocol.Welcome{Type: protocol.TypeWelcome, Re: "1", PlayerID: "51ce19722766c6cd", Name: "alice",
+	reply("welcome", protocol.Welcome{Type: protocol.TypeWelcome, Re: "1", PlayerID: "51ce19722766c6cd", Name: "alice", Tag: "#51CE",
 		Token: "ee91610b0524be0eb39d7ec987942f53b36bdb0f92c5030e", ServerTime: gT0, Resumed: true, MatchID: "35c60f3cec9ddca4"})
-	reply("welcome_new", protocol.Welcome{Type: protocol.TypeWelcome, PlayerID: "51ce19722766c6cd", Name: "alice", Token: "ee91", ServerTime: gT0})
+	reply("welcome_new", protocol.Welcome{Type: protocol.TypeWelcome, PlayerID: "51ce19722766c6cd", Name: "alice", Tag: "#51CE", Token: "ee91", ServerTime: gT0})
+	reply("playing_elsewhere", protocol.PlayingElsewhere{Type: protocol.TypePlayingElsewhere, MatchID: "35c60f3cec9ddca4"})
 	reply("match_reply", protocol.Match{Type: protocol.TypeMatch, Re: "2", Match: wireInfo(gInfo)})
 	reply("matches", protocol.Matches{Type: protocol.TypeMatches, Re: "v", Matches: wireInfos([]*match.MatchInfo{gOpen, gInfo}), NextCursor: "1e"})
 	reply("matches_last", protocol.Matches{Type: protocol.TypeMatches, Re: "w", Matches: wireInfos([]*match.MatchInfo{})})
@@ -204,6 +205,8 @@ func messageOf(typ string) any {
 	switch typ {
 	case protocol.TypeWelcome:
 		return new(protocol.Welcome)
+	case protocol.TypePlayingElsewhere:
+		return new(protocol.PlayingElsewhere)
 	case protocol.TypeMatch:
 		return new(protocol.Match)
 	case protocol.TypeMatches:

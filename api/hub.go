@@ -1,6 +1,7 @@
 package api
 
 import (
+	"slices"
 	"sync"
 
 	"klondike/api/protocol"
@@ -8,15 +9,19 @@ import (
 	"klondike/match"
 )
 
-// Hub maps players to their current connection; it implements match.Sink.
-// A player has at most one connection: a newer one replaces the older.
+// Hub maps players to their connections; it implements match.Sink. A
+// player may be connected several times at once (tabs, devices), up to
+// MaxConnsPerPlayer: one of them plays, and the events of the player's
+// matches go to that one alone, so that two tabs never play one game. The
+// newest connection plays (Attach) until another says "play here"
+// (PlayHere); replies go to whichever connection asked.
 //
 // It is also match.PaceSink: it keeps the pace of each player's running
 // round, which the service's AfterMessage hook (Service.afterMessage) asks
-// for a due leaderboard after each message of the player's, before the
-// reply is written, so that the board leaves in the reply's write. A pace
-// is kept whether or not the player is connected: one who comes back
-// mid-round gets it again.
+// for a due leaderboard after each message of the playing connection,
+// before the reply is written, so that the board leaves in the reply's
+// write. A pace is kept whether or not the player is connected: one who
+// comes back mid-round gets it again.
 type Hub struct {
 	m       *Metrics
 	mu      sync.RWMutex
@@ -24,11 +29,19 @@ type Hub struct {
 	online  int                  // players with a connection
 }
 
+// MaxConnsPerPlayer bounds the connections of one player: a newer one
+// closes the oldest with protocol.CloseReplaced.
+const MaxConnsPerPlayer = 8
+
 // hubPlayer is what the hub knows of one player.
 type hubPlayer struct {
-	conn *ws.Conn               // nil when not connected
-	pace *match.LeaderboardPace // nil when no round of theirs runs here
+	conns   []*ws.Conn             // oldest first; nil when not connected
+	playing *ws.Conn               // the one that gets match events; nil for none
+	pace    *match.LeaderboardPace // nil when no round of theirs runs here
 }
+
+// empty reports whether p holds nothing.
+func (p *hubPlayer) empty() bool { return len(p.conns) == 0 && p.pace == nil }
 
 var _ match.PaceSink = (*Hub)(nil)
 var _ match.PreparingSink = (*Hub)(nil)
@@ -44,55 +57,103 @@ func NewHub(m *Metrics) *Hub {
 // put stores p as the player's, or forgets the player when p holds
 // nothing; h.mu held.
 func (h *Hub) put(playerID string, p hubPlayer) {
-	if p == (hubPlayer{}) {
+	if p.empty() {
 		delete(h.players, playerID)
 		return
 	}
 	h.players[playerID] = p
 }
 
-// Attach makes c the player's connection. A previous, different one is
-// closed with protocol.CloseReplaced and "replaced by a newer connection".
-func (h *Hub) Attach(playerID string, c *ws.Conn) {
+// Attach adds c to the player's connections and makes it the one that
+// plays; it returns the connection that played before, if another. Past
+// MaxConnsPerPlayer the oldest connection is closed with
+// protocol.CloseReplaced.
+func (h *Hub) Attach(playerID string, c *ws.Conn) (prev *ws.Conn) {
 	h.mu.Lock()
 	p := h.players[playerID]
-	old := p.conn
-	if old == nil {
+	if len(p.conns) == 0 {
 		h.online++
 	}
-	p.conn = c
+	var evicted *ws.Conn
+	if len(p.conns) >= MaxConnsPerPlayer {
+		evicted = p.conns[0]
+		p.conns = append(p.conns[:0:0], p.conns[1:]...)
+	}
+	p.conns = append(p.conns, c)
+	if p.playing != c && p.playing != evicted {
+		prev = p.playing
+	}
+	p.playing = c
 	h.put(playerID, p)
 	n := h.online
 	h.mu.Unlock()
 	h.m.Players.Set(float64(n))
-	if old != nil && old != c {
-		old.Logger().Info("connection replaced by a newer one")
-		old.Close(protocol.CloseReplaced, protocol.ReasonReplaced)
+	if evicted != nil {
+		evicted.Logger().Info("connection replaced by a newer one")
+		evicted.Close(protocol.CloseReplaced, protocol.ReasonReplaced)
 	}
+	return prev
 }
 
-// Detach forgets the player's connection if it is still c, and reports
-// whether it was (a replaced connection's Detach is a no-op).
-func (h *Hub) Detach(playerID string, c *ws.Conn) bool {
+// PlayHere makes c, one of the player's connections, the one that plays,
+// and returns the one that played before, if another; ok is false when c
+// is not the player's (it closed meanwhile).
+func (h *Hub) PlayHere(playerID string, c *ws.Conn) (prev *ws.Conn, ok bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	p, found := h.players[playerID]
+	if !found || !slices.Contains(p.conns, c) {
+		return nil, false
+	}
+	if p.playing != c {
+		prev = p.playing
+	}
+	p.playing = c
+	h.put(playerID, p)
+	return prev, true
+}
+
+// Detach forgets c as one of the player's connections, and reports
+// whether it was the one that played (a connection already gone, or one
+// that did not play, changes nothing else).
+func (h *Hub) Detach(playerID string, c *ws.Conn) (wasPlaying bool) {
 	h.mu.Lock()
 	p := h.players[playerID]
-	ok := p.conn != nil && p.conn == c
-	if ok {
-		p.conn = nil
+	i := slices.Index(p.conns, c)
+	if i >= 0 {
+		p.conns = slices.Delete(slices.Clone(p.conns), i, i+1)
+		if len(p.conns) == 0 {
+			p.conns = nil
+			h.online--
+		}
+		if p.playing == c {
+			p.playing = nil
+			wasPlaying = true
+		}
 		h.put(playerID, p)
-		h.online--
 	}
 	n := h.online
 	h.mu.Unlock()
 	h.m.Players.Set(float64(n))
-	return ok
+	return wasPlaying
 }
 
-// conn is the player's connection, nil if none.
+// CloseAll closes every connection of the player with code and reason:
+// its credentials were revoked, or the player deleted.
+func (h *Hub) CloseAll(playerID string, code int, reason string) {
+	h.mu.RLock()
+	conns := slices.Clone(h.players[playerID].conns)
+	h.mu.RUnlock()
+	for _, c := range conns {
+		c.Close(code, reason)
+	}
+}
+
+// conn is the player's connection that plays, nil if none.
 func (h *Hub) conn(playerID string) *ws.Conn {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	return h.players[playerID].conn
+	return h.players[playerID].playing
 }
 
 // Send implements match.Sink: it queues the message of ev on the
@@ -151,17 +212,17 @@ func (h *Hub) ClearPace(playerID string, p *match.LeaderboardPace) {
 }
 
 // pace is the pace of the running round of c's player, if c is the
-// player's connection; nil otherwise.
+// player's connection that plays; nil otherwise.
 func (h *Hub) pace(playerID string, c *ws.Conn) *match.LeaderboardPace {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	if p := h.players[playerID]; p.conn == c {
+	if p := h.players[playerID]; p.playing == c {
 		return p.pace
 	}
 	return nil
 }
 
-// Connected reports whether the player has a connection.
+// Connected reports whether the player has a connection that plays.
 func (h *Hub) Connected(playerID string) bool {
 	return h.conn(playerID) != nil
 }

@@ -50,7 +50,7 @@ func (cl *cluster) start(t *testing.T) string {
 	async := redisstore.NewChallenges(c, cl.prefix)
 	srv := servertest.New(servertest.Config{
 		Store:      redisstore.New(c, cfg),
-		Sessions:   redisstore.NewSessions(c, cl.prefix),
+		Players:    redisstore.NewPlayers(c, cl.prefix),
 		Coord:      redisstore.NewCoord(c, cfg),
 		Challenges: async,
 		Records:    async,

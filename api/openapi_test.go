@@ -701,6 +701,17 @@ func (a *faultChallenges) Records(ctx context.Context, playerID string) ([]chall
 	return a.records.Records(ctx, playerID)
 }
 
+func (a *faultChallenges) Recent(ctx context.Context, playerID string, limit int) ([]challenge.GameResult, error) {
+	if err := a.coord.fault(); err != nil {
+		return nil, err
+	}
+	return a.records.Recent(ctx, playerID, limit)
+}
+
+func (a *faultChallenges) DeleteRecords(ctx context.Context, playerID string) error {
+	return a.records.DeleteRecords(ctx, playerID)
+}
+
 // getAs is c.get, the body decoded as T.
 func getAs[T any](c *apiChecker, url string) T {
 	c.t.Helper()

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/go-webauthn/webauthn/webauthn"
 
 	"klondike/api/protocol"
 	"klondike/api/web"
@@ -42,10 +45,20 @@ type Config struct {
 	// Hint answers "hint" in solo rounds (engine/solver behind it); nil
 	// offers no hints.
 	Hint match.HintFunc
-	// Limits are the WebSocket limits (zero fields take defaults).
+	// Limits are the WebSocket limits (zero fields take defaults); their
+	// TrustedProxies also say whose address an HTTP request counts under.
 	Limits Limits
-	Logger *slog.Logger
+	// PublicURL is where players reach the server, as their browsers show
+	// it (https://klondike.example): passkeys are bound to its host name
+	// (the WebAuthn relying party's id) and accepted from its origin only.
+	// Empty: DefaultPublicURL.
+	PublicURL string
+	Logger    *slog.Logger
 }
+
+// DefaultPublicURL is the public URL of a server that names none:
+// passkeys then work only in a browser on the server's own machine.
+const DefaultPublicURL = "http://localhost"
 
 // Server is the HTTP side of klondiked: routes and the WebSocket endpoint
 // in front of the lobby and the challenge service.
@@ -59,12 +72,14 @@ type Server struct {
 
 	log      *slog.Logger
 	mux      *http.ServeMux
+	rp       *webauthn.WebAuthn // the passkeys' relying party
+	limits   Limits
 	draining atomic.Bool
 }
 
 // NewServer makes the server of cfg. It panics when cfg lacks a required
-// field, naming the first missing, or when the Hub counts into other
-// Metrics.
+// field, naming the first missing, when the Hub counts into other Metrics,
+// or when PublicURL is not an http(s) URL with a host.
 func NewServer(cfg Config) *Server {
 	switch {
 	case cfg.Lobby == nil:
@@ -83,9 +98,13 @@ func NewServer(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	rp, err := relyingParty(cmp.Or(cfg.PublicURL, DefaultPublicURL))
+	if err != nil {
+		panic(err)
+	}
 	s := &Server{
 		Lobby: cfg.Lobby, Challenges: cfg.Challenges, Hub: cfg.Hub, Metrics: cfg.Metrics, Store: cfg.Store,
-		log: cfg.Logger, mux: http.NewServeMux(),
+		log: cfg.Logger, mux: http.NewServeMux(), rp: rp, limits: cfg.Limits,
 	}
 	s.Metrics.RegisterMatchGauges(
 		func() float64 { o, _ := s.Lobby.Counts(); return float64(o) },
@@ -136,6 +155,17 @@ func (s *Server) routes() []route {
 		{"GET " + apiPrefix + "/rounds/{id}/replay", http.HandlerFunc(s.replay)},
 		{"GET " + apiPrefix + "/daily", http.HandlerFunc(s.daily)},
 		{"GET " + apiPrefix + "/players/{id}/records", http.HandlerFunc(s.records)},
+		{"GET " + apiPrefix + "/players/{id}", http.HandlerFunc(s.player)},
+		{"GET " + apiPrefix + "/me", http.HandlerFunc(s.me)},
+		{"PATCH " + apiPrefix + "/me", http.HandlerFunc(s.rename)},
+		{"DELETE " + apiPrefix + "/me", http.HandlerFunc(s.deleteMe)},
+		{"GET " + apiPrefix + "/me/export", http.HandlerFunc(s.exportMe)},
+		{"POST " + apiPrefix + "/me/signout", http.HandlerFunc(s.signOut)},
+		{"POST " + apiPrefix + "/me/signout-everywhere", http.HandlerFunc(s.signOutEverywhere)},
+		{"POST " + apiPrefix + "/me/passkeys/options", http.HandlerFunc(s.addPasskeyOptions)},
+		{"POST " + apiPrefix + "/me/passkeys", http.HandlerFunc(s.addPasskey)},
+		{"POST " + apiPrefix + "/passkeys/login/options", http.HandlerFunc(s.loginOptions)},
+		{"POST " + apiPrefix + "/passkeys/login", http.HandlerFunc(s.login)},
 		// The web client: every other GET (/, /m/<code>, /deal/<seed>, assets).
 		{"GET /", web.Handler()},
 	}
@@ -245,6 +275,9 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	entries, err := rd.Leaderboard(ctx, time.Now())
+	if err == nil {
+		err = anonymize(ctx, s.Lobby, entries)
+	}
 	if err != nil {
 		s.routeError(w, err)
 		return
@@ -290,6 +323,9 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 	if errors.Is(err, match.ErrRoundNotRunning) {
 		writeJSON(w, http.StatusNotFound, errorBody(protocol.CodeNotFound, "the replay is published when the round ends"))
 		return
+	}
+	if err == nil {
+		err = anonymize(ctx, s.Lobby, rep.Players)
 	}
 	if err != nil {
 		s.routeError(w, err)
@@ -350,6 +386,11 @@ func (s *Server) routeError(w http.ResponseWriter, err error) {
 		writeJSON(w, http.StatusBadRequest, errorBody(code, err.Error()))
 	case protocol.CodeNotFound:
 		writeJSON(w, http.StatusNotFound, errorBody(code, err.Error()))
+	case protocol.CodeUnauthorized:
+		writeJSON(w, http.StatusUnauthorized, errorBody(code, err.Error()))
+	case protocol.CodeRateLimited:
+		w.Header().Set("Retry-After", "60")
+		writeJSON(w, http.StatusTooManyRequests, errorBody(code, err.Error()))
 	case protocol.CodeUnavailable:
 		w.Header().Set("Retry-After", "1")
 		writeJSON(w, http.StatusServiceUnavailable, errorBody(code, "the store is unavailable; try again"))

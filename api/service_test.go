@@ -204,33 +204,61 @@ func TestRateLimitedNamesTheMessage(t *testing.T) {
 	}
 }
 
-// TestHubReplacesOlderConnection: a hello with the token of a connected
-// player closes their older connection with CloseReplaced; the hub then
-// sends to the newer one only.
-func TestHubReplacesOlderConnection(t *testing.T) {
+// TestHubSeveralConnections: a player may be connected several times at
+// once; the hub sends to the newest connection, the one that plays; past
+// MaxConnsPerPlayer the oldest is closed with CloseReplaced; the player is
+// connected while one of its connections plays.
+func TestHubSeveralConnections(t *testing.T) {
 	srv, url := startService(t, Limits{})
 	first, welcome := hello(t, url, "p1", "")
 	pid, token := welcome["player_id"].(string), welcome["token"].(string)
+	if welcome["tag"] != "#"+strings.ToUpper(pid[:4]) {
+		t.Errorf("welcome's tag = %v, want # and the id's first four, upper-case", welcome["tag"])
+	}
 	oldConn := srv.Hub.conn(pid)
 	second, again := hello(t, url, "", token)
-	if again["player_id"] != pid {
-		t.Fatalf("hello with the token: %v, want player %s", again, pid)
+	if again["player_id"] != pid || again["name"] != "p1" {
+		t.Fatalf("hello with the token: %v, want player %s named p1", again, pid)
 	}
-	expectClose(t, first, protocol.CloseReplaced, protocol.ReasonReplaced)
 	hub := srv.Hub
-	if !hub.Connected(pid) || hub.Players() != 1 {
-		t.Fatalf("Connected(%s) = %v, Players() = %d; want true, 1", pid, hub.Connected(pid), hub.Players())
-	}
-	if hub.Detach(pid, oldConn) {
-		t.Fatal("the replaced connection detached the newer one")
+	if !hub.Connected(pid) || hub.Players() != 1 || connsOf(hub, pid) != 2 {
+		t.Fatalf("Connected(%s) = %v, Players() = %d, %d connections; want true, 1, 2", pid, hub.Connected(pid), hub.Players(), connsOf(hub, pid))
 	}
 	hub.Send([]string{"nobody", pid}, match.MatchOver{MatchID: "pushed"})
 	if m := recv(t, second); m["type"] != protocol.TypeMatchOver || m["match_id"] != "pushed" {
 		t.Fatalf("got %v", m)
 	}
+	// The older connection is open and got nothing: it answers a request,
+	// and the answer is the first thing it reads.
+	if err := first.WriteJSON(map[string]any{"type": protocol.TypeGetRecords, "id": "r"}); err != nil {
+		t.Fatal(err)
+	}
+	if m := recv(t, first); m["type"] != protocol.TypeRecords || m["re"] != "r" {
+		t.Fatalf("the older connection read %v, want the reply to its own request", m)
+	}
+	if hub.Detach(pid, oldConn) || !hub.Connected(pid) {
+		t.Fatal("the connection that does not play took the player's play with it")
+	}
+	var more []*websocket.Conn
+	for range MaxConnsPerPlayer {
+		c, _ := hello(t, url, "", token)
+		more = append(more, c)
+	}
+	expectClose(t, second, protocol.CloseReplaced, protocol.ReasonReplaced)
+	if n := connsOf(hub, pid); n != MaxConnsPerPlayer {
+		t.Fatalf("%d connections kept, want %d", n, MaxConnsPerPlayer)
+	}
 	if v := testutil.ToFloat64(srv.Metrics.Players); v != 1 {
 		t.Fatalf("klondike_connected_players = %v", v)
 	}
+	_ = more
+}
+
+// connsOf is how many connections the hub keeps of the player.
+func connsOf(h *Hub, pid string) int {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return len(h.players[pid].conns)
 }
 
 // TestHubKeepsPaces: a player's pace is kept whether or not they are

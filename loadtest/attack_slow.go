@@ -18,9 +18,9 @@ import (
 // read it, so that what the server queues for them can only grow until it
 // closes them.
 
-// longName is the longest player name that escapes longest in JSON: each
-// '<' is written \u003c, six bytes.
-var longName = strings.Repeat("<", 24)
+// longName is the longest player name in bytes: 24 letters of four bytes
+// each, the most a name's character can take in JSON.
+var longName = strings.Repeat("𝔸", 24)
 
 // memFigures are the server's memory (from its /metrics) around an
 // attack, in bytes.
@@ -237,7 +237,7 @@ func (s *slowConn) end() string {
 func (r *slowReaderResult) lines() []string {
 	mb := func(b float64) string { return fmt.Sprintf("%.1f MB", b/(1<<20)) }
 	l := []string{
-		fmt.Sprintf("matches: %d created of %d tried, %d players seated (public, for %d, each player a new session named %d×'<'); refused: %s",
+		fmt.Sprintf("matches: %d created of %d tried, %d players seated (public, for %d, each player a new session named %d×'𝔸'); refused: %s",
 			r.Created, r.Matches.Tried, r.Matches.Players, r.Matches.Seats, len([]rune(longName)), r.Matches.Refused),
 		fmt.Sprintf("one list_matches reply: %d bytes, %d matches%s; GET /api/v1/matches?limit=100: %d bytes",
 			r.ListBytes, r.ListMatches, parenthesized(r.ListError), r.HTTPListBytes),

@@ -22,7 +22,7 @@ import (
 func attackServer(t *testing.T, hs *http.Server, wrap func(net.Listener) net.Listener) string {
 	t.Helper()
 	mem := memstore.NewBackends()
-	srv := servertest.New(servertest.Config{Store: mem.Store, Sessions: mem.Sessions, Coord: mem.Coord, Challenges: mem.Challenges, Records: mem.Challenges, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Version: "test"})
+	srv := servertest.New(servertest.Config{Store: mem.Store, Players: mem.Players, Coord: mem.Coord, Challenges: mem.Challenges, Records: mem.Challenges, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Version: "test"})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

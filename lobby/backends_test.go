@@ -19,12 +19,12 @@ import (
 // than made on some of its own choosing.
 func TestNewNeedsBackends(t *testing.T) {
 	mem := memstore.NewBackends()
-	full := lobby.Config{Store: mem.Store, Coord: mem.Coord, Sessions: mem.Sessions, Sink: &sink{}}
+	full := lobby.Config{Store: mem.Store, Coord: mem.Coord, Players: mem.Players, Sink: &sink{}}
 	for name, drop := range map[string]func(*lobby.Config){
-		"Store":    func(c *lobby.Config) { c.Store = nil },
-		"Coord":    func(c *lobby.Config) { c.Coord = nil },
-		"Sessions": func(c *lobby.Config) { c.Sessions = nil },
-		"Sink":     func(c *lobby.Config) { c.Sink = nil },
+		"Store":   func(c *lobby.Config) { c.Store = nil },
+		"Coord":   func(c *lobby.Config) { c.Coord = nil },
+		"Players": func(c *lobby.Config) { c.Players = nil },
+		"Sink":    func(c *lobby.Config) { c.Sink = nil },
 	} {
 		t.Run(name, func(t *testing.T) {
 			cfg := full
@@ -39,31 +39,32 @@ func TestNewNeedsBackends(t *testing.T) {
 	}
 }
 
-// downSessions cannot be reached while down is set.
-type downSessions struct {
-	lobby.Sessions
+// downPlayers cannot be reached while down is set.
+type downPlayers struct {
+	lobby.Players
 	down bool
 }
 
-func (s *downSessions) Resume(ctx context.Context, token string, idle time.Duration) (lobby.Session, error) {
+func (s *downPlayers) Resume(ctx context.Context, cred string, idle time.Duration) (lobby.Player, error) {
 	if s.down {
-		return lobby.Session{}, fmt.Errorf("%w: the sessions are down (test)", match.ErrUnavailable)
+		return lobby.Player{}, fmt.Errorf("%w: the players are down (test)", match.ErrUnavailable)
 	}
-	return s.Sessions.Resume(ctx, token, idle)
+	return s.Players.Resume(ctx, cred, idle)
 }
 
-// TestSessionsAcrossLobbies: two lobbies that share their sessions, as two
+// TestPlayersAcrossLobbies: two lobbies that share their players, as two
 // nodes share Redis's, resume each other's players; a rename on one is seen
-// on the other; an unknown token is ErrUnknownToken, and sessions that
-// cannot be reached are unavailable, not an unknown token.
-func TestSessionsAcrossLobbies(t *testing.T) {
+// on the other, and a hello with another name renames nothing; an unknown
+// token is ErrUnknownToken, and players that cannot be reached are
+// unavailable, not an unknown token.
+func TestPlayersAcrossLobbies(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
-		shared := &downSessions{Sessions: memstore.NewSessions()}
+		shared := &downPlayers{Players: memstore.NewPlayers()}
 		newNode := func() *lobby.Lobby {
 			mem := memstore.NewBackends()
 			l := lobby.New(lobby.Config{
-				Store: mem.Store, Coord: mem.Coord, Sessions: shared, Sink: &sink{},
+				Store: mem.Store, Coord: mem.Coord, Players: shared, Sink: &sink{},
 				Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 			})
 			t.Cleanup(l.Close)
@@ -75,7 +76,10 @@ func TestSessionsAcrossLobbies(t *testing.T) {
 		if err != nil || !resumed || got != s {
 			t.Fatalf("resume on the other node = %+v, %v, %v; want %+v", got, resumed, err, s)
 		}
-		if _, _, err := b.Hello(ctx, "alice2", s.Token); err != nil {
+		if got, _, err := b.Hello(ctx, "mallory", s.Token); err != nil || got.Name != "alice" {
+			t.Fatalf("hello with another name = %+v, %v; want the name kept", got, err)
+		}
+		if _, err := b.Rename(ctx, s.PlayerID, "alice2"); err != nil {
 			t.Fatal(err)
 		}
 		if got, _, err := a.Hello(ctx, "", s.Token); err != nil || got.Name != "alice2" {
@@ -86,7 +90,7 @@ func TestSessionsAcrossLobbies(t *testing.T) {
 		}
 		shared.down = true
 		if _, _, err := a.Hello(ctx, "", s.Token); !errors.Is(err, match.ErrUnavailable) || errors.Is(err, lobby.ErrUnknownToken) {
-			t.Errorf("resume with the sessions down = %v, want match.ErrUnavailable", err)
+			t.Errorf("resume with the players down = %v, want match.ErrUnavailable", err)
 		}
 	})
 }

@@ -7,7 +7,8 @@
 //
 // It declares the interfaces it needs beyond match's: Coord (the matches'
 // records, the open list, invite codes, the bus between nodes) and
-// Sessions, with the types they carry (Session, OpenMatch);
+// Players (players, their credentials and passkeys), with the types they
+// carry (Player, Passkey, OpenMatch);
 // lobby/memstore and lobby/redisstore implement them.
 //
 // Challenges (attempts at a deal shared as a link, the daily deal, their

@@ -2,7 +2,6 @@ package lobby
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"time"
 	"unicode"
@@ -11,16 +10,33 @@ import (
 	"klondike/match"
 )
 
-// CleanName trims a player's name and checks it: 1 to 24 printable characters.
+// MaxNameLen is the longest name, in characters.
+const MaxNameLen = 24
+
+// CleanName trims a player's name, collapses its runs of spaces into one,
+// and checks it: 1 to MaxNameLen characters, each a letter, a mark, a
+// digit, a space or one of - _ . ', at least one a letter. Control and
+// format characters (the bidirectional overrides among them, which could
+// make a name read as another) are refused, not removed, so that a player
+// sees the name others will see.
 func CleanName(name string) (string, error) {
-	name = strings.TrimSpace(name)
-	if name == "" || !utf8.ValidString(name) || utf8.RuneCountInString(name) > 24 {
+	if !utf8.ValidString(name) {
 		return "", ErrBadName
 	}
+	name = strings.Join(strings.Fields(name), " ")
+	n, letters := 0, 0
 	for _, r := range name {
-		if !unicode.IsPrint(r) {
+		n++
+		switch {
+		case unicode.IsLetter(r):
+			letters++
+		case unicode.IsMark(r), unicode.IsDigit(r), r == ' ', strings.ContainsRune("-_.'", r):
+		default:
 			return "", ErrBadName
 		}
+	}
+	if n == 0 || n > MaxNameLen || letters == 0 {
+		return "", ErrBadName
 	}
 	return name, nil
 }
@@ -31,14 +47,16 @@ func (l *Lobby) Hello(ctx context.Context, name, token string) (s Session, resum
 	return l.HelloFrom(ctx, "", name, token)
 }
 
-// HelloFrom starts a session, or with a token resumes one (made on this
-// node or another), for a player connecting from addr (an IP address; ""
-// for none); the name of a resumed session is updated when a valid one is
-// given. The player's open matches count against addr (Config.MaxOpenPerIP).
-// It fails with ErrUnknownToken for a token it does not know, with
-// ErrTooManyNewSessions when addr started too many sessions lately
-// (resuming is never limited), and with an error matching
-// match.ErrUnavailable when the sessions' store cannot be reached.
+// HelloFrom makes a new player named name, or with a token resumes the
+// player of that device credential (made on this node or another), for a
+// connection from addr (an IP address; "" for none). A resumed player
+// keeps its name: the name is the player's, changed by Rename, not by
+// whichever device said hello last. The player's open matches count
+// against addr (Config.MaxOpenPerIP). It fails with ErrUnknownToken for a
+// token it does not know (never made, revoked, expired or deleted), with
+// ErrTooManyNewSessions when addr made too many players lately (resuming
+// is never limited), and with an error matching match.ErrUnavailable when
+// the players' store cannot be reached.
 func (l *Lobby) HelloFrom(ctx context.Context, addr, name, token string) (s Session, resumed bool, err error) {
 	addr = addrKey(addr)
 	l.mu.Lock()
@@ -47,20 +65,11 @@ func (l *Lobby) HelloFrom(ctx context.Context, addr, name, token string) (s Sess
 	if closed {
 		return Session{}, false, ErrShuttingDown
 	}
+	var p Player
 	if token != "" {
-		s, err = l.sessions.Resume(ctx, token, l.cfg.SessionIdle)
-		if errors.Is(err, match.ErrNotFound) {
-			return Session{}, false, ErrUnknownToken
-		}
+		p, err = l.Authenticate(ctx, token)
 		if err != nil {
 			return Session{}, false, err
-		}
-		s.Token = token
-		if n, err := CleanName(name); err == nil && n != s.Name {
-			s.Name = n
-			if err := l.sessions.Save(ctx, s, l.cfg.SessionIdle); err != nil {
-				return Session{}, false, err
-			}
 		}
 		resumed = true
 	} else {
@@ -68,18 +77,27 @@ func (l *Lobby) HelloFrom(ctx context.Context, addr, name, token string) (s Sess
 		if err != nil {
 			return Session{}, false, err
 		}
-		if addr != "" && !l.newSessions.Take(addr, time.Now()) {
+		if !l.AllowNew(addr) {
 			return Session{}, false, ErrTooManyNewSessions
 		}
-		s = Session{PlayerID: randomHex(8), Name: n, Token: randomHex(24)}
-		if err := l.sessions.Save(ctx, s, l.cfg.SessionIdle); err != nil {
+		p = Player{ID: randomHex(8), Name: n, Created: time.Now().UTC().Truncate(time.Second)}
+		token = newToken()
+		if err := l.store.Create(ctx, p, digest(token), l.cfg.PlayerIdle); err != nil {
 			return Session{}, false, err
 		}
 	}
 	l.mu.Lock()
-	l.players[s.PlayerID] = &known{Player: match.Player{ID: s.PlayerID, Name: s.Name}, seen: time.Now(), addr: addr}
+	l.players[p.ID] = &known{Player: match.Player{ID: p.ID, Name: p.Name}, seen: time.Now(), addr: addr}
 	l.mu.Unlock()
-	return s, resumed, nil
+	return Session{PlayerID: p.ID, Name: p.Name, Tag: p.Tag(), Token: token}, resumed, nil
+}
+
+// AllowNew takes one from addr's allowance of new players (hello without
+// a token, or a passkey sign-in's ceremony), and reports whether there
+// was one. addr "" has no limit.
+func (l *Lobby) AllowNew(addr string) bool {
+	addr = addrKey(addr)
+	return addr == "" || l.newSessions.Take(addr, time.Now())
 }
 
 // known is a player who said hello on this node, when, and from where

@@ -41,7 +41,7 @@ func (l *Lobby) sweep(now time.Time) {
 		}
 	}
 	for id, k := range l.players {
-		if now.Sub(k.seen) > l.cfg.SessionIdle {
+		if now.Sub(k.seen) > knownIdle {
 			delete(l.players, id)
 		}
 	}

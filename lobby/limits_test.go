@@ -54,8 +54,8 @@ func newLobbyWith(t *testing.T, cfg lobby.Config) *lobby.Lobby {
 	if cfg.Coord == nil {
 		cfg.Coord = memstore.NewCoord()
 	}
-	if cfg.Sessions == nil {
-		cfg.Sessions = memstore.NewSessions()
+	if cfg.Players == nil {
+		cfg.Players = memstore.NewPlayers()
 	}
 	if cfg.Sink == nil {
 		cfg.Sink = &sink{}

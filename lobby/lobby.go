@@ -17,9 +17,10 @@ import (
 
 // Errors of the lobby; the api maps each to a wire code.
 var (
-	ErrBadName        = errors.New("a name is 1 to 24 printable characters")
+	ErrBadName        = errors.New("a name is 1 to 24 letters, digits, spaces or - _ . ' with at least one letter")
 	ErrUnknownToken   = errors.New("unknown or expired token")
 	ErrNoSuchMatch    = errors.New("no such match")
+	ErrNoSuchPlayer   = errors.New("no such player")
 	ErrNoSuchRound    = errors.New("no such round")
 	ErrInAnotherMatch = errors.New("you are playing in another match: leave it first")
 	ErrShuttingDown   = errors.New("the server is shutting down")
@@ -38,7 +39,7 @@ var (
 )
 
 // Config holds the lobby's dependencies and settings. Store, Coord,
-// Sessions and Sink are required: the caller chooses the backends (the
+// Players and Sink are required: the caller chooses the backends (the
 // memory ones of lobby/memstore for one process, the Redis ones of
 // lobby/redisstore for several nodes). Zero durations take the defaults
 // named beside them.
@@ -48,20 +49,21 @@ type Config struct {
 	// Coord holds the matches' records and the lobby's indexes, shared by
 	// every node.
 	Coord Coord
-	// Sessions keep the players' sessions.
-	Sessions Sessions
-	Sink     match.Sink
-	Logger   *slog.Logger
+	// Players keep the players and their credentials.
+	Players Players
+	Sink    match.Sink
+	Logger  *slog.Logger
 	// Match is the configuration template for every match (its Store, Sink,
 	// Logger, NewID, OnRound and OnChange are set by the lobby).
 	Match match.Config
 	// MatchRetention is how long a finished match stays listed for its
 	// players (default 30 min); RoundRetention how long a finished round's
-	// leaderboard and replay stay available (default 24 h); SessionIdle how
-	// long an unused session lives (default 7 days).
+	// leaderboard and replay stay available (default 24 h); PlayerIdle how
+	// long a player not seen lives, with its credentials (default 400
+	// days).
 	MatchRetention time.Duration
 	RoundRetention time.Duration
-	SessionIdle    time.Duration
+	PlayerIdle     time.Duration
 	// DataEpochEvery is how often the Coord's data epoch is checked
 	// (default 2 s): when it changes, the shared state lost its data, and
 	// the matches this node serves are voided (match.Match.Void).
@@ -101,7 +103,7 @@ type Config struct {
 const (
 	DefaultMatchRetention = 30 * time.Minute
 	DefaultRoundRetention = 24 * time.Hour
-	DefaultSessionIdle    = 7 * 24 * time.Hour
+	DefaultPlayerIdle     = 400 * 24 * time.Hour
 	DefaultDataEpochEvery = 2 * time.Second
 	DefaultAbandonedAfter = 2 * time.Minute
 	DefaultMaxOpen        = 1000
@@ -121,12 +123,12 @@ const (
 type Lobby struct {
 	cfg Config
 
-	mu       sync.Mutex
-	closed   bool
-	sessions Sessions
-	players  map[string]*known // the players who said hello here, by id
-	matches  map[string]*entry // this node's replicas, by match id
-	rounds   map[string]*roundEntry
+	mu      sync.Mutex
+	closed  bool
+	store   Players
+	players map[string]*known // the players who said hello here, by id
+	matches map[string]*entry // this node's replicas, by match id
+	rounds  map[string]*roundEntry
 
 	// seating serializes what seats a player in a match or takes them out
 	// (create, join, quick match, rematch, leave), per player: the check
@@ -155,10 +157,10 @@ type Lobby struct {
 }
 
 // New makes a lobby and starts its janitor; Close or Shutdown stops it.
-// It panics when cfg lacks a Store, a Coord, Sessions or a Sink.
+// It panics when cfg lacks a Store, a Coord, Players or a Sink.
 func New(cfg Config) *Lobby {
-	if cfg.Store == nil || cfg.Coord == nil || cfg.Sessions == nil || cfg.Sink == nil {
-		panic("lobby: Config needs a Store, a Coord, Sessions and a Sink")
+	if cfg.Store == nil || cfg.Coord == nil || cfg.Players == nil || cfg.Sink == nil {
+		panic("lobby: Config needs a Store, a Coord, Players and a Sink")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -169,8 +171,8 @@ func New(cfg Config) *Lobby {
 	if cfg.RoundRetention <= 0 {
 		cfg.RoundRetention = DefaultRoundRetention
 	}
-	if cfg.SessionIdle <= 0 {
-		cfg.SessionIdle = DefaultSessionIdle
+	if cfg.PlayerIdle <= 0 {
+		cfg.PlayerIdle = DefaultPlayerIdle
 	}
 	if cfg.DataEpochEvery <= 0 {
 		cfg.DataEpochEvery = DefaultDataEpochEvery
@@ -198,7 +200,7 @@ func New(cfg Config) *Lobby {
 		cfg.Match.RecordTTL = match.DefaultRecordTTL
 	}
 	l := &Lobby{
-		cfg: cfg, sessions: cfg.Sessions, players: map[string]*known{},
+		cfg: cfg, store: cfg.Players, players: map[string]*known{},
 		matches: map[string]*entry{}, rounds: map[string]*roundEntry{}, seating: map[string]*seatLock{},
 		quick: map[match.Settings]*quickQueue{},
 		open:  openCount{byAddr: map[string]int{}}, newSessions: ratelimit.New(cfg.NewSessionsPerMinute, time.Minute),

@@ -46,7 +46,7 @@ func newLobbyOn(t *testing.T, co lobby.Coord) *lobby.Lobby {
 		co = memstore.NewCoord()
 	}
 	l := lobby.New(lobby.Config{
-		Store: memstore.New(), Coord: co, Sessions: memstore.NewSessions(), Sink: &sink{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Store: memstore.New(), Coord: co, Players: memstore.NewPlayers(), Sink: &sink{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Match: match.Config{QuickWait: time.Second, Intermission: time.Second},
 	})
 	t.Cleanup(l.Close)
@@ -63,12 +63,19 @@ func hello(t *testing.T, l *lobby.Lobby, name string) lobby.Session {
 }
 
 func TestNames(t *testing.T) {
-	for _, bad := range []string{"", "   ", strings.Repeat("x", 25), "a\x00b", "tab\there", "\xff"} {
+	for _, bad := range []string{
+		"", "   ", strings.Repeat("x", 25), "a\x00b", "\xff", "1234", "--",
+		"evil\u202egnp.exe", "a\u2066b", "a\u200fb", "zero\u200bwidth", "<script>", "a/b", "🂡 ace",
+	} {
 		if _, err := lobby.CleanName(bad); !errors.Is(err, lobby.ErrBadName) {
 			t.Errorf("CleanName(%q) = %v, want ErrBadName", bad, err)
 		}
 	}
-	for in, want := range map[string]string{"  alice ": "alice", "Zoë": "Zoë", strings.Repeat("é", 24): strings.Repeat("é", 24)} {
+	for in, want := range map[string]string{
+		"  alice ": "alice", "Zoë": "Zoë", strings.Repeat("é", 24): strings.Repeat("é", 24),
+		"tab\there": "tab here", "Mary  Jo": "Mary Jo", "o'Brien-2": "o'Brien-2", "bot_7.x": "bot_7.x",
+		"سارة": "سارة", "李小龙": "李小龙", "e\u0301": "e\u0301",
+	} {
 		if got, err := lobby.CleanName(in); err != nil || got != want {
 			t.Errorf("CleanName(%q) = %q, %v", in, got, err)
 		}
@@ -231,7 +238,7 @@ func TestQuickMatchRushOneReplica(t *testing.T) {
 		sk := &sink{}
 		mem := memstore.NewBackends()
 		l := lobby.New(lobby.Config{
-			Store: mem.Store, Coord: mem.Coord, Sessions: mem.Sessions, Sink: sk, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+			Store: mem.Store, Coord: mem.Coord, Players: mem.Players, Sink: sk, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 			Match: match.Config{QuickWait: time.Second, Intermission: time.Second},
 		})
 		defer l.Close()

@@ -150,7 +150,7 @@ func TestOpenMatchesPagingWhileMatchesStart(t *testing.T) {
 func TestOpenMatchesByteCap(t *testing.T) {
 	ctx := context.Background()
 	l := newLobby(t)
-	name := strings.Repeat("<", 24) // each escapes to six bytes in JSON
+	name := strings.Repeat("𝔸", 24) // a letter of four bytes, the most a name's character takes in JSON
 	full := match.MaxPlayersLimit
 	pub := true
 	n := 0

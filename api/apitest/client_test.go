@@ -24,7 +24,7 @@ import (
 func server(t *testing.T) (*api.Server, string) {
 	t.Helper()
 	mem := memstore.NewBackends()
-	srv := servertest.New(servertest.Config{Store: mem.Store, Sessions: mem.Sessions, Coord: mem.Coord, Challenges: mem.Challenges, Records: mem.Challenges, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv := servertest.New(servertest.Config{Store: mem.Store, Players: mem.Players, Coord: mem.Coord, Challenges: mem.Challenges, Records: mem.Challenges, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		srv.Close()

@@ -326,6 +326,8 @@ func TypeOf[T any]() (string, error) {
 		return protocol.TypeGhost, nil
 	case protocol.AttemptOver:
 		return protocol.TypeAttemptOver, nil
+	case protocol.PlayingElsewhere:
+		return protocol.TypePlayingElsewhere, nil
 	}
 	return "", fmt.Errorf("%T is not a server message of the protocol", v)
 }

@@ -5,7 +5,8 @@ package protocol
 // ID gets replies without Re.
 
 // Hello opens a session: a new player with Name, or the player of Token
-// resumed (Name then optional: a valid one renames the player).
+// resumed (Name then ignored: a player is renamed through
+// PATCH /api/v1/me, not by whichever device says hello).
 type Hello struct {
 	Type  string `json:"type"`
 	ID    string `json:"id,omitempty"`
@@ -54,6 +55,15 @@ type Move struct {
 	Move    string `json:"move"`
 }
 
+// PlayHere makes this connection the one of the player's that plays: it
+// gets the events of the player's match from then on, the current match
+// and round first, as on resume; the connection that played before gets
+// PlayingElsewhere. The reply is a Match of the current match.
+type PlayHere struct {
+	Type string `json:"type"`
+	ID   string `json:"id,omitempty"`
+}
+
 // Resign ends the player's game in the round.
 type Resign struct {
 	Type    string `json:"type"`
@@ -87,6 +97,8 @@ func ClientFields(msg any) (id *string, typ string, ok bool) {
 	case *Resign:
 		return &m.ID, m.Type, true
 	case *Hint:
+		return &m.ID, m.Type, true
+	case *PlayHere:
 		return &m.ID, m.Type, true
 	case *CreateChallenge:
 		return &m.ID, m.Type, true

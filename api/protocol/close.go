@@ -5,9 +5,13 @@ package protocol
 // internal error, 1012 service restart). 4000–4999 are for applications
 // (RFC 6455 §7.4.2).
 const (
-	// CloseReplaced: the same player said hello with their token on
-	// another connection; this older one is closed in favour of it.
+	// CloseReplaced: the player opened more connections at once than the
+	// server keeps (eight); this, the oldest, is closed in favour of the
+	// newest.
 	CloseReplaced = 4000
+	// CloseSignedOut: the player signed out everywhere or was deleted:
+	// the credential this connection said hello with no longer works.
+	CloseSignedOut = 4001
 	// CloseSlowConsumer: the client did not read its messages fast enough
 	// and its send queue overflowed, in messages or in bytes. A client may
 	// reconnect and resume.
@@ -23,4 +27,5 @@ const (
 	ReasonRestarting = "server restarting, please reconnect" // 1012: shutting down; resume
 	ReasonReplaced   = "replaced by a newer connection"      // CloseReplaced
 	ReasonSlow       = "slow consumer"                       // CloseSlowConsumer
+	ReasonSignedOut  = "signed out"                          // CloseSignedOut
 )

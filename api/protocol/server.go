@@ -17,10 +17,19 @@ type Welcome struct {
 	Re         string    `json:"re,omitempty"`
 	PlayerID   string    `json:"player_id"`
 	Name       string    `json:"name"`
-	Token      string    `json:"token"` // the session's secret: hello with it resumes
+	Tag        string    `json:"tag"`   // tells two players of one name apart: "#3F2A"
+	Token      string    `json:"token"` // the device credential: hello with it resumes
 	ServerTime time.Time `json:"server_time"`
 	Resumed    bool      `json:"resumed"`
 	MatchID    string    `json:"match_id,omitempty"` // the player's current match
+}
+
+// PlayingElsewhere tells a connection that another connection of the
+// same player (a newer tab, or one that said play_here) plays the match
+// now: this one gets no more of its events until it says play_here.
+type PlayingElsewhere struct {
+	Type    string `json:"type"`
+	MatchID string `json:"match_id"`
 }
 
 // Match is a match's snapshot: the reply to the commands that name a

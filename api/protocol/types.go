@@ -16,6 +16,7 @@ const (
 	TypeMove        = "move"
 	TypeResign      = "resign"
 	TypeHint        = "hint" // the server's answer has the same name
+	TypePlayHere    = "play_here"
 
 	// Messages the server sends.
 	TypeWelcome       = "welcome"
@@ -30,6 +31,8 @@ const (
 	TypeLeaderboard   = "leaderboard"
 	TypeRoundOver     = "round_over"
 	TypeMatchOver     = "match_over"
+	// TypePlayingElsewhere: another connection of the player plays now.
+	TypePlayingElsewhere = "playing_elsewhere"
 )
 
 // MaxIDLen is the longest "id" a client message may carry, in bytes.

@@ -23,7 +23,7 @@ import (
 type Config struct {
 	// The backends (see lobby.Config and challenge.Config).
 	Store      match.Store
-	Sessions   lobby.Sessions
+	Players    lobby.Players
 	Coord      lobby.Coord
 	Challenges challenge.Store
 	Records    challenge.RecordStore
@@ -40,19 +40,20 @@ type Config struct {
 	ChallengesPerHour int
 
 	// The server's own (api.Config), and the version its metrics report.
-	Hint    match.HintFunc
-	Limits  api.Limits
-	Version string
-	Logger  *slog.Logger
+	Hint      match.HintFunc
+	Limits    api.Limits
+	PublicURL string
+	Version   string
+	Logger    *slog.Logger
 }
 
 // New returns the server of cfg; its Close stops it, the lobby and the
 // challenge service included, and leaves the backends open.
 func New(cfg Config) *api.Server {
-	if cfg.Store == nil || cfg.Sessions == nil || cfg.Coord == nil || cfg.Challenges == nil || cfg.Records == nil {
+	if cfg.Store == nil || cfg.Players == nil || cfg.Coord == nil || cfg.Challenges == nil || cfg.Records == nil {
 		mem := memstore.NewBackends()
 		cfg.Store = cmp.Or(cfg.Store, match.Store(mem.Store))
-		cfg.Sessions = cmp.Or(cfg.Sessions, lobby.Sessions(mem.Sessions))
+		cfg.Players = cmp.Or(cfg.Players, lobby.Players(mem.Players))
 		cfg.Coord = cmp.Or(cfg.Coord, lobby.Coord(mem.Coord))
 		cfg.Challenges = cmp.Or(cfg.Challenges, challenge.Store(mem.Challenges))
 		cfg.Records = cmp.Or(cfg.Records, challenge.RecordStore(mem.Challenges))
@@ -68,7 +69,7 @@ func New(cfg Config) *api.Server {
 	// service, made just after it, before any round can be asked for.
 	var ch *challenge.Service
 	l := lobby.New(lobby.Config{
-		Store: store, Sessions: cfg.Sessions, Coord: cfg.Coord, Sink: hub, Logger: cfg.Logger, Match: cfg.Match,
+		Store: store, Players: cfg.Players, Coord: cfg.Coord, Sink: hub, Logger: cfg.Logger, Match: cfg.Match,
 		DataEpochEvery: cfg.DataEpochEvery, AbandonedAfter: cfg.AbandonedAfter,
 		MaxOpen: cfg.MaxOpenMatches, MaxOpenPerIP: cfg.MaxOpenMatchesPerIP, NewSessionsPerMinute: cfg.NewSessionsPerMinute,
 		OnRoundDealt: m.RoundsStarted.Inc, OnRoundOver: m.RoundsFinished.Inc,
@@ -83,6 +84,6 @@ func New(cfg Config) *api.Server {
 	})
 	return api.NewServer(api.Config{
 		Lobby: l, Challenges: ch, Hub: hub, Metrics: m, Store: store,
-		Hint: cfg.Hint, Limits: cfg.Limits, Logger: cfg.Logger,
+		Hint: cfg.Hint, Limits: cfg.Limits, PublicURL: cfg.PublicURL, Logger: cfg.Logger,
 	})
 }

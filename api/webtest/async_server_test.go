@@ -73,7 +73,7 @@ func startAsyncServer(t *testing.T, yesterdayOpen time.Duration) *asyncServer {
 		}
 	}
 	srv := servertest.New(servertest.Config{
-		Store: mem.Store, Sessions: mem.Sessions, Coord: mem.Coord, Challenges: mem.Challenges, Records: mem.Challenges,
+		Store: mem.Store, Players: mem.Players, Coord: mem.Coord, Challenges: mem.Challenges, Records: mem.Challenges,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Match:  match.Config{LeaderboardEvery: 40 * time.Millisecond, Intermission: 300 * time.Millisecond, QuickWait: 500 * time.Millisecond},
 	})

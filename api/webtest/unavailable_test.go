@@ -42,7 +42,7 @@ func startFailingServer(t *testing.T) (string, *failingStore) {
 	t.Helper()
 	mem := memstore.NewBackends()
 	store := &failingStore{Store: mem.Store}
-	base := startServerConfig(t, servertest.Config{Store: store, Sessions: mem.Sessions, Coord: mem.Coord, Challenges: mem.Challenges, Records: mem.Challenges})
+	base := startServerConfig(t, servertest.Config{Store: store, Players: mem.Players, Coord: mem.Coord, Challenges: mem.Challenges, Records: mem.Challenges})
 	return base, store
 }
 

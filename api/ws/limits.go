@@ -174,9 +174,9 @@ func (l Limits) originAllowed(r *http.Request) bool {
 	return strings.EqualFold(u.Host, r.Host)
 }
 
-// clientIP is the address a WebSocket request counts under: the TCP peer's,
+// ClientIP is the address a request counts under: the TCP peer's,
 // or behind a trusted proxy the client's it forwarded (see TrustedProxies).
-func (l Limits) clientIP(r *http.Request) string {
+func (l Limits) ClientIP(r *http.Request) string {
 	peer := peerIP(r)
 	if len(l.TrustedProxies) == 0 {
 		return peer

@@ -139,8 +139,8 @@ func TestClientIP(t *testing.T) {
 			for _, v := range tt.xff {
 				r.Header.Add("X-Forwarded-For", v)
 			}
-			if got := (Limits{TrustedProxies: tt.trusted}).clientIP(r); got != tt.want {
-				t.Errorf("clientIP(peer %s, X-Forwarded-For %q) = %s, want %s", tt.peer, tt.xff, got, tt.want)
+			if got := (Limits{TrustedProxies: tt.trusted}).ClientIP(r); got != tt.want {
+				t.Errorf("ClientIP(peer %s, X-Forwarded-For %q) = %s, want %s", tt.peer, tt.xff, got, tt.want)
 			}
 		})
 	}

@@ -65,7 +65,7 @@ func NewServer(h Handler, cfg Config) *Server {
 // with 503 while shutting down, 403 for a foreign Origin and 429 when the
 // remote IP has MaxConnsPerIP connections open.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	ip := s.lim.clientIP(r)
+	ip := s.lim.ClientIP(r)
 	if !s.lim.originAllowed(r) {
 		s.m.Rejected("origin")
 		s.log.Debug("websocket origin refused", "remote_ip", ip, "origin", r.Header.Get("Origin"))

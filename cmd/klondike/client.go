@@ -20,6 +20,21 @@ type playConfig struct {
 	URL   string // ws://HOST:PORT/ws
 	Name  string
 	Token string // resume this session
+	// NameGiven says that Name is --name's: hello with a token sends it,
+	// renaming the player. Otherwise a resumed player keeps its name, and
+	// Name is only a new player's.
+	NameGiven bool
+	// ProfileName is --profile's, "" for the default profile; Profile is
+	// the profile that keeps the player (profile.go), nil when --token
+	// gave the session, which is then not saved. Saved says that Token is
+	// the profile's: a hello it fails with unauthorized (a player the
+	// server forgot) starts a new player rather than ending.
+	ProfileName string
+	Profile     *profile
+	Saved       bool
+	// Stderr gets the notes that are not the game's: the saved player's
+	// fate, a profile that cannot be saved. Nil: the output.
+	Stderr io.Writer
 	// Action is "create", "join", "quick", "spectate", "" (the lobby), or
 	// for asynchronous rounds "daily" (the daily round of Draw),
 	// "challenge" (Code) or "create-challenge".
@@ -95,6 +110,7 @@ type playClient struct {
 	pending map[string]request // requests awaiting their reply, by id
 
 	playerID, name, token string
+	kept                  credential    // the last credential saved in the profile
 	skew                  time.Duration // server clock minus ours, from welcome
 	welcomed              bool          // the first welcome came
 	actionSent            bool          // the flags' request was sent
@@ -141,6 +157,9 @@ func newPlayClient(cfg playConfig, in io.Reader, out io.Writer) *playClient {
 	}
 	if cfg.Draw == 0 {
 		cfg.Draw = 3
+	}
+	if cfg.Stderr == nil {
+		cfg.Stderr = out
 	}
 	d := *websocket.DefaultDialer
 	d.HandshakeTimeout = cfg.DialTimeout

@@ -57,10 +57,9 @@ func (c *playClient) command(line string) {
 	case "quit", "exit":
 		c.quit = true
 		if c.attemptUnderWay() {
-			c.printf("Your game goes on until its time runs out; resume with: %s play --server %s --token %s %s\n",
-				c.program(), c.cfg.URL, clean(c.token), c.resumeFlag())
+			c.printf("Your game goes on until its time runs out; resume with: %s %s\n", c.resumeCommand(), c.resumeFlag())
 		} else if c.isPlayer() && c.match.State != protocol.StateOver {
-			c.printf("You keep your seat; resume with: %s play --server %s --token %s\n", c.program(), c.cfg.URL, clean(c.token))
+			c.printf("You keep your seat; resume with: %s\n", c.resumeCommand())
 		}
 	case "board":
 		r := c.round

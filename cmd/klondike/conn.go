@@ -50,8 +50,18 @@ func (c *playClient) connect(ctx context.Context) error {
 	gen := c.gen
 	c.readers.Add(1)
 	go c.readLoop(conn, gen)
-	c.request(&protocol.Hello{Type: protocol.TypeHello, Name: c.name, Token: c.token})
+	c.hello()
 	return nil
+}
+
+// hello says hello: with the token, a known player, who keeps its name
+// unless --name gave one; without, a new player of the name.
+func (c *playClient) hello() {
+	name := c.name
+	if c.token != "" && !c.cfg.NameGiven {
+		name = ""
+	}
+	c.request(&protocol.Hello{Type: protocol.TypeHello, Name: name, Token: c.token})
 }
 
 // readLoop hands each message of conn to the main loop, then the error

@@ -110,6 +110,10 @@ func (c *playClient) onError(re, reqType string, m *protocol.Error) {
 	if c.asyncRoundError(reqType, m) {
 		return
 	}
+	if reqType == protocol.TypeHello && m.Code == protocol.CodeUnauthorized && c.cfg.Saved && !c.welcomed {
+		c.newPlayer()
+		return
+	}
 	what := "error"
 	if reqType != "" {
 		what = reqType + " failed"

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -8,13 +9,15 @@ import (
 )
 
 // testPlayEnv is a made-up surrounding for play: no environment, the tool
-// run as "klondike" from PATH, no directories.
+// run as "klondike" from PATH, no directories, no config directory
+// (configEnv gives one).
 func testPlayEnv() playEnv {
 	return playEnv{
-		getenv:   env(nil),
-		arg0:     "klondike",
-		lookPath: func(string) (string, error) { return "", exec.ErrNotFound },
-		isDir:    func(string) bool { return false },
+		getenv:    env(nil),
+		arg0:      "klondike",
+		lookPath:  func(string) (string, error) { return "", exec.ErrNotFound },
+		isDir:     func(string) bool { return false },
+		configDir: func() (string, error) { return "", errors.New("no config directory in this test") },
 	}
 }
 

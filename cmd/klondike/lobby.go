@@ -16,6 +16,7 @@ func (c *playClient) onWelcome(m *protocol.Welcome) {
 	c.welcomed = true
 	c.tries = 0
 	c.playerID, c.name, c.token = m.PlayerID, m.Name, m.Token
+	c.keep()
 	if !m.ServerTime.IsZero() {
 		c.skew = time.Until(m.ServerTime)
 	}
@@ -30,6 +31,8 @@ func (c *playClient) onWelcome(m *protocol.Welcome) {
 			c.request(&protocol.RoundRef{Type: protocol.TypeStartAttempt, RoundID: c.round.matchID})
 		}
 		return
+	case m.Resumed && c.cfg.Saved:
+		c.printf("connected to %s as %s, the player saved in this profile\n", c.cfg.URL, clean(m.Name))
 	case m.Resumed:
 		c.printf("resumed the session of %s\n", clean(m.Name))
 	default:

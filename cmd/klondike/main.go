@@ -46,6 +46,7 @@ var commands = []command{
 	{"replay", "replay moves on a deal and report each move as a JSON line", runReplay},
 	{"moves", "replay moves on a deal, then list the legal moves", runMoves},
 	{"play", "play matches on a server from the terminal", runPlay},
+	{"whoami", "print the player saved for a server: its id, name and tag", runWhoami},
 	{"solve", "decide whether a deal can be won and print a winning line", runSolve},
 	{"winnability", "solve a range of numbered deals and print the winnable share", runWinnability},
 }
@@ -113,6 +114,7 @@ Examples:
   echo "T6-F T7-F D" | klondike replay --seed 1
   klondike replay --deal layout.json --draw 1 game.txt
   klondike moves --seed 1 game.txt
+  klondike whoami --server ws://127.0.0.1:8080/ws
   klondike solve --seed 1 --json
   klondike solve --seed 1 --game thumb_and_pouch
   klondike winnability --from 1 --count 100

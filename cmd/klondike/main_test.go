@@ -52,6 +52,7 @@ func TestHelp(t *testing.T) {
 		{"deal", "--help"}, {"deal", "-h"},
 		{"replay", "--help"}, {"replay", "-h"},
 		{"moves", "--help"}, {"moves", "-h"},
+		{"help", "whoami"}, {"whoami", "--help"},
 		// --help wins over other flags, even bad ones that come after it.
 		{"replay", "--seed", "1", "--help", "--draw", "7"},
 	} {
@@ -73,6 +74,8 @@ func TestCommandHelpNamesFlags(t *testing.T) {
 		"deal":   {"--seed"},
 		"replay": {"--seed", "--deal", "--draw", "--passes", "--scoring", "--undo", "--no-foundation-to-tableau", "--elapsed", "vegas"},
 		"moves":  {"--seed", "--deal", "--draw", "--passes", "--scoring", "--undo", "--no-foundation-to-tableau"},
+		"whoami": {"--server", "--profile", "id:", "name:", "tag:"},
+		"play":   {"--profile", "--token", "whoami"},
 	} {
 		out, _, _ := runCmd(t, "", cmd, "--help")
 		for _, f := range flags {

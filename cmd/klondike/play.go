@@ -18,7 +18,8 @@ import (
 
 // playUsage prints play's help: its flags, commands and exit statuses.
 func playUsage(w io.Writer) {
-	fmt.Fprint(w, `Usage: klondike play --server ws://HOST:PORT/ws [--name NAME] [--token TOKEN]
+	fmt.Fprint(w, `Usage: klondike play --server ws://HOST:PORT/ws [--name NAME]
+                     [--profile NAME | --token TOKEN]
                      [--create [--public] | --code CODE | --quick | --spectate MATCH_ID |
                       --daily 1|3 | --challenge ID |
                       --create-challenge [--window D] [--seed N]]
@@ -32,9 +33,11 @@ is the reference client of the WebSocket protocol.
 Flags:
   --server URL    the server's WebSocket address, ws://HOST:PORT/ws (or
                   wss://…); a URL without a path gets /ws
-  --name NAME     your name, 1 to 24 printable characters (default $USER,
-                  or "player")
-  --token TOKEN   resume an earlier session (printed when you quit a game)
+  --name NAME     your name, 1 to 24 printable characters: a new player's
+                  (default $USER, or "player"), or a new name for your saved
+                  player, who otherwise keeps theirs
+`+profileFlagHelp+`  --token TOKEN   play as the player of TOKEN (a welcome's token) instead of
+                  the saved one; it is not saved
   --create        create a match and print its invite code and the command
                   to share; the match is private: players join it by its
                   code, and it is not listed in the lobby
@@ -106,7 +109,7 @@ Commands (one a line):
                   after, and its deal and every replay go public
   help            this list of commands
   quit            leave; in a match you keep your seat, and your game goes on
-                  until its time limit: --token TOKEN resumes it
+                  until its time limit: play again to resume it
 
 Scores: the board shows your game score, the move points of the match's
 scoring, and with standard scoring your timed score too. Leaderboards and
@@ -128,6 +131,14 @@ salt and every replay are published when the window closes; opening a closed
 round (--challenge ID, challenge ID, close) checks its deal against the
 commitment.
 
+Your player: the first run on a server makes a player, and play keeps its
+credential (the token the server's welcome gives) in the profile, readable
+by you alone; every later run with the same profile is that player, with
+its records, daily attempts and challenges (klondike whoami shows who it
+is); two players on one machine take a profile each. When the server no
+longer knows the saved player (it expired or was deleted), play says so on
+stderr and starts a new one.
+
 Ending: quit, Ctrl-C, or the end of stdin. At the end of stdin, play waits
 for whatever is under way: replies to what it sent, queued moves, a match
 that has started, until the match is over, and your game of a daily deal or
@@ -145,10 +156,11 @@ or a request made by a flag was refused, 2 for bad usage, 130 on Ctrl-C.
 Examples:
   klondike play --server ws://127.0.0.1:8080/ws --name alice --create
   klondike play --server ws://127.0.0.1:8080/ws --name alice --create --public
-  klondike play --server ws://127.0.0.1:8080/ws --name bob --code K7QX2M
+  klondike play --server ws://127.0.0.1:8080/ws --name bob --profile bob --code K7QX2M
   klondike play --server ws://127.0.0.1:8080/ws --quick --draw 1
   klondike play --server ws://127.0.0.1:8080/ws --create --game thumb_and_pouch
   klondike play --server ws://127.0.0.1:8080/ws --daily 3
+  klondike play --server ws://127.0.0.1:8080/ws --profile work --daily 3
   klondike play --server ws://127.0.0.1:8080/ws --create-challenge --draw 1 --window 2h
   klondike play --server ws://127.0.0.1:8080/ws --challenge http://127.0.0.1:8080/c/9f3a2b1c
   klondike play --server ws://127.0.0.1:8080/ws --create --color=never
@@ -165,10 +177,20 @@ const exitInterrupted = 130
 // runPlay is the play command: it plays until quit, the end of input or
 // Ctrl-C, and returns the exit status.
 func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	cfg, ok, status := playSetup(args, osPlayEnv(), stdout, stderr)
+	return playMain(args, osPlayEnv(), stdin, stdout, stderr)
+}
+
+// playMain is runPlay in the surroundings env.
+func playMain(args []string, env playEnv, stdin io.Reader, stdout, stderr io.Writer) int {
+	cfg, ok, status := playSetup(args, env, stdout, stderr)
 	if !ok {
 		return status
 	}
+	if err := usePlayer(&cfg, env.configDir); err != nil {
+		fmt.Fprintf(stderr, "klondike play: %v\n", err)
+		return exitFailure
+	}
+	cfg.Stderr = stderr
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	c := newPlayClient(cfg, stdin, stdout)
@@ -193,6 +215,9 @@ type playEnv struct {
 	arg0     string // the program as invoked (os.Args[0])
 	lookPath func(string) (string, error)
 	isDir    func(string) bool // whether a path names a directory
+	// configDir is where the profiles of saved players are kept, in a
+	// klondike directory (os.UserConfigDir).
+	configDir func() (string, error)
 }
 
 // osPlayEnv returns the surroundings of this process.
@@ -205,6 +230,7 @@ func osPlayEnv() playEnv {
 			st, err := os.Stat(path)
 			return err == nil && st.IsDir()
 		},
+		configDir: os.UserConfigDir,
 	}
 }
 
@@ -219,6 +245,7 @@ func playSetup(args []string, env playEnv, stdout, stderr io.Writer) (cfg playCo
 	fs.StringVar(&cfg.URL, "server", "", "server WebSocket `URL`")
 	fs.StringVar(&cfg.Name, "name", "", "your `NAME`")
 	fs.StringVar(&cfg.Token, "token", "", "session `TOKEN` to resume")
+	fs.StringVar(&cfg.ProfileName, "profile", defaultProfile, "the saved player's profile `NAME`")
 	fs.BoolVar(&create, "create", false, "create a match")
 	fs.BoolVar(&cfg.Public, "public", false, "list the created match in the lobby")
 	fs.StringVar(&code, "code", "", "invite `CODE` of the match to join")
@@ -291,6 +318,9 @@ func playSetup(args []string, env playEnv, stdout, stderr io.Writer) (cfg playCo
 		return cfg, false, usageError(stderr, fs.Name(), err)
 	}
 	cfg.URL = u
+	if err := playerFlags(fs, &cfg); err != nil {
+		return cfg, false, usageError(stderr, fs.Name(), err)
+	}
 	if cfg.Name == "" {
 		cfg.Name = env.getenv("USER")
 	}
@@ -300,6 +330,19 @@ func playSetup(args []string, env playEnv, stdout, stderr io.Writer) (cfg playCo
 	cfg.Color = useColor(color, isTerminal(stdout), env.getenv)
 	cfg.Program = invokedAs(env.arg0, env.lookPath, env.isDir)
 	return cfg, true, exitOK
+}
+
+// playerFlags checks the flags that say who plays: --profile's name, and
+// --token, which does without a profile.
+func playerFlags(fs *flag.FlagSet, cfg *playConfig) error {
+	if err := checkProfileName(cfg.ProfileName); err != nil {
+		return err
+	}
+	if isSet(fs, "profile") && isSet(fs, "token") {
+		return errors.New("give --token or --profile, not both: a --token session is not kept in a profile")
+	}
+	cfg.NameGiven = isSet(fs, "name")
+	return nil
 }
 
 // asyncFlags checks the flags of asynchronous rounds and puts them in cfg:

@@ -792,7 +792,7 @@ func TestPlayEndToEnd(t *testing.T) {
 func newRealServer(t *testing.T) http.Handler {
 	t.Helper()
 	mem := memstore.NewBackends()
-	var h http.Handler = servertest.New(servertest.Config{Store: mem.Store, Sessions: mem.Sessions, Coord: mem.Coord, Challenges: mem.Challenges, Records: mem.Challenges})
+	var h http.Handler = servertest.New(servertest.Config{Store: mem.Store, Players: mem.Players, Coord: mem.Coord, Challenges: mem.Challenges, Records: mem.Challenges})
 	t.Cleanup(func() {
 		if c, ok := h.(interface{ Close() }); ok {
 			c.Close()

@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"net/netip"
+	"net/url"
 	"os"
 	"os/signal"
 	"strconv"
@@ -72,6 +73,9 @@ type Options struct {
 	WinnableWorkers int
 	// DebugAddr, when set, serves net/http/pprof on a listener of its own.
 	DebugAddr string
+	// PublicURL is where players reach the server (api.Config.PublicURL);
+	// empty: http://localhost and the port of Addr.
+	PublicURL string
 	// The lobby's limits (see lobby.Config).
 	AbandonedAfter                                            time.Duration
 	MaxOpenMatches, MaxOpenMatchesPerIP, NewSessionsPerMinute int
@@ -129,6 +133,7 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 	fs.StringVar(&o.LogLevel, "log-level", env("KLONDIKE_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env KLONDIKE_LOG_LEVEL)")
 	fs.DurationVar(&o.ShutdownGrace, "shutdown-grace", envDur("KLONDIKE_SHUTDOWN_GRACE", 10*time.Second), "how long a shutdown waits for connections to drain and matches to stop (env KLONDIKE_SHUTDOWN_GRACE)")
 	fs.StringVar(&o.Proxies, "trusted-proxies", env("KLONDIKE_TRUSTED_PROXIES", ""), "comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client: the limits per address then count by the client's address; empty: none (env KLONDIKE_TRUSTED_PROXIES)")
+	fs.StringVar(&o.PublicURL, "public-url", env("KLONDIKE_PUBLIC_URL", ""), "the URL players open, as their browsers show it (https://klondike.example, behind nginx the proxy's): passkeys are bound to its host name and accepted from its origin only; empty: http://localhost:PORT of --addr, where passkeys work only in a browser on this machine (env KLONDIKE_PUBLIC_URL)")
 	fs.StringVar(&o.Origins, "allowed-origins", env("KLONDIKE_ALLOWED_ORIGINS", ""), "comma-separated extra WebSocket origins allowed besides the server's own host; * allows any (env KLONDIKE_ALLOWED_ORIGINS)")
 	fs.IntVar(&o.Limits.MaxConnsPerIP, "max-conns-per-ip", envInt("KLONDIKE_MAX_CONNS_PER_IP", api.DefaultMaxConnsPerIP), "WebSocket connections allowed from one IP; negative: no cap (env KLONDIKE_MAX_CONNS_PER_IP)")
 	fs.Int64Var(&o.Limits.ReadLimit, "read-limit", envInt64("KLONDIKE_READ_LIMIT", api.DefaultReadLimit), "largest WebSocket frame a client may send, in bytes; larger closes the connection (env KLONDIKE_READ_LIMIT)")
@@ -210,6 +215,12 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 		}
 		o.Limits.TrustedProxies = append(o.Limits.TrustedProxies, prefix.Masked())
 	}
+	if o.PublicURL == "" {
+		o.PublicURL = localURL(o.Addr)
+	}
+	if u, err := url.Parse(o.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || (u.Path != "" && u.Path != "/") {
+		return o, fmt.Errorf("--public-url %q: want http(s)://host[:port], the address players open", o.PublicURL)
+	}
 	if o.Origins != "" {
 		for _, s := range strings.Split(o.Origins, ",") {
 			if s = strings.TrimSpace(s); s != "" {
@@ -218,6 +229,17 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 		}
 	}
 	return o, nil
+}
+
+// localURL is the public URL of a server listening on addr that names
+// none: localhost, since a passkey's relying party is a host name, never
+// an address.
+func localURL(addr string) string {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil || port == "" || port == "80" {
+		return "http://localhost"
+	}
+	return "http://localhost:" + port
 }
 
 // checkLimits refuses limits that make no sense. A zero one is its
@@ -380,7 +402,7 @@ func newServer(b *backends.Backends, o Options, mcfg match.Config, log *slog.Log
 	// service, made just after it, before any round can be asked for.
 	var ch *challenge.Service
 	l := lobby.New(lobby.Config{
-		Store: store, Sessions: b.Sessions, Coord: b.Coord, Sink: hub, Logger: log, Match: mcfg,
+		Store: store, Players: b.Players, Coord: b.Coord, Sink: hub, Logger: log, Match: mcfg,
 		AbandonedAfter: o.AbandonedAfter, MaxOpen: o.MaxOpenMatches, MaxOpenPerIP: o.MaxOpenMatchesPerIP, NewSessionsPerMinute: o.NewSessionsPerMinute,
 		OnRoundDealt: m.RoundsStarted.Inc, OnRoundOver: m.RoundsFinished.Inc,
 		AttemptRound:   func(ctx context.Context, id string) (*match.Round, error) { return ch.Round(ctx, id) },
@@ -392,7 +414,7 @@ func newServer(b *backends.Backends, o Options, mcfg match.Config, log *slog.Log
 	})
 	return api.NewServer(api.Config{
 		Lobby: l, Challenges: ch, Hub: hub, Metrics: m, Store: store,
-		Hint: api.SolverHints(), Limits: o.Limits, Logger: log,
+		Hint: api.SolverHints(), Limits: o.Limits, PublicURL: o.PublicURL, Logger: log,
 	})
 }
 

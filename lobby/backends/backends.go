@@ -81,12 +81,13 @@ type Options struct {
 
 // Backends are what the server keeps its state in: the rounds' move logs
 // and standings (Store), the matches' records and the lobby's indexes
-// (Coord), the players' sessions (Sessions), and the challenges
-// (Challenges) with the players' records (Records). Close releases them.
+// (Coord), the players with their
+// credentials (Players), and the challenges (Challenges) with the
+// players' records (Records). Close releases them.
 type Backends struct {
 	Store      match.Store
 	Coord      lobby.Coord
-	Sessions   lobby.Sessions
+	Players    lobby.Players
 	Challenges challenge.Store
 	Records    challenge.RecordStore
 	// Redis is the client of the Redis backends, for a caller that reads
@@ -119,7 +120,7 @@ func Open(ctx context.Context, url string, o Options) (*Backends, error) {
 		}
 		m := memstore.NewBackends()
 		return &Backends{
-			Store: m.Store, Coord: m.Coord, Sessions: m.Sessions, Challenges: m.Challenges, Records: m.Challenges,
+			Store: m.Store, Coord: m.Coord, Players: m.Players, Challenges: m.Challenges, Records: m.Challenges,
 			close: func() error { return nil },
 		}, nil
 	}
@@ -135,7 +136,7 @@ func Open(ctx context.Context, url string, o Options) (*Backends, error) {
 		warnIfNotReady(ctx, r.Client, o)
 	}
 	return &Backends{
-		Store: r.Store, Coord: r.Coord, Sessions: r.Sessions, Challenges: r.Challenges, Records: r.Challenges,
+		Store: r.Store, Coord: r.Coord, Players: r.Players, Challenges: r.Challenges, Records: r.Challenges,
 		Redis: r.Client,
 		close: r.Close,
 	}, nil

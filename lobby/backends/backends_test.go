@@ -31,12 +31,12 @@ func exercise(t *testing.T, b *backends.Backends) {
 	if _, err := b.Coord.SaveMatch(ctx, "m1", 0, []byte("rec"), true, time.Minute); err != nil {
 		t.Fatalf("Coord.SaveMatch: %v", err)
 	}
-	s := lobby.Session{PlayerID: "p", Name: "n", Token: "t"}
-	if err := b.Sessions.Save(ctx, s, time.Minute); err != nil {
-		t.Fatalf("Sessions.Save: %v", err)
+	pl := lobby.Player{ID: "p", Name: "n", Created: time.Now()}
+	if err := b.Players.Create(ctx, pl, "cred", time.Minute); err != nil {
+		t.Fatalf("Players.Create: %v", err)
 	}
-	if got, err := b.Sessions.Resume(ctx, "t", time.Minute); err != nil || got != s {
-		t.Fatalf("Sessions.Resume = %+v, %v; want %+v", got, err, s)
+	if got, err := b.Players.Resume(ctx, "cred", time.Minute); err != nil || got.ID != pl.ID || got.Name != pl.Name {
+		t.Fatalf("Players.Resume = %+v, %v; want %+v", got, err, pl)
 	}
 	if _, err := b.Challenges.Load(ctx, "no-such-round"); !errors.Is(err, match.ErrNotFound) {
 		t.Fatalf("Challenges.Load(no-such-round) = %v, want match.ErrNotFound", err)
@@ -68,11 +68,11 @@ func TestOpenMemoryIsPrivate(t *testing.T) {
 	ctx := context.Background()
 	a, _ := backends.Open(ctx, "", backends.Options{})
 	b, _ := backends.Open(ctx, "", backends.Options{})
-	if err := a.Sessions.Save(ctx, lobby.Session{PlayerID: "p", Token: "t"}, time.Minute); err != nil {
+	if err := a.Players.Create(ctx, lobby.Player{ID: "p"}, "cred", time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if s, err := b.Sessions.Resume(ctx, "t", time.Minute); !errors.Is(err, match.ErrNotFound) {
-		t.Fatalf("another Open's session = %+v, %v; want match.ErrNotFound", s, err)
+	if p, err := b.Players.Resume(ctx, "cred", time.Minute); !errors.Is(err, match.ErrNotFound) {
+		t.Fatalf("another Open's player = %+v, %v; want match.ErrNotFound", p, err)
 	}
 }
 
@@ -119,11 +119,11 @@ func TestOpenRedis(t *testing.T) {
 	}
 	a, b, other := open(prefix), open(prefix), open(prefix+"other:")
 	exercise(t, a)
-	if s, err := b.Sessions.Resume(ctx, "t", time.Minute); err != nil || s.PlayerID != "p" {
-		t.Errorf("the session on another Open of the same prefix = %+v, %v; want p's", s, err)
+	if p, err := b.Players.Resume(ctx, "cred", time.Minute); err != nil || p.ID != "p" {
+		t.Errorf("the player on another Open of the same prefix = %+v, %v; want p", p, err)
 	}
-	if s, err := other.Sessions.Resume(ctx, "t", time.Minute); !errors.Is(err, match.ErrNotFound) {
-		t.Errorf("the session under another prefix = %+v, %v; want match.ErrNotFound", s, err)
+	if p, err := other.Players.Resume(ctx, "cred", time.Minute); !errors.Is(err, match.ErrNotFound) {
+		t.Errorf("the player under another prefix = %+v, %v; want match.ErrNotFound", p, err)
 	}
 }
 

@@ -287,11 +287,15 @@ func (s *Service) finishAttempt(ctx context.Context, at *attempt, now time.Time)
 	}
 	// Counted whether or not this call put the entry on the board: a
 	// resent Finish whose first reply was lost reports false, and the
-	// records count a game once anyway.
+	// records count a game once anyway. The game finished where the
+	// player's clock stopped (the entry's ElapsedMs), not when this node
+	// ended the attempt: that may be days later, when a closed challenge
+	// is closed out.
 	if !st.Helped {
 		g := GameResult{
 			GameID: at.round.ID, Variant: at.rec.Variant, Won: st.Status == engine.Won, Score: e.Score,
 			ElapsedMs: e.ElapsedMs, Day: at.rec.Day,
+			Finished: at.round.StartsAt.Add(time.Duration(e.ElapsedMs) * time.Millisecond),
 		}
 		if _, err := s.cfg.Records.AddResult(ctx, at.playerID, g); err != nil {
 			s.cfg.Logger.Warn("counting a game in the player's records failed", "round", at.round.ID, "err", err)

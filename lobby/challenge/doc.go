@@ -5,9 +5,13 @@
 //
 // A Record is a challenge, kept in a Store with its attempts and its
 // board. Service is a node's door to them: Create, Load, Info, CloseEarly,
-// StartAttempt and AttemptState, Board, BoardRange and Replay, Daily, and
-// Records (the players' records, in a RecordStore, which count race rounds
-// too: CountRound). Each attempt is a match.Round of one player
+// StartAttempt and AttemptState, Board, BoardRange and Replay, Daily, Made
+// (the challenges a player made, newest first), and Records and Recent (a
+// player's records and last games, in a RecordStore, which count race
+// rounds too: CountRound), which ForgetPlayer forgets. Everything of a
+// player is keyed by the player's id alone: the one attempt at each
+// challenge and daily round, a challenge's creator, the records, the
+// daily streaks and the limit on challenges made. Each attempt is a match.Round of one player
 // (Record.AttemptRecord), so moves, seats, resuming on any node and
 // replays work as in a race; the node that serves it sends its player
 // ghosts (GhostTrack: how the leader and the friend who sent the link
@@ -28,6 +32,8 @@
 // AttemptRoundID (with SplitAttemptRoundID), by which a Round knows it is
 // an attempt (no hints).
 //
-// lobby/memstore and lobby/redisstore implement Store and RecordStore;
-// lobby/storetest's RunChallenges and RunRecords are the suites they pass.
+// lobby/memstore and lobby/redisstore implement Store and RecordStore
+// (Store.Made and RecordStore.Recent read indexes they keep as they
+// create challenges and count games); lobby/storetest's RunChallenges and
+// RunRecords are the suites they pass.
 package challenge

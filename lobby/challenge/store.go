@@ -48,6 +48,15 @@ type Store interface {
 	// PlayerEntry returns the player's entry with its rank;
 	// match.ErrNotFound if the player has none.
 	PlayerEntry(ctx context.Context, id, playerID string) (match.BoardEntry, error)
+
+	// Made returns up to limit of the challenges (KindChallenge) the player
+	// created that the store still keeps, newest first: Create indexes a
+	// challenge under its CreatorID for as long as it keeps the challenge.
+	// Newest is by OpensAt (when a player's challenge opens, which is when
+	// it was made), to the millisecond, then by id, greater first. Each
+	// record is as the store has it now (closed early, say), its deal's
+	// secrets included. A limit below 1 is an error.
+	Made(ctx context.Context, creatorID string, limit int) ([]Record, error)
 }
 
 // A RecordStore keeps every player's records. Every method returns an
@@ -60,4 +69,17 @@ type RecordStore interface {
 	// Records returns the player's records, one per variant played, in
 	// the order of their variants' names; none for a player with no game.
 	Records(ctx context.Context, playerID string) ([]VariantRecord, error)
+	// Recent returns up to limit of the player's last results, newest
+	// first: AddResult keeps the last MaxRecent of each player. Last and
+	// newest are by Finished, to the millisecond (then by the result's
+	// JSON, greater first), whatever order the results were counted in: a
+	// result counted late goes where its time puts it, or nowhere if
+	// MaxRecent newer ones are kept. A limit below 1 is an error.
+	Recent(ctx context.Context, playerID string, limit int) ([]GameResult, error)
+	// DeleteRecords forgets the player's records and recent results (and
+	// which games were counted: a game counted before counts again).
+	DeleteRecords(ctx context.Context, playerID string) error
 }
+
+// MaxRecent is how many of a player's last results a RecordStore keeps.
+const MaxRecent = 20

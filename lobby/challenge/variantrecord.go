@@ -16,6 +16,8 @@ type GameResult struct {
 	// Day is the UTC date of a daily round's game ("2026-12-05"), empty
 	// for any other game: the daily streak counts these.
 	Day string `json:"day,omitempty"`
+	// Finished is when the game ended, on the server's clock.
+	Finished time.Time `json:"finished"`
 }
 
 // A VariantRecord is a player's record in one variant.

@@ -2,17 +2,17 @@ package memstore
 
 // Backends are the memory implementations of everything the server keeps,
 // for one process: the rounds' move logs and standings (Store), the
-// matches' records and the lobby's indexes (Coord), the players'
-// sessions (Sessions), and the challenges with the players' records
-// (Challenges).
+// matches' records and the lobby's indexes (Coord), the players with
+// their credentials (Players), and
+// the challenges with the players' records (Challenges).
 type Backends struct {
 	Store      *Store
 	Coord      *Coord
-	Sessions   *Sessions
+	Players    *Players
 	Challenges *Challenges
 }
 
-// NewBackends returns a new, empty Store, Coord, Sessions and Challenges.
+// NewBackends returns a new, empty Store, Coord, Players and Challenges.
 func NewBackends() Backends {
-	return Backends{Store: New(), Coord: NewCoord(), Sessions: NewSessions(), Challenges: NewChallenges()}
+	return Backends{Store: New(), Coord: NewCoord(), Players: NewPlayers(), Challenges: NewChallenges()}
 }

@@ -1,6 +1,7 @@
 package memstore
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -24,15 +25,20 @@ const countedFor = 30 * 24 * time.Hour
 
 // Challenges is the memory implementation of challenge.Store and
 // challenge.RecordStore, for one process. A round and everything in it expire
-// together, at the ttl Create was given; players' records last as
-// long as the process. Records, attempts and entries are stored as their
+// together, at the ttl Create was given, and leave the index of the
+// challenges their creator made (Made) then; players' records and recent
+// results last as long as the process, or until DeleteRecords. Records, attempts and entries are stored as their
 // JSON reads back, so they come out as the Redis store's do (times without
 // a monotonic reading, in UTC or a fixed zone). Its zero value is not
 // usable: call NewChallenges.
 type Challenges struct {
-	mu        sync.Mutex
-	rounds    map[string]*challengeRound
-	players   map[string]*playerRecords
+	mu      sync.Mutex
+	rounds  map[string]*challengeRound
+	players map[string]*playerRecords
+	// made indexes the challenges (KindChallenge) by their creators: the
+	// ids of the rounds each made, gone ones forgotten by the sweep and
+	// by Made.
+	made      map[string]map[string]bool
 	lastSweep time.Time
 }
 
@@ -54,6 +60,25 @@ type playerRecords struct {
 	variants map[string]challenge.VariantRecord
 	counted  map[string]bool // game ids counted in the last countedFor
 	order    []countedGame   // the same, oldest first
+	recent   []recentResult  // the last challenge.MaxRecent results, newest first (recentBefore)
+}
+
+// A recentResult is a result of a player's recent list as its JSON reads
+// back, with the keys it is ordered by, those of the Redis store's sorted
+// set: the time it finished (ms), then its JSON.
+type recentResult struct {
+	g    challenge.GameResult
+	ms   int64
+	json string
+}
+
+// recentBefore reports whether x comes before y in a recent list: newer,
+// or as new and greater in its JSON (the order of ZREVRANGE).
+func recentBefore(x, y recentResult) bool {
+	if x.ms != y.ms {
+		return x.ms > y.ms
+	}
+	return x.json > y.json
 }
 
 type countedGame struct {
@@ -72,7 +97,10 @@ var (
 
 // NewChallenges returns an empty Challenges.
 func NewChallenges() *Challenges {
-	return &Challenges{rounds: map[string]*challengeRound{}, players: map[string]*playerRecords{}, lastSweep: time.Now()}
+	return &Challenges{
+		rounds: map[string]*challengeRound{}, players: map[string]*playerRecords{},
+		made: map[string]map[string]bool{}, lastSweep: time.Now(),
+	}
 }
 
 // viaJSON returns v as its JSON reads back.
@@ -85,13 +113,25 @@ func viaJSON[T any](v T) (T, error) {
 	return out, err
 }
 
-// sweep forgets expired rounds, at most once a sweepEvery; a.mu is held.
+// sweep forgets expired rounds, and the creators' index of them, at most
+// once a sweepEvery; a.mu is held.
 func (a *Challenges) sweep(now time.Time) {
 	if now.Sub(a.lastSweep) < sweepEvery {
 		return
 	}
 	a.lastSweep = now
 	maps.DeleteFunc(a.rounds, func(_ string, r *challengeRound) bool { return !now.Before(r.expires) })
+	for creator, ids := range a.made {
+		maps.DeleteFunc(ids, func(id string, _ bool) bool { return !a.madeBy(a.rounds[id], creator) })
+		if len(ids) == 0 {
+			delete(a.made, creator)
+		}
+	}
+}
+
+// madeBy reports whether r is a challenge the player made (nil is none).
+func (a *Challenges) madeBy(r *challengeRound, creatorID string) bool {
+	return r != nil && r.rec.Kind == challenge.KindChallenge && r.rec.CreatorID == creatorID
 }
 
 // live returns the round unless it is missing or expired; a.mu is held.
@@ -124,11 +164,50 @@ func (a *Challenges) Create(_ context.Context, rec challenge.Record, ttl time.Du
 	if r, err := a.live(rec.ID, now); err == nil {
 		return r.rec, false, nil
 	}
-	a.rounds[rec.ID] = &challengeRound{
+	r := &challengeRound{
 		rec: rec, expires: now.Add(max(ttl, time.Millisecond)),
 		attempts: map[string]challenge.Attempt{}, entries: map[string]match.BoardEntry{},
 	}
+	a.rounds[rec.ID] = r
+	if a.madeBy(r, rec.CreatorID) && rec.CreatorID != "" {
+		ids := a.made[rec.CreatorID]
+		if ids == nil {
+			ids = map[string]bool{}
+			a.made[rec.CreatorID] = ids
+		}
+		ids[rec.ID] = true
+	}
 	return rec, true, nil
+}
+
+// Made implements challenge.Store: newest first is by OpensAt (when a
+// player's challenge opens, which is when it was made), then by id,
+// greater first, as on Redis. The creator's gone challenges leave the
+// index here.
+func (a *Challenges) Made(_ context.Context, creatorID string, limit int) ([]challenge.Record, error) {
+	if limit < 1 {
+		return nil, errBadLimit
+	}
+	now := time.Now()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	ids := a.made[creatorID]
+	out := make([]challenge.Record, 0, min(len(ids), limit))
+	for id := range ids {
+		r, err := a.live(id, now)
+		if err != nil || !a.madeBy(r, creatorID) {
+			delete(ids, id)
+			continue
+		}
+		out = append(out, r.rec)
+	}
+	if len(ids) == 0 {
+		delete(a.made, creatorID)
+	}
+	slices.SortFunc(out, func(x, y challenge.Record) int {
+		return cmp.Or(cmp.Compare(y.OpensAt.UnixMilli(), x.OpensAt.UnixMilli()), strings.Compare(y.ID, x.ID))
+	})
+	return out[:min(len(out), limit)], nil
 }
 
 // Load implements challenge.Store.
@@ -345,7 +424,9 @@ func (a *Challenges) PlayerEntry(_ context.Context, id, playerID string) (match.
 }
 
 // AddResult implements challenge.RecordStore. A game is counted once within
-// countedFor.
+// countedFor; the recent list is ordered by Finished, so a result counted
+// late goes where its time puts it, or nowhere if MaxRecent newer ones are
+// kept.
 func (a *Challenges) AddResult(_ context.Context, playerID string, g challenge.GameResult) (bool, error) {
 	if playerID == "" {
 		return false, errNoPlayer
@@ -353,6 +434,15 @@ func (a *Challenges) AddResult(_ context.Context, playerID string, g challenge.G
 	if g.GameID == "" || g.Variant == "" {
 		return false, errBadGame
 	}
+	b, err := json.Marshal(g)
+	if err == nil {
+		g = challenge.GameResult{}
+		err = json.Unmarshal(b, &g)
+	}
+	if err != nil {
+		return false, fmt.Errorf("memstore: result of %s: %w", playerID, err)
+	}
+	res := recentResult{g: g, ms: g.Finished.UnixMilli(), json: string(b)}
 	now := time.Now()
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -373,7 +463,43 @@ func (a *Challenges) AddResult(_ context.Context, playerID string, g challenge.G
 	p.variants[g.Variant] = v
 	p.counted[g.GameID] = true
 	p.order = append(p.order, countedGame{g.GameID, now})
+	i := 0
+	for i < len(p.recent) && recentBefore(p.recent[i], res) {
+		i++
+	}
+	if i < challenge.MaxRecent {
+		p.recent = slices.Insert(p.recent, i, res)
+		p.recent = p.recent[:min(len(p.recent), challenge.MaxRecent)]
+	}
 	return true, nil
+}
+
+// Recent implements challenge.RecordStore.
+func (a *Challenges) Recent(_ context.Context, playerID string, limit int) ([]challenge.GameResult, error) {
+	if limit < 1 {
+		return nil, errBadLimit
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p := a.players[playerID]
+	if p == nil {
+		return nil, nil
+	}
+	out := make([]challenge.GameResult, 0, min(len(p.recent), limit))
+	for _, r := range p.recent[:min(len(p.recent), limit)] {
+		out = append(out, r.g)
+	}
+	return out, nil
+}
+
+// DeleteRecords implements challenge.RecordStore: the player's records,
+// recent results and games counted are forgotten, so a game counted before
+// counts again.
+func (a *Challenges) DeleteRecords(_ context.Context, playerID string) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.players, playerID)
+	return nil
 }
 
 // Records implements challenge.RecordStore.

@@ -81,7 +81,21 @@ var (
 	//go:embed challenge_addresult.lua
 	addResultSrc    string
 	addResultScript = redis.NewScript(addResultSrc)
+
+	//go:embed challenge_made.lua
+	madeSrc    string
+	madeScript = redis.NewScript(madeSrc)
 )
+
+// madeSlack is how much longer than its challenge an entry of a creator's
+// index lives: the entry is written after the record, whose expiry Redis
+// counts from its own clock, and its expiry is counted from the node's.
+// Made skips and forgets an entry whose record is gone meanwhile.
+const madeSlack = time.Minute
+
+// madeTries bounds Made's reads of the index when it keeps finding entries
+// of challenges gone.
+const madeTries = 8
 
 // Errors of arguments no caller should pass.
 var (
@@ -107,10 +121,18 @@ func (a *Challenges) keys(id string) []string {
 	return []string{tag + "rec", tag + "attempts", tag + "started", tag + "board", tag + "entries", tag + "members"}
 }
 
-// playerKeys returns the keys of the player's records: records, games.
+// playerKeys returns the keys of the player's records, in the order
+// challenge_addresult.lua takes them: records, games, recent.
 func (a *Challenges) playerKeys(playerID string) []string {
 	tag := a.prefix + "{player:" + playerID + "}:"
-	return []string{tag + "records", tag + "games"}
+	return []string{tag + "records", tag + "games", tag + "recent"}
+}
+
+// madeKeys returns the keys of the index of the challenges the player
+// made, in the order challenge_made.lua takes them: made, madeexp.
+func (a *Challenges) madeKeys(creatorID string) []string {
+	tag := a.prefix + "{player:" + creatorID + "}:"
+	return []string{tag + "made", tag + "madeexp"}
 }
 
 // challengeErr maps the scripts' NOTFOUND to match.ErrNotFound, and any other
@@ -138,6 +160,14 @@ func decodeRecord(id, s string) (challenge.Record, error) {
 // Create implements challenge.Store: a SET NX PX of the record, and
 // a GET of the one that stands if that fails, in one script. The round's
 // other keys take the record's expiry when they are made.
+//
+// A challenge a player made (KindChallenge with a CreatorID) is then
+// indexed under its creator, in a second script on the creator's keys
+// (another slot of a cluster): challenge_made.lua, which also forgets the
+// creator's challenges expired by then. The record comes first, so the
+// index never names a challenge not yet stored; if the index cannot be
+// written, Create fails though the record stands, and a Create again of
+// the same record (not created) writes the index.
 func (a *Challenges) Create(ctx context.Context, rec challenge.Record, ttl time.Duration) (challenge.Record, bool, error) {
 	if rec.ID == "" {
 		return challenge.Record{}, false, errNoID
@@ -159,7 +189,105 @@ func (a *Challenges) Create(ctx context.Context, rec challenge.Record, ttl time.
 		return challenge.Record{}, false, badReply("Create", v)
 	}
 	stored, err := decodeRecord(rec.ID, s)
-	return stored, made == 1 && err == nil, err
+	if err != nil {
+		return stored, false, err
+	}
+	if stored.Kind == challenge.KindChallenge && stored.CreatorID != "" {
+		now := time.Now()
+		err := madeScript.Run(ctx, a.c, a.madeKeys(stored.CreatorID), stored.ID, stored.OpensAt.UnixMilli(),
+			now.Add(ms(ttl)+madeSlack).UnixMilli(), now.UnixMilli()).Err()
+		if err != nil {
+			return challenge.Record{}, false, mapErr(err)
+		}
+	}
+	return stored, made == 1, nil
+}
+
+// Made implements challenge.Store: a ZREVRANGE of the creator's index and
+// a GET of each record (one pipeline; different slots of a cluster), so
+// newest first is by OpensAt (when a player's challenge opens, which is
+// when it was made), then by id, greater first. Entries whose record is
+// gone, or is no challenge of the player's, leave the index (ZREMs), and
+// the index is read again, up to madeTries times, for those after them.
+func (a *Challenges) Made(ctx context.Context, creatorID string, limit int) ([]challenge.Record, error) {
+	if limit < 1 {
+		return nil, errBadLimit
+	}
+	keys := a.madeKeys(creatorID)
+	loaded := map[string]*challenge.Record{} // nil: gone
+	var out []challenge.Record
+	for range madeTries {
+		ids, err := a.c.ZRevRange(ctx, keys[0], 0, int64(limit-1)).Result()
+		if err != nil {
+			return nil, mapErr(err)
+		}
+		var load []string
+		for _, id := range ids {
+			if _, ok := loaded[id]; !ok {
+				load = append(load, id)
+			}
+		}
+		if err := a.loadMade(ctx, creatorID, load, loaded); err != nil {
+			return nil, err
+		}
+		out = out[:0]
+		var gone []string
+		for _, id := range ids {
+			if rec := loaded[id]; rec != nil {
+				out = append(out, *rec)
+			} else {
+				gone = append(gone, id)
+			}
+		}
+		if len(gone) == 0 {
+			break
+		}
+		_, err = a.c.Pipelined(ctx, func(p redis.Pipeliner) error {
+			p.ZRem(ctx, keys[0], gone)
+			p.ZRem(ctx, keys[1], gone)
+			return nil
+		})
+		if err != nil {
+			return nil, mapErr(err)
+		}
+	}
+	return out, nil
+}
+
+// loadMade reads the records of ids, one pipeline of GETs, into loaded: nil
+// for one gone or no challenge the player made.
+func (a *Challenges) loadMade(ctx context.Context, creatorID string, ids []string, loaded map[string]*challenge.Record) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	gets := make([]*redis.StringCmd, len(ids))
+	_, err := a.c.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i, id := range ids {
+			gets[i] = p.Get(ctx, a.keys(id)[0])
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return mapErr(err)
+	}
+	for i, id := range ids {
+		loaded[id] = nil
+		s, err := gets[i].Result()
+		if errors.Is(err, redis.Nil) {
+			continue
+		}
+		if err != nil {
+			return mapErr(err)
+		}
+		rec, err := decodeRecord(id, s)
+		if err != nil {
+			return err
+		}
+		if rec.Kind == challenge.KindChallenge && rec.CreatorID == creatorID {
+			loaded[id] = &rec
+		}
+	}
+	return nil
 }
 
 // Load implements challenge.Store: a GET.
@@ -434,14 +562,22 @@ func (a *Challenges) PlayerEntry(ctx context.Context, id, playerID string) (matc
 // the variant and whether the game is counted (one pipeline), adds the
 // game in Go (challenge.VariantRecord.Add), and writes the record with a script
 // that refuses if the record changed meanwhile, when it reads again. The
-// records and the games counted live recordsTTL past the player's last
-// game counted; a game is counted once within countedFor.
+// same script puts the result in the player's recent ones, a sorted set
+// by Finished that keeps challenge.MaxRecent: a result counted late goes
+// where its time puts it, or nowhere if that many newer ones are kept. The
+// records, the recent results and the games counted live recordsTTL past
+// the player's last game counted; a game is counted once within
+// countedFor.
 func (a *Challenges) AddResult(ctx context.Context, playerID string, g challenge.GameResult) (bool, error) {
 	if playerID == "" {
 		return false, errNoPlayer
 	}
 	if g.GameID == "" || g.Variant == "" {
 		return false, errBadGame
+	}
+	result, err := json.Marshal(g)
+	if err != nil {
+		return false, fmt.Errorf("redisstore: result of %s: %w", playerID, err)
 	}
 	keys := a.playerKeys(playerID)
 	for range addTries {
@@ -472,7 +608,8 @@ func (a *Challenges) AddResult(ctx context.Context, playerID string, g challenge
 		}
 		now := time.Now().UnixMilli()
 		n, err := addResultScript.Run(ctx, a.c, keys, g.Variant, old, b, g.GameID,
-			now, now-countedFor.Milliseconds(), recordsTTL.Milliseconds()).Int64()
+			now, now-countedFor.Milliseconds(), recordsTTL.Milliseconds(),
+			result, g.Finished.UnixMilli(), challenge.MaxRecent).Int64()
 		if err != nil {
 			return false, mapErr(err)
 		}
@@ -499,4 +636,32 @@ func (a *Challenges) Records(ctx context.Context, playerID string) ([]challenge.
 	}
 	slices.SortFunc(out, func(x, y challenge.VariantRecord) int { return strings.Compare(x.Variant, y.Variant) })
 	return out, nil
+}
+
+// Recent implements challenge.RecordStore: a ZREVRANGE of the player's
+// recent results, newest first by Finished, then by their JSON, greater
+// first.
+func (a *Challenges) Recent(ctx context.Context, playerID string, limit int) ([]challenge.GameResult, error) {
+	if limit < 1 {
+		return nil, errBadLimit
+	}
+	raw, err := a.c.ZRevRange(ctx, a.playerKeys(playerID)[2], 0, int64(limit-1)).Result()
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	out := make([]challenge.GameResult, len(raw))
+	for i, s := range raw {
+		if err := json.Unmarshal([]byte(s), &out[i]); err != nil {
+			return nil, fmt.Errorf("redisstore: recent results of %s: bad result %q: %w", playerID, s, err)
+		}
+	}
+	return out, nil
+}
+
+// DeleteRecords implements challenge.RecordStore: one DEL of the player's
+// records, recent results and games counted (one slot), so a game counted
+// before counts again. The index of the challenges the player made stays,
+// as the challenges do, until they expire.
+func (a *Challenges) DeleteRecords(ctx context.Context, playerID string) error {
+	return mapErr(a.c.Del(ctx, a.playerKeys(playerID)...).Err())
 }

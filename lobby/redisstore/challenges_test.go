@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -118,7 +119,7 @@ func TestChallengeKeys(t *testing.T) {
 	want := map[string]string{
 		"{async:r1}:rec": "string", "{async:r1}:attempts": "hash", "{async:r1}:started": "list",
 		"{async:r1}:board": "zset", "{async:r1}:entries": "hash", "{async:r1}:members": "hash",
-		"{player:p0}:records": "hash", "{player:p0}:games": "zset",
+		"{player:p0}:records": "hash", "{player:p0}:games": "zset", "{player:p0}:recent": "zset",
 	}
 	if len(keys) != len(want) {
 		t.Fatalf("keys %q; want %d", keys, len(want))
@@ -149,6 +150,88 @@ func TestChallengeKeys(t *testing.T) {
 		}
 		if left := time.Until(time.UnixMilli(int64(at / time.Millisecond))); left < 399*24*time.Hour {
 			t.Errorf("key %q expires in %v, want 400 days", name, left)
+		}
+	}
+}
+
+// madeRecord is a challenge the player made, for the tests here.
+func madeRecord(id, creator string, opens time.Time) challenge.Record {
+	rec := testRecord(id)
+	rec.Kind, rec.Day, rec.CreatorID, rec.CreatorName = challenge.KindChallenge, "", creator, creator
+	rec.OpensAt, rec.ClosesAt = opens, opens.Add(time.Hour)
+	return rec
+}
+
+// TestChallengeMadeKeys: the index of a player's challenges is the two
+// sorted sets the package doc lists, under the player's tag, living as long
+// as the last challenge in them (and a minute); a new challenge forgets
+// the entries expired, and Made those whose record is gone.
+func TestChallengeMadeKeys(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t)
+	c := srv.Client(t)
+	prefix := redistest.Prefix(t)
+	a := redisstore.NewChallenges(c, prefix)
+	ctx := context.Background()
+	made, exp := prefix+"{player:alice}:made", prefix+"{player:alice}:madeexp"
+	opens := time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC)
+	r1, r2 := madeRecord("r1", "alice", opens), madeRecord("r2", "alice", opens.Add(time.Minute))
+	for _, m := range []struct {
+		rec challenge.Record
+		ttl time.Duration
+	}{{r1, 2 * time.Hour}, {r2, time.Hour}} {
+		if _, created, err := a.Create(ctx, m.rec, m.ttl); err != nil || !created {
+			t.Fatalf("Create(%s) = %v, %v", m.rec.ID, created, err)
+		}
+	}
+	for _, k := range []string{made, exp} {
+		if typ, err := c.Type(ctx, k).Result(); err != nil || typ != "zset" {
+			t.Fatalf("key %q is a %q (%v), want a zset", k, typ, err)
+		}
+		if n, err := c.ZCard(ctx, k).Result(); err != nil || n != 2 {
+			t.Fatalf("key %q has %d members (%v), want 2", k, n, err)
+		}
+		// The last to expire is r1, made first.
+		if left, err := c.PTTL(ctx, k).Result(); err != nil || left < 2*time.Hour || left > 2*time.Hour+time.Minute+time.Second {
+			t.Fatalf("key %q expires in %v (%v), want 2 hours and a minute", k, left, err)
+		}
+	}
+	if score, err := c.ZScore(ctx, made, "r2").Result(); err != nil || int64(score) != r2.OpensAt.UnixMilli() {
+		t.Fatalf("r2's score in %q = %v, %v; want its opening", made, score, err)
+	}
+
+	// An entry expired (as if made long ago) goes at the next challenge.
+	past := time.Now().Add(-time.Hour).UnixMilli()
+	if err := c.ZAdd(ctx, made, redis.Z{Score: float64(past), Member: "old"}).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.ZAdd(ctx, exp, redis.Z{Score: float64(past), Member: "old"}).Err(); err != nil {
+		t.Fatal(err)
+	}
+	r3 := madeRecord("r3", "alice", opens.Add(2*time.Minute))
+	if _, _, err := a.Create(ctx, r3, 10*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{made, exp} {
+		if ids, err := c.ZRange(ctx, k, 0, -1).Result(); err != nil || !slices.Equal(ids, []string{"r1", "r2", "r3"}) && !slices.Equal(ids, []string{"r3", "r2", "r1"}) {
+			t.Fatalf("key %q holds %q (%v), want r1, r2 and r3", k, ids, err)
+		}
+		if left, err := c.PTTL(ctx, k).Result(); err != nil || left < 2*time.Hour-time.Minute {
+			t.Fatalf("key %q expires in %v (%v) after a shorter challenge, want about 2 hours", k, left, err)
+		}
+	}
+
+	// A record gone before its entry: Made skips it and forgets it.
+	if err := c.Del(ctx, prefix+"{async:r2}:rec").Err(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := a.Made(ctx, "alice", 2)
+	if err != nil || len(got) != 2 || got[0].ID != "r3" || got[1].ID != "r1" {
+		t.Fatalf("Made = %+v, %v; want r3 and r1", got, err)
+	}
+	for _, k := range []string{made, exp} {
+		if ids, err := c.ZRange(ctx, k, 0, -1).Result(); err != nil || slices.Contains(ids, "r2") || len(ids) != 2 {
+			t.Fatalf("key %q holds %q (%v) after Made, want r1 and r3", k, ids, err)
 		}
 	}
 }
@@ -220,6 +303,9 @@ func TestChallengeRoundTrips(t *testing.T) {
 			_, err := a.Finish(ctx, "r1", challenge.EntryOf(&rec, st, 5))
 			return err
 		}},
+		{"Recent", func() error { _, err := a.Recent(ctx, "p0", 20); return err }},
+		{"Records", func() error { _, err := a.Records(ctx, "p0"); return err }},
+		{"DeleteRecords", func() error { return a.DeleteRecords(ctx, "p0") }},
 	}
 	for _, call := range calls {
 		before := hook.n.Load()
@@ -229,6 +315,27 @@ func TestChallengeRoundTrips(t *testing.T) {
 		if n := hook.n.Load() - before; n != 1 {
 			t.Errorf("%s took %d round trips, want 1", call.name, n)
 		}
+	}
+	// A challenge a player made: its record, then its creator's index.
+	// Made: the index, then every record listed (one pipeline).
+	for i := range 5 {
+		if _, _, err := a.Create(ctx, madeRecord(fmt.Sprintf("m%d", i), "maker", rec.OpensAt.Add(time.Duration(i)*time.Minute)), time.Hour); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := hook.n.Load()
+	if _, _, err := a.Create(ctx, madeRecord("m5", "maker", rec.OpensAt), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if n := hook.n.Load() - before; n != 2 {
+		t.Errorf("Create of a challenge a player made took %d round trips, want 2", n)
+	}
+	before = hook.n.Load()
+	if got, err := a.Made(ctx, "maker", 20); err != nil || len(got) != 6 {
+		t.Fatalf("Made = %d records, %v; want 6", len(got), err)
+	}
+	if n := hook.n.Load() - before; n != 2 {
+		t.Errorf("Made took %d round trips, want 2", n)
 	}
 }
 
@@ -265,7 +372,14 @@ func TestChallengeUnavailable(t *testing.T) {
 			_, err := a.AddResult(ctx, "p0", challenge.GameResult{GameID: "g", Variant: "draw3"})
 			return err
 		},
-		"Records": func() error { _, err := a.Records(ctx, "p0"); return err },
+		"Records":       func() error { _, err := a.Records(ctx, "p0"); return err },
+		"Recent":        func() error { _, err := a.Recent(ctx, "p0", 10); return err },
+		"DeleteRecords": func() error { return a.DeleteRecords(ctx, "p0") },
+		"Made":          func() error { _, err := a.Made(ctx, "p0", 10); return err },
+		"Create a challenge": func() error {
+			_, _, err := a.Create(ctx, madeRecord("r2", "p0", rec.OpensAt), time.Hour)
+			return err
+		},
 	}
 	for name, call := range calls {
 		if err := call(); !errors.Is(err, match.ErrUnavailable) {

@@ -43,14 +43,6 @@ func TestCoordConformanceRealCluster(t *testing.T) {
 	})
 }
 
-func TestSessionsConformanceRealCluster(t *testing.T) {
-	t.Parallel()
-	_, c := realCluster(t)
-	storetest.RunSessions(t, func(t *testing.T) lobby.Sessions {
-		return redisstore.NewSessions(c, redistest.Prefix(t))
-	})
-}
-
 func TestChallengesConformanceRealCluster(t *testing.T) {
 	t.Parallel()
 	_, c := realCluster(t)

@@ -36,7 +36,8 @@ type Options struct {
 	// Cluster says that URL names a Redis Cluster.
 	Cluster bool
 	// Config is the Store's and the Coord's (key prefix, TTL, batching,
-	// durability); its Prefix is the Sessions' and the Challenges' too.
+	// durability); its Prefix is the Players' and the
+	// Challenges' too.
 	Config Config
 	// DialTimeout bounds making a connection (default DefaultDialTimeout),
 	// IOTimeout each read and each write (default DefaultIOTimeout).
@@ -50,13 +51,14 @@ type Options struct {
 // Backends are the Redis implementations of everything the server keeps,
 // on one client, shared by every node of a deployment: the rounds' move
 // logs and standings (Store), the matches' records and the lobby's indexes
-// (Coord), the players' sessions (Sessions), and the challenges with the
-// players' records (Challenges).
+// (Coord), the players with their
+// credentials (Players), and the challenges with the players' records
+// (Challenges).
 type Backends struct {
 	Client     redis.UniversalClient
 	Store      *Store
 	Coord      *Coord
-	Sessions   *Sessions
+	Players    *Players
 	Challenges *Challenges
 }
 
@@ -126,7 +128,7 @@ func Open(o Options) (*Backends, error) {
 		Client:     c,
 		Store:      New(c, o.Config),
 		Coord:      NewCoord(c, o.Config),
-		Sessions:   NewSessions(c, o.Config.Prefix),
+		Players:    NewPlayers(c, o.Config.Prefix),
 		Challenges: NewChallenges(c, o.Config.Prefix),
 	}, nil
 }

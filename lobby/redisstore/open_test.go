@@ -52,12 +52,11 @@ func TestOpen(t *testing.T) {
 			if _, err := b.Coord.SaveMatch(ctx, "m1", 0, []byte("rec"), true, time.Minute); err != nil {
 				t.Fatalf("Coord.SaveMatch: %v", err)
 			}
-			s := lobby.Session{PlayerID: "p", Name: "n", Token: "t"}
-			if err := b.Sessions.Save(ctx, s, time.Minute); err != nil {
-				t.Fatalf("Sessions.Save: %v", err)
+			if err := b.Players.Create(ctx, lobby.Player{ID: "p", Name: "n", Created: time.Now()}, "cred", time.Minute); err != nil {
+				t.Fatalf("Players.Create: %v", err)
 			}
-			if got, err := b.Sessions.Resume(ctx, "t", time.Minute); err != nil || got != s {
-				t.Fatalf("Sessions.Resume = %+v, %v; want %+v", got, err, s)
+			if got, err := b.Players.Resume(ctx, "cred", time.Minute); err != nil || got.ID != "p" {
+				t.Fatalf("Players.Resume = %+v, %v; want p", got, err)
 			}
 			if err := b.Close(); err != nil {
 				t.Fatalf("Close: %v", err)

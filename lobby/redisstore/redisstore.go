@@ -32,7 +32,9 @@
 //
 // The Challenges (challenges.go) adds, under the same prefix, a
 // challenge's keys, which all expire when its record does (the ttl given
-// to Create), and each player's records:
+// to Create), and each player's records and the index of the challenges
+// the player made (a challenge's keys and its creator's are in different
+// slots: Create writes them one after the other, never in one script):
 //
 //	<prefix>{async:<id>}:rec           string: the round's record (JSON)
 //	<prefix>{async:<id>}:attempts      hash: player -> attempt (JSON; its Finished is whether the player is in members)
@@ -42,6 +44,10 @@
 //	<prefix>{async:<id>}:members       hash: player -> the player's member in board
 //	<prefix>{player:<id>}:records      hash: variant -> the player's record (JSON), for 400 days past the last game counted
 //	<prefix>{player:<id>}:games        sorted set: games counted in the last 30 days -> when (ms), as long
+//	<prefix>{player:<id>}:recent       sorted set: the player's last 20 results (JSON) -> when each finished (ms), as long
+//	<prefix>{player:<id>}:made         sorted set: the challenges the player made -> when each opens (ms)
+//	<prefix>{player:<id>}:madeexp      sorted set: the same -> when each expires (ms, a minute past its record);
+//	                                   both forget expired ones at the player's next challenge, and expire with the last
 //
 // A player's rank member is match.RankKey in race mode with the default
 // rules at time 0, the same for every member, so the set's lexical order is

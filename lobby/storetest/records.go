@@ -35,6 +35,9 @@ func RunRecords(t *testing.T, newStore func(t *testing.T) challenge.RecordStore)
 		{"ConcurrentAdds", testRecordConcurrent},
 		{"PlayersAreIsolated", testRecordIsolation},
 		{"RecordsAreCopies", testRecordCopies},
+		{"RecentNewestFirst", testRecent},
+		{"RecentCountedOnce", testRecentCountedOnce},
+		{"DeleteRecords", testDeleteRecords},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -255,7 +258,10 @@ func testRecordConcurrent(t *testing.T, h *recordsHarness) {
 		wg.Go(func() {
 			for j := range each {
 				n := i*each + j
-				g := challenge.GameResult{GameID: h.game(n), Variant: []string{"draw1", "draw3"}[n%2], Won: n%3 == 0, Score: n, ElapsedMs: int64(1000 + n)}
+				g := challenge.GameResult{
+					GameID: h.game(n), Variant: []string{"draw1", "draw3"}[n%2], Won: n%3 == 0, Score: n, ElapsedMs: int64(1000 + n),
+					Finished: finishedAt.Add(time.Duration(n) * time.Second),
+				}
 				if ok, err := h.s.AddResult(h.ctx, p, g); err != nil || !ok {
 					t.Errorf("AddResult(%+v) = %v, %v", g, ok, err)
 				}
@@ -279,6 +285,20 @@ func testRecordConcurrent(t *testing.T, h *recordsHarness) {
 			t.Fatalf("record %d after concurrent adds: %s; want played %d, won %d, best %d", v, showRecords(rs), nodes*each/2, won, best)
 		}
 	}
+	// The recent results are the last challenge.MaxRecent to finish,
+	// whatever order they were counted in.
+	recent := h.recent(p, 100)
+	var scores []int
+	for _, g := range recent {
+		scores = append(scores, g.Score)
+	}
+	var want []int
+	for n := nodes*each - 1; n >= nodes*each-challenge.MaxRecent; n-- {
+		want = append(want, n)
+	}
+	if !slices.Equal(scores, want) {
+		t.Fatalf("recent results after concurrent adds: games %v, want %v", scores, want)
+	}
 }
 
 func testRecordIsolation(t *testing.T, h *recordsHarness) {
@@ -298,4 +318,138 @@ func testRecordCopies(t *testing.T, h *recordsHarness) {
 	rs := h.records(p)
 	*rs[0].BestScore, *rs[0].FastestMs = 1, 1
 	h.want(p, record(g))
+}
+
+// finishedAt is when the suite's games finish, in a zone not UTC: a
+// result's Finished comes back as the same instant.
+var finishedAt = time.Date(2026, 12, 5, 13, 14, 15, 123456789, time.FixedZone("", -5*3600))
+
+// recent returns the player's recent results.
+func (h *recordsHarness) recent(player string, limit int) []challenge.GameResult {
+	h.t.Helper()
+	gs, err := h.s.Recent(h.ctx, player, limit)
+	if err != nil {
+		h.t.Fatalf("Recent(%s, %d): %v", player, limit, err)
+	}
+	return gs
+}
+
+func sameResult(a, b challenge.GameResult) bool {
+	same := a.Finished.Equal(b.Finished)
+	a.Finished, b.Finished = time.Time{}, time.Time{}
+	return same && a == b
+}
+
+// wantRecent fails the test unless the player's recent results, up to
+// limit, are want.
+func (h *recordsHarness) wantRecent(player string, limit int, want ...challenge.GameResult) {
+	h.t.Helper()
+	if got := h.recent(player, limit); !slices.EqualFunc(got, want, sameResult) {
+		h.t.Fatalf("Recent(%s, %d):\n got %+v\nwant %+v", player, limit, got, want)
+	}
+}
+
+// testRecent: a player's recent results are the last challenge.MaxRecent
+// to finish, newest first, every field as counted, whatever order they
+// were counted in; a result older than all those kept is counted but not
+// kept among them.
+func testRecent(t *testing.T, h *recordsHarness) {
+	p := h.player("p")
+	const n = challenge.MaxRecent + 5
+	gs := make([]challenge.GameResult, n) // gs[i] finished i minutes after finishedAt
+	for i := range gs {
+		gs[i] = challenge.GameResult{
+			GameID: h.game(i), Variant: []string{"draw1", "draw3"}[i%2], Won: i%3 == 0, Score: 10 * i,
+			ElapsedMs: int64(60_000 + i), Finished: finishedAt.Add(time.Duration(i) * time.Minute),
+		}
+		if i%4 == 0 {
+			gs[i].Day = "2026-12-05"
+		}
+	}
+	h.wantRecent(p, 10)
+	for k := range n {
+		h.add(p, gs[(7*k)%n], true) // every result once, in a scrambled order
+	}
+	newest := slices.Clone(gs[n-challenge.MaxRecent:])
+	slices.Reverse(newest)
+	h.wantRecent(p, 100, newest...)
+	h.wantRecent(p, challenge.MaxRecent, newest...)
+	h.wantRecent(p, 3, newest[:3]...)
+	h.wantRecent(p, 1, newest[0])
+	if rs := h.records(p); len(rs) != 2 || rs[0].Played+rs[1].Played != n {
+		t.Fatalf("records after %d results: %s", n, showRecords(rs))
+	}
+	// One older than all those kept: counted, not kept.
+	old := challenge.GameResult{GameID: h.game(n), Variant: "draw1", Score: 1, Finished: finishedAt.Add(-time.Hour)}
+	h.add(p, old, true)
+	h.wantRecent(p, 100, newest...)
+	// A newer one: kept, and the oldest kept goes.
+	fresh := challenge.GameResult{GameID: h.game(n + 1), Variant: "draw3", Won: true, Score: 2, ElapsedMs: 5, Finished: finishedAt.Add(time.Hour)}
+	h.add(p, fresh, true)
+	h.wantRecent(p, 100, append([]challenge.GameResult{fresh}, newest[:challenge.MaxRecent-1]...)...)
+
+	h.wantRecent(h.player("nobody"), 10)
+	if got, err := h.s.Recent(h.ctx, p, 0); err == nil {
+		t.Fatalf("Recent with limit 0 = %v, no error", got)
+	}
+}
+
+// testRecentCountedOnce: a result counted again (its GameID) is not listed
+// twice, whatever else it says; other players' results are their own.
+func testRecentCountedOnce(t *testing.T, h *recordsHarness) {
+	p, q := h.player("p"), h.player("q")
+	g1 := challenge.GameResult{GameID: h.game(1), Variant: "draw3", Score: 100, Finished: finishedAt}
+	g2 := challenge.GameResult{GameID: h.game(2), Variant: "draw3", Won: true, Score: 700, ElapsedMs: 90_000, Finished: finishedAt.Add(time.Minute)}
+	h.add(p, g1, true)
+	h.add(p, g2, true)
+	h.add(p, g1, false)
+	again := g1
+	again.Score, again.Finished = 5, finishedAt.Add(time.Hour)
+	h.add(p, again, false)
+	h.wantRecent(p, 10, g2, g1)
+
+	// The same game counted from many nodes at once: listed once.
+	g3 := challenge.GameResult{GameID: h.game(3), Variant: "draw1", Score: 1, Finished: finishedAt.Add(2 * time.Minute)}
+	var wg sync.WaitGroup
+	for range 12 {
+		wg.Go(func() {
+			if _, err := h.s.AddResult(h.ctx, p, g3); err != nil {
+				t.Errorf("AddResult: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	h.wantRecent(p, 10, g3, g2, g1)
+
+	gq := challenge.GameResult{GameID: h.game(1), Variant: "draw1", Score: 3, Finished: finishedAt.Add(-time.Minute)}
+	h.add(q, gq, true)
+	h.wantRecent(q, 10, gq)
+	h.wantRecent(p, 10, g3, g2, g1)
+}
+
+// testDeleteRecords: DeleteRecords forgets the player's records and recent
+// results, and no other player's; the player may then start afresh.
+func testDeleteRecords(t *testing.T, h *recordsHarness) {
+	p, q := h.player("p"), h.player("q")
+	for i := range 3 {
+		h.add(p, challenge.GameResult{GameID: h.game(i), Variant: "draw3", Score: i, Day: "2026-12-0" + fmt.Sprint(5+i), Finished: finishedAt.Add(time.Duration(i) * time.Minute)}, true)
+	}
+	gq := challenge.GameResult{GameID: h.game(0), Variant: "draw1", Won: true, Score: 9, ElapsedMs: 9, Finished: finishedAt}
+	h.add(q, gq, true)
+	if err := h.s.DeleteRecords(h.ctx, p); err != nil {
+		t.Fatalf("DeleteRecords: %v", err)
+	}
+	h.want(p)
+	h.wantRecent(p, 10)
+	h.want(q, record(gq))
+	h.wantRecent(q, 10, gq)
+	for _, who := range []string{p, h.player("nobody")} {
+		if err := h.s.DeleteRecords(h.ctx, who); err != nil {
+			t.Fatalf("DeleteRecords(%s) with nothing to forget: %v", who, err)
+		}
+	}
+	g := challenge.GameResult{GameID: h.game(10), Variant: "draw3", Score: 50, Day: "2026-12-20", Finished: finishedAt.Add(time.Hour)}
+	h.add(p, g, true)
+	h.want(p, record(g))
+	h.wantRecent(p, 10, g)
 }

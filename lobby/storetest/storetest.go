@@ -11,8 +11,9 @@
 //
 // RunCoord (coord.go) is the suite of match.Coord and lobby.Coord; its
 // factory must give each subtest a Coord of its own. RunSessions
-// (sessions.go) is the suite of lobby.Sessions, RunChallenges
-// (challenges.go) of lobby/challenge.Store and RunRecords (records.go) of
+// (sessions.go) is the suite of lobby.Sessions, RunPlayers (players.go)
+// of lobby.Players, RunChallenges (challenges.go) of
+// lobby/challenge.Store and RunRecords (records.go) of
 // lobby/challenge.RecordStore.
 package storetest
 
