@@ -157,6 +157,64 @@ func TestTwoTabsAreOnePlayer(t *testing.T) {
 		t.Errorf("the tabs' records differ or miss the game:\n%q\n%q", records[0], records[1])
 	}
 	tab1.screenshotTo("profile-own")
+
+	// The recent game replays from the profile.
+	tab2.waitShown("the recent game", "#profile-recent tbody tr button")
+	tab2.click("its replay", "#profile-recent tbody tr button")
+	tab2.waitFor("the replay checked", `#profile-replay #replay-verdict[data-state="ok"]`)
+	eval[bool](tab2, "scroll", `(() => { document.getElementById('profile-recent-title').scrollIntoView(); return true; })()`)
+	tab2.screenshotTo("profile-recent")
+}
+
+// TestRenameAndSignOutEverywhere: a new name shows in the browser's other
+// tab; signing out everywhere takes the player from every browser: this
+// one's tabs go back to the name screen, and another device that held the
+// credential is told it was signed out rather than made a new player.
+func TestRenameAndSignOutEverywhere(t *testing.T) {
+	t.Parallel()
+	base := startPlayersServer(t)
+	b := newBrowser(t)
+	tab1 := b.newPage("rita", base)
+	tab1.enterName("/", "Rita")
+	me := tab1.me()
+	token := eval[string](tab1, "the credential", `localStorage.getItem('klondike.token')`)
+	tab2 := tab1.newTab("rita-2")
+	tab2.navigate("/")
+	tab2.waitWelcomed()
+	// Another device holding the credential.
+	other := b.newPage("rita-phone", base)
+	other.navigate("/privacy")
+	eval[bool](other, "store the credential", fmt.Sprintf(`(() => { localStorage.setItem('klondike.token', %s); localStorage.setItem('klondike.name', 'Rita'); return true; })()`, jsString(token)))
+	other.navigate("/")
+	other.waitWelcomed()
+	if got := other.me(); got != me {
+		t.Fatalf("the other device is %q, want %q", got, me)
+	}
+
+	tab1.click("the profile", "#who")
+	tab1.waitShown("the name field", "#profile-name")
+	tab1.setValue("#profile-name", "Rita  Mae")
+	tab1.click("change the name", "#profile-rename")
+	tab1.waitText("the new name in the heading", "#profile-title", "Rita Mae")
+	tab2.waitText("the new name in the other tab's top bar", "#who", "Rita Mae")
+	if got := tab1.textOf("#who"); !strings.HasPrefix(got, "Rita Mae #") {
+		t.Errorf("the top bar reads %q", got)
+	}
+
+	tab1.waitShown("sign out everywhere", "#signout-all")
+	tab1.click("sign out everywhere", "#signout-all")
+	tab1.click("confirm", "#confirm-yes")
+	tab1.waitAcrossLoad("the name screen", fmt.Sprintf(`location.pathname === '/' && %s('#name-input')`, shownJS))
+	// The other tab was closed by the server (4001) or saw the credential
+	// go: it says so, or asks for a name.
+	tab2.waitAcrossLoad("the other tab signed out", fmt.Sprintf(`%[1]s('#signedout-title') || %[1]s('#name-input')`, shownJS))
+	other.waitShown("the signed-out notice", "#signedout-title")
+	if left := eval[string](other, "what is left", `(localStorage.getItem('klondike.token') || '') + (localStorage.getItem('klondike.name') || '')`); left != "" {
+		t.Errorf("the other device still holds %q", left)
+	}
+	if code := status(t, base+"/api/v1/me", token); code != http.StatusUnauthorized {
+		t.Errorf("GET /api/v1/me with the signed-out credential: %d, want 401", code)
+	}
 }
 
 // TestTwoTabsInOneMatch: the newest tab plays; the other shows, over the
@@ -274,6 +332,8 @@ func TestPrivacyListsEveryKey(t *testing.T) {
 	}
 	p.click("the lobby", "#daily-lobby")
 	p.waitShown("the lobby's privacy link", "#lobby-privacy a")
+	eval[bool](p, "scroll", `(() => { document.getElementById('lobby-privacy').scrollIntoView(); return true; })()`)
+	p.screenshotTo("lobby-foot")
 	p.click("the privacy page", "#lobby-privacy a")
 	p.waitShown("the privacy page", "#privacy-title")
 	if path := eval[string](p, "the path", `location.pathname`); path != "/privacy" {

@@ -80,6 +80,9 @@ function setupFourColour() {
 // game.
 function onStorage(e) {
   if (e.storageArea !== localStorage) return;
+  // This tab closed its connection to change the player itself (account.js):
+  // it goes on to the page that follows.
+  if (S.conn && S.conn.stopped) return;
   if (e.key === TOKEN_KEY || e.key === null) {
     const held = S.conn ? S.conn.token : '';
     if ((e.key === null ? storageGet(TOKEN_KEY) : e.newValue || '') !== held) location.reload();

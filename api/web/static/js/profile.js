@@ -138,7 +138,7 @@ export function profileScreen() {
           h('td', { text: variantName(g.variant) }),
           h('td', { text: g.won ? 'Won' : 'Not won' }),
           h('td', { class: 'num', text: String(g.score) }),
-          h('td', { class: 'num', text: fmtClock(g.elapsed_ms) }),
+          h('td', { class: 'num', text: g.elapsed_ms ? fmtClock(g.elapsed_ms) : '–' }),
           h('td', { text: when(g.finished) }),
           h('td', {}, btn));
       })));
