@@ -9,6 +9,8 @@
 //	GET /deal/<seed>      the client; its router offers to play that numbered deal
 //	GET /daily            the client; its router shows today's daily deals
 //	GET /c/<id>           the client; its router shows that challenge
+//	GET /p/<id>           the client; its router shows that player's profile
+//	GET /privacy          the client; its router shows the privacy page
 //	GET /static/<v>/…     the assets; <v> is a hash of their content, so they are immutable
 //
 // Everything else is 404, so that the handler can sit behind "GET /" on a mux
@@ -140,6 +142,10 @@ var (
 	dailyPath = regexp.MustCompile(`^/daily/?$`)
 	// A challenge's id is the server's asynchronous round id.
 	challengePath = regexp.MustCompile(`^/c/[A-Za-z0-9_-]{1,64}/?$`)
+	// A player's id is 16 hex digits; the router reads up to 32 letters
+	// and digits, and the profile says when there is no such player.
+	profilePath = regexp.MustCompile(`^/p/[A-Za-z0-9]{1,32}/?$`)
+	privacyPath = regexp.MustCompile(`^/privacy/?$`)
 )
 
 // isPage reports whether p is a path of the client's pages.
@@ -147,7 +153,7 @@ func isPage(p string) bool {
 	if p == "/" || p == "/index.html" {
 		return true
 	}
-	for _, re := range []*regexp.Regexp{matchPath, dealPath, dailyPath, challengePath} {
+	for _, re := range []*regexp.Regexp{matchPath, dealPath, dailyPath, challengePath, profilePath, privacyPath} {
 		if re.MatchString(p) {
 			return true
 		}

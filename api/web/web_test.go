@@ -32,7 +32,8 @@ func body(t *testing.T, r *http.Response) string {
 func TestPagesServeTheClient(t *testing.T) {
 	h := Handler()
 	for _, p := range []string{"/", "/index.html", "/m/K7QX2M", "/m/k7qx2m/", "/deal/1", "/deal/18446744073709551615?draw=1",
-		"/daily", "/daily/", "/c/c0123456789ab", "/c/daily-2026-12-04-draw3/"} {
+		"/daily", "/daily/", "/c/c0123456789ab", "/c/daily-2026-12-04-draw3/", "/p/51ce19722766c6cd", "/p/51CE19722766C6CD/",
+		"/privacy", "/privacy/"} {
 		r := get(t, h, "GET", p, nil)
 		if r.StatusCode != http.StatusOK {
 			t.Fatalf("GET %s: %d", p, r.StatusCode)
@@ -106,7 +107,8 @@ func TestNotFound(t *testing.T) {
 	h := Handler()
 	v := Version()
 	for _, p := range []string{"/nope", "/m/", "/m/a/b", "/deal/x", "/deal/", "/daily/x", "/dailyx", "/c/", "/c/a/b", "/c/a.b",
-		"/c/" + strings.Repeat("a", 65), "/static/", "/static/" + v + "/", "/static/" + v + "/index.html",
+		"/c/" + strings.Repeat("a", 65), "/p/", "/p/a/b", "/p/a-b", "/p/" + strings.Repeat("a", 33), "/privacyx", "/privacy/x",
+		"/static/", "/static/" + v + "/", "/static/" + v + "/index.html",
 		"/static/" + v + "/nope.js", "/static/" + v + "/../web.go", "/static/" + v, "/api/v1/whatever"} {
 		if r := get(t, h, "GET", p, nil); r.StatusCode != http.StatusNotFound {
 			t.Errorf("GET %s: %d, want 404", p, r.StatusCode)

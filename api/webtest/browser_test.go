@@ -142,7 +142,25 @@ func startShared(path string) {
 		shared.err = err
 		return
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), chromiumOptions(path, dir)...)
+	bctx, cancelB := chromedp.NewContext(actx)
+	shared.stop = func() {
+		cancelB()
+		cancelA()
+		os.RemoveAll(dir)
+	}
+	// Start the browser now, with a context that has no deadline.
+	if err := chromedp.Do(bctx); err != nil {
+		shared.err = err
+		return
+	}
+	shared.ctx = bctx
+}
+
+// chromiumOptions are the flags the tests start Chromium at path with,
+// keeping its profile in dir.
+func chromiumOptions(path, dir string) []chromedp.ExecAllocatorOption {
+	return append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
@@ -162,19 +180,6 @@ func startShared(path string) {
 		chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup,SpareRendererForSitePerProcess"),
 		chromedp.WindowSize(1280, 900),
 	)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, cancelB := chromedp.NewContext(actx)
-	shared.stop = func() {
-		cancelB()
-		cancelA()
-		os.RemoveAll(dir)
-	}
-	// Start the browser now, with a context that has no deadline.
-	if err := chromedp.Do(bctx); err != nil {
-		shared.err = err
-		return
-	}
-	shared.ctx = bctx
 }
 
 func newBrowser(t *testing.T) *browser {
@@ -224,7 +229,14 @@ func (b *browser) newPage(name, base string) *page {
 		}
 	}()
 	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
-	p := &page{t: b.t, name: name, ctx: ctx, base: base, watching: true}
+	return watchPage(ctx, cancel, b.t, name, base)
+}
+
+// watchPage makes a page of the tab of ctx, recording its console errors,
+// and closes the tab (cancel) when the test ends.
+func watchPage(ctx context.Context, cancel context.CancelFunc, t *testing.T, name, base string) *page {
+	t.Helper()
+	p := &page{t: t, name: name, ctx: ctx, base: base, watching: true}
 	msgs := chromedp.Console(ctx)
 	done := make(chan struct{})
 	go func() {
@@ -243,7 +255,7 @@ func (b *browser) newPage(name, base string) *page {
 		}
 	}()
 	p.do("set the viewport", chromedp.EmulateViewport(1280, 900))
-	b.t.Cleanup(func() {
+	t.Cleanup(func() {
 		start := time.Now()
 		p.checkConsole()
 		cancel()

@@ -1,6 +1,7 @@
 // The Klondike race client: name, lobby, waiting room, board, results and
-// replays, the daily deals, challenges and the player's records, over the
-// server's WebSocket protocol (docs/protocol.md).
+// replays, the daily deals, challenges, the player's records and profile,
+// passkeys and the privacy page, over the server's WebSocket protocol
+// (docs/protocol.md) and its HTTP routes.
 //
 // app.js is the entry point index.html loads. It wires the modules together
 // and starts the client: each server message goes to its handler, and each
@@ -8,14 +9,14 @@
 // the top, so that no module imports one above it and the imports form no
 // cycle (see api/web/README.md for the layers).
 
-import { storageGet, storageSet } from './util.js';
+import { storageGet, storageSet, FOUR_KEY, TOKEN_KEY, NAME_KEY } from './storage.js';
 import { forgetSession } from './net.js';
-import { S, FOUR_KEY } from './state.js';
+import { S } from './state.js';
 import { parseRoute } from './route.js';
 import { announce } from './feedback.js';
-import { defineScreens, render, rebuild } from './screen.js';
+import { defineScreens, render, rebuild, onRendered } from './screen.js';
 import { connect, setMessageHandler } from './connection.js';
-import { onWelcome, onMatch, handleRoute } from './match.js';
+import { onWelcome, onMatch, handleRoute, showWho } from './match.js';
 import { onRoundStarting, onRoundStarted, onLeaderboard, onRoundOver, onMatchOver } from './round.js';
 import { onMoveOK, onMoveRejected, onError } from './moves.js';
 import { onAsyncRound, onAttemptStarted, onGhost, onAttemptOver, onAsyncWelcome } from './async.js';
@@ -27,6 +28,9 @@ import { resultsScreen } from './results.js';
 import { dailyScreen } from './daily.js';
 import { challengeScreen } from './challenge.js';
 import { recordsScreen } from './records.js';
+import { profileScreen } from './profile.js';
+import { privacyScreen } from './privacy.js';
+import { onPlayingElsewhere, showElsewhere } from './elsewhere.js';
 
 // onMessage hands each server message to its handler. Replies reach it
 // too, before their request's promise settles (net.js), so a match a
@@ -35,6 +39,7 @@ function onMessage(m) {
   switch (m.type) {
     case 'welcome': onAsyncWelcome(m); onWelcome(m); break;
     case 'match': if (m.match) onMatch(m.match, m.re); break;
+    case 'playing_elsewhere': onPlayingElsewhere(m); break;
     case 'matches': break; // read by the lobby where it asked for them
     case 'round_starting': onRoundStarting(m); break;
     // An attempt at an asynchronous round is a round_started with a kind.
@@ -67,13 +72,39 @@ function setupFourColour() {
   });
 }
 
+// onStorage follows what another tab of the browser changed. A new
+// credential there (a passkey sign-in, a new player) or none (signed out,
+// deleted) makes this tab another player, or none: it starts again from
+// what the browser keeps now. A new name (changed on the profile) shows in
+// the top bar; the screen shown is not rebuilt for it, not to disturb a
+// game.
+function onStorage(e) {
+  if (e.storageArea !== localStorage) return;
+  // This tab closed its connection to change the player itself (account.js):
+  // it goes on to the page that follows.
+  if (S.conn && S.conn.stopped) return;
+  if (e.key === TOKEN_KEY || e.key === null) {
+    const held = S.conn ? S.conn.token : '';
+    if ((e.key === null ? storageGet(TOKEN_KEY) : e.newValue || '') !== held) location.reload();
+    return;
+  }
+  if (e.key === NAME_KEY && e.newValue && S.welcomed && e.newValue !== S.name) {
+    S.name = e.newValue;
+    if (S.conn) S.conn.name = e.newValue;
+    showWho();
+  }
+}
+
 function start() {
   defineScreens({
     name: nameScreen, connecting: connectingScreen, lobby: lobbyScreen, room: roomScreen,
     game: gameScreen, watch: gameScreen, results: resultsScreen, link: linkScreen,
     daily: dailyScreen, challenge: challengeScreen, records: recordsScreen,
+    profile: profileScreen, privacy: privacyScreen,
   });
+  onRendered(showElsewhere);
   setMessageHandler(onMessage);
+  window.addEventListener('storage', onStorage);
   setupFourColour();
   // A Back or Forward within the page fires popstate: outside a match, the
   // path it lands on is followed as a new link; in a match or an attempt,

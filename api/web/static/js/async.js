@@ -1,19 +1,20 @@
 // Asynchronous rounds, the daily deals and the challenges: one committed
 // deal that any number of players each play once, on their own clock,
 // within a window (docs/protocol.md, "Asynchronous rounds"). This module
-// keeps what the server said of them (S.asyncRounds), moves the tab between
-// their pages, and plays the player's attempt: round_started with a kind
-// makes it S.attempt and its round S.round, so that the board, the moves and
-// the clock work as in a race; ghost and attempt_over follow it.
+// keeps what the server said of them (S.asyncRounds), and plays the
+// player's attempt: round_started with a kind makes it S.attempt and its
+// round S.round, so that the board, the moves and the clock work as in a
+// race; ghost and attempt_over follow it.
 //
 // The commitment of each round the player saw open is remembered by the
 // browser, so that once the round closes its revealed deal is checked
 // against the commitment the player saw before playing, not only against
 // what the server says afterwards.
 
-import { storageGet, storageSet } from './util.js';
-import { S, COMMITMENTS_KEY, resetRound } from './state.js';
+import { storageGet, storageSet, COMMITMENTS_KEY } from './storage.js';
+import { S, resetRound } from './state.js';
 import { setPath } from './route.js';
+import { pagePath } from './pages.js';
 import { toast, fail, announce } from './feedback.js';
 import { render, update, updateSide } from './screen.js';
 import { request } from './connection.js';
@@ -25,28 +26,6 @@ const MAX_COMMITMENTS = 60;
 
 /** DAY_WINDOW_S is a challenge's default window: a day. */
 export const DAY_WINDOW_S = 86400;
-
-/** pagePath is the address of a page outside a match. */
-export function pagePath(page) {
-  if (page.kind === 'daily') return '/daily';
-  if (page.kind === 'challenge') return `/c/${page.id}`;
-  return '/';
-}
-
-/**
- * goPage shows a page outside a match: the lobby, the daily deals, a
- * challenge or the records. The records have no address of their own: the
- * address stays the page they were opened from, which they return to.
- */
-export function goPage(page) {
-  if (page.kind === 'records') {
-    S.page = { kind: 'records', back: S.page.kind === 'records' ? S.page.back : S.page };
-  } else {
-    S.page = page;
-    setPath(pagePath(page));
-  }
-  render();
-}
 
 /** dailyId is the id of the daily round of a UTC day ("2026-12-04") and variant. */
 export function dailyId(day, variant) {

@@ -13,6 +13,7 @@ import { ReplayViewer } from './replay.js';
 import { S } from './state.js';
 import { fail } from './feedback.js';
 import { seenCommitment } from './async.js';
+import { pageLink } from './pages.js';
 import { scoreNote } from './tables.js';
 import { gameName, isKlondike } from './games.js';
 import { specOf } from './engine.js';
@@ -111,7 +112,9 @@ export function boardTable(page, { id, caption, scoring, cards = 52 }) {
     dataset: { player: e.name, rank: String(e.rank) },
   },
   h('td', { class: 'num', text: String(e.rank) }),
-  h('th', { scope: 'row' }, e.name, e.player_id === S.me ? h('span', { class: 'badge you', text: 'you' }) : null),
+  // A name links the player's profile.
+  h('th', { scope: 'row' }, e.player_id ? pageLink({ kind: 'profile', id: e.player_id }, { text: e.name }) : e.name,
+    e.player_id === S.me ? h('span', { class: 'badge you', text: 'you' }) : null),
   h('td', { class: 'num', text: String(e.foundation) }),
   header ? h('td', { class: 'num score', text: String(e.score) }) : null,
   h('td', { class: 'num col-moves', text: String(e.moves) }),

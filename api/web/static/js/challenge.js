@@ -4,10 +4,12 @@
 // the creator's link to share and "Close now", and once it has closed the
 // deal revealed, the check of its commitment and the replays.
 
-import { h, replace, storageGet } from './util.js';
-import { S, LAST_SETTINGS_KEY } from './state.js';
+import { h, replace } from './util.js';
+import { storageGet, LAST_SETTINGS_KEY } from './storage.js';
+import { S } from './state.js';
 import { fail, confirmDialog } from './feedback.js';
-import { goPage, startAttempt, fetchRound, createChallenge, closeChallenge, DAY_WINDOW_S } from './async.js';
+import { startAttempt, fetchRound, createChallenge, closeChallenge, DAY_WINDOW_S } from './async.js';
+import { goPage } from './pages.js';
 import { settingsForm } from './settings.js';
 import { shareBox } from './share.js';
 import { gameName, gameSummary, isKlondike } from './games.js';

@@ -5,6 +5,7 @@
 // screens.
 
 import { h } from './util.js';
+import { storageSet, NAME_KEY } from './storage.js';
 import { Connection } from './net.js';
 import { S } from './state.js';
 import { toast } from './feedback.js';
@@ -22,7 +23,10 @@ export function setMessageHandler(fn) { onMessage = fn; }
 /** connect opens the connection, once: net.js reconnects it by itself. */
 export function connect() {
   if (S.conn) return;
-  S.conn = new Connection({ name: S.name, onMessage: (m) => onMessage(m), onStatus });
+  S.conn = new Connection({
+    name: S.name, onMessage: (m) => onMessage(m), onStatus,
+    onForgotten: () => toast('This browser\u2019s sign-in no longer works (it was signed out, or its player deleted): you play as a new player. Sign in with a passkey to be your player again.', 'error'),
+  });
   S.conn.connect();
 }
 
@@ -30,11 +34,12 @@ function onStatus(status, detail) {
   S.connected = status === 'open';
   const text = {
     connecting: 'Connecting…', open: 'Connected', reconnecting: 'Reconnecting…',
-    replaced: 'Opened elsewhere', closed: 'Disconnected',
+    replaced: 'Opened elsewhere', closed: 'Disconnected', signedout: 'Signed out',
   }[status] || status;
   connStatus.textContent = text;
   connStatus.dataset.state = status;
   if (status === 'replaced') showReplaced(detail);
+  if (status === 'signedout') showSignedOut();
   if (status === 'closed' && detail) {
     toast(detail, 'error');
     if (!S.welcomed) {
@@ -66,6 +71,20 @@ function showReplaced(detail) {
     h('p', { text: detail }),
     h('button', { class: 'btn primary', type: 'button', onclick: () => location.reload(), text: 'Play here instead' }));
   takeOver('replaced', dlg);
+}
+
+// showSignedOut takes over the page when the server closed the connection
+// because its credential was revoked: the player signed out everywhere, or
+// was deleted, from another tab or device. The browser forgets the name
+// too, so that starting again asks for one (or for a passkey) rather than
+// making a new player of the same name silently.
+function showSignedOut() {
+  storageSet(NAME_KEY, '');
+  const dlg = h('div', { class: 'panel replaced', role: 'alertdialog', 'aria-labelledby': 'signedout-title' },
+    h('h2', { id: 'signedout-title', text: 'Signed out' }),
+    h('p', { text: 'This browser was signed out: the player signed out everywhere, or was deleted.' }),
+    h('button', { class: 'btn primary', type: 'button', id: 'signedout-again', onclick: () => location.assign('/'), text: 'Start again' }));
+  takeOver('signedout', dlg);
 }
 
 /**

@@ -8,7 +8,8 @@
 
 import { h, replace } from './util.js';
 import { S } from './state.js';
-import { goPage, startAttempt, fetchRound, dailyId, dayBefore } from './async.js';
+import { startAttempt, fetchRound, dailyId, dayBefore } from './async.js';
+import { goPage } from './pages.js';
 import {
   variantLabel, describeRules, leftText, serverNow, playersText, commitmentLine,
   liveBoard, revealPanel, closeReplay, attemptAction,

@@ -1,15 +1,19 @@
-// The screens on the way in: the player's name, the wait for the server, and
-// the choice a link forces when the tab's player is still in a live match.
+// The screens on the way in: the player's name (or a passkey, to be a
+// player made on another device), the wait for the server, and the choice a
+// link forces when the tab's player is still in a live match.
 // The first two say what the link that opened the page offers, so that a
 // player who followed an invite knows it was not lost while they type.
 
-import { h, storageGet, storageSet } from './util.js';
-import { S, NAME_KEY } from './state.js';
+import { h } from './util.js';
+import { storageGet, storageSet, NAME_KEY } from './storage.js';
+import { S } from './state.js';
 import { describeRoute, routePath, setPath } from './route.js';
 import { toast } from './feedback.js';
 import { render } from './screen.js';
 import { connect } from './connection.js';
 import { handleRoute, leaveMatch } from './match.js';
+import { signInButton } from './profile.js';
+import { privacyNote } from './privacy.js';
 
 // The longest name the server takes, in characters.
 const MAX_NAME = 24;
@@ -37,7 +41,11 @@ export function nameScreen() {
   h('p', { class: 'lead', text: 'Race other players on the same deal of solitaire. Every move is checked by the server; every deal is provably fair.' }),
   h('label', { for: 'name-input', text: 'Your name' }),
   input,
-  h('button', { class: 'btn primary', type: 'submit', id: 'name-go', text: 'Continue' }));
+  h('button', { class: 'btn primary', type: 'submit', id: 'name-go', text: 'Continue' }),
+  h('div', { class: 'signin-line' },
+    h('p', { class: 'hint', text: 'Played on another device? Sign in with the passkey you added there, and play as that player here.' }),
+    signInButton('name-passkey', 'btn')),
+  privacyNote('name-privacy'));
   return { el: form };
 }
 

@@ -1,19 +1,23 @@
 // The lobby: a shared deal or a started match a link offered, quick match
 // and solo practice, the ways to the daily deals, a challenge and the
-// player's records, joining or watching by code, the open public matches,
-// and the create form.
+// player's records and profile, joining or watching by code, the open
+// public matches, the create form, and at its foot signing in with a
+// passkey and the privacy page.
 
-import { h, replace, storageGet } from './util.js';
-import { S, LAST_SETTINGS_KEY } from './state.js';
+import { h, replace } from './util.js';
+import { storageGet, LAST_SETTINGS_KEY } from './storage.js';
+import { S } from './state.js';
 import { setPath } from './route.js';
 import { fail } from './feedback.js';
 import { render, rebuild } from './screen.js';
 import { request } from './connection.js';
 import { joinByCode, watchByCode, createMatch, soloPractice } from './match.js';
 import { settingsForm, describeSettings } from './settings.js';
-import { goPage } from './async.js';
+import { goPage, pageLink } from './pages.js';
 import { challengeForm } from './challenge.js';
 import { GAME_OPTIONS, gameName, gameSummary, isKlondike } from './games.js';
+import { signInButton } from './profile.js';
+import { privacyNote } from './privacy.js';
 
 // POLL_MS is how often the open matches are read again while the lobby is
 // shown: the server pushes no changes to the list.
@@ -102,7 +106,8 @@ export function lobbyScreen() {
       h('div', { class: 'actions' },
         h('button', { class: 'btn', type: 'button', id: 'lobby-daily', text: 'Daily deals', onclick: () => goPage({ kind: 'daily' }) }),
         challengeBtn,
-        h('button', { class: 'btn subtle', type: 'button', id: 'lobby-records', text: 'My records', onclick: () => goPage({ kind: 'records' }) }))),
+        h('button', { class: 'btn subtle', type: 'button', id: 'lobby-records', text: 'My records', onclick: () => goPage({ kind: 'records' }) }),
+        pageLink({ kind: 'profile', id: S.me }, { class: 'btn subtle', id: 'lobby-profile', text: 'My profile' }))),
     challengePanel,
     h('section', { class: 'panel', 'aria-labelledby': 'join-title' },
       h('h2', { id: 'join-title', text: 'Join with a code' }),
@@ -119,7 +124,12 @@ export function lobbyScreen() {
       list, more),
     h('section', { class: 'panel create-panel', 'aria-labelledby': 'create-title' },
       h('h2', { id: 'create-title', text: 'Create a match' }),
-      settingsForm(lastSettings, 'Create match', (s) => createMatch(s).catch(fail))));
+      settingsForm(lastSettings, 'Create match', (s) => createMatch(s).catch(fail))),
+    h('footer', { class: 'panel lobby-foot', 'aria-label': 'Your player and your data' },
+      h('div', { class: 'actions' },
+        h('span', { class: 'hint', text: 'Played as another player on another device?' }),
+        signInButton('lobby-passkey', 'btn subtle')),
+      privacyNote('lobby-privacy')));
 
   // updateList shows the open matches read so far; a match that started
   // since stays out until the next poll drops it.

@@ -1,22 +1,39 @@
 // The player's match: which match the tab shows (one joined, created,
 // rematched or watched), the requests that change it, and the link that
-// opened the page weighed against the session the tab brought back.
+// opened the page weighed against the player the browser brought back.
 //
-// Links win: a tab's session token (sessionStorage) survives a reload, and a
-// resumed session brings back the player's current match, which the server
-// keeps even once it is over. A /m/<code> or /deal/<seed> link opened in that
-// tab must still do what it says, so a finished match the session resumed is
-// dropped for it; a live one is not dropped silently, the player chooses
-// (linkScreen in entry.js).
+// Links win: the browser's credential (localStorage) survives a reload and
+// a restart, and every tab says hello with it; a resumed player brings back
+// their current match, which the server keeps even once it is over. A
+// /m/<code> or /deal/<seed> link opened in a tab must still do what it says,
+// so a finished match the player resumed is dropped for it; a live one is
+// not dropped silently, the player chooses (linkScreen in entry.js). A
+// profile or the privacy page takes no one out of a match: they show over
+// it (pages.js).
 
-import { storageSet } from './util.js';
-import { S, LAST_SETTINGS_KEY, isPlayer, resetRound } from './state.js';
+import { storageSet, LAST_SETTINGS_KEY, NAME_KEY } from './storage.js';
+import { S, isPlayer, resetRound } from './state.js';
 import { setPath } from './route.js';
+import { goPage, isSidePage } from './pages.js';
 import { toast, fail } from './feedback.js';
 import { render, rebuild } from './screen.js';
 import { request } from './connection.js';
 
 const who = document.getElementById('who');
+
+// The player's name in the top bar links their profile.
+who.addEventListener('click', (e) => {
+  if (!S.me || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  e.preventDefault();
+  goPage({ kind: 'profile', id: S.me });
+});
+
+/** showWho shows the player's name and tag in the top bar, linking their profile. */
+export function showWho() {
+  who.replaceChildren(S.name, ' ', Object.assign(document.createElement('span'), { className: 'tag', textContent: S.tag }));
+  who.href = S.me ? `/p/${S.me}` : '/';
+  who.title = 'Your profile';
+}
 
 // RESUME_WAIT_MS is how long a link waits for the snapshot of the match a
 // resumed session brought back; the server sends it right after welcome, so
@@ -29,7 +46,12 @@ export function onWelcome(m) {
   S.welcomed = true;
   S.me = m.player_id;
   S.name = m.name;
-  who.textContent = m.name;
+  S.tag = m.tag || '';
+  // This connection said hello last: it is the one that plays.
+  S.elsewhere = '';
+  // The server's name wins: it may have been changed on another device.
+  storageSet(NAME_KEY, m.name);
+  showWho();
   if (!first) {
     // A reconnection: the server resends a player's match and round by
     // itself, but not a spectator's, who must ask again.
@@ -45,7 +67,7 @@ export function onWelcome(m) {
   if (m.resumed && m.match_id) {
     // The server resends the match and the round. A link opened in this
     // tab waits for that snapshot: a finished match must not win over it.
-    if (S.route.kind !== 'lobby' && !S.routeDone) {
+    if (S.route.kind !== 'lobby' && !isSidePage(S.route) && !S.routeDone) {
       S.resumedId = m.match_id;
       const id = m.match_id;
       setTimeout(() => {
@@ -92,7 +114,7 @@ export function handleRoute() {
   if (S.routeDone) return;
   S.routeDone = true;
   const r = S.route;
-  S.page = r.kind === 'daily' || r.kind === 'challenge' ? { ...r } : { kind: 'lobby' };
+  S.page = r.kind === 'daily' || r.kind === 'challenge' || isSidePage(r) ? { ...r } : { kind: 'lobby' };
   if (r.kind === 'match') {
     joinByCode(r.code, true);
   } else if (r.kind === 'deal') {
@@ -126,7 +148,7 @@ export function onMatch(info, re) {
   if (mine && S.spectating === info.id) S.spectating = '';
   // A match that ends while its player chooses shows its results.
   if (S.linkConflict && info.state === 'over') S.linkConflict = null;
-  if (!S.linkConflict) setPath(`/m/${info.code}`);
+  if (!S.linkConflict && !isSidePage(S.page)) setPath(`/m/${info.code}`);
   if (info.round_id && S.roundOver && S.roundOver.round_id !== info.round_id && info.state !== 'over') {
     S.roundOver = null;
   }

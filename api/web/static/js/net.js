@@ -1,31 +1,44 @@
-// The WebSocket connection to the server: hello (resuming with the session
-// token), requests with ids and their replies, pushes, and reconnecting by
-// itself when the connection drops.
+// The WebSocket connection to the server: hello (resuming with the device
+// credential), requests with ids and their replies, pushes, and
+// reconnecting by itself when the connection drops.
+//
+// The credential (the welcome's token) is kept in localStorage, which every
+// tab of the browser shares and which outlasts a restart: every tab, and
+// the browser tomorrow, says hello as the same player. The server keeps up
+// to eight connections of a player; which of them plays a match is the
+// server's choice (playing_elsewhere, play_here).
 
-const TOKEN_KEY = 'klondike.token';
-const CLOSE_REPLACED = 4000;
+import { storageGet, storageSet, TOKEN_KEY } from './storage.js';
 
-export function savedToken() {
-  try { return sessionStorage.getItem(TOKEN_KEY) || ''; } catch { return ''; }
-}
+// Close codes of the server (docs/protocol.md).
+const CLOSE_REPLACED = 4000; // the player's ninth connection closed this, the oldest
+const CLOSE_SIGNED_OUT = 4001; // the credential was revoked: signed out everywhere, or the player deleted
+
+/** savedToken is the browser's device credential, or ''. */
+export function savedToken() { return storageGet(TOKEN_KEY); }
 
 function saveToken(t) {
-  try {
-    if (t) sessionStorage.setItem(TOKEN_KEY, t);
-    else sessionStorage.removeItem(TOKEN_KEY);
-  } catch { /* storage may be off; the session then lasts as long as the connection */ }
+  // Storage may be off (private mode): the player then lasts as long as the page.
+  storageSet(TOKEN_KEY, t || '');
 }
 
 /**
  * A Connection speaks the protocol. onMessage(msg) gets every server message
  * (replies included); onStatus(status, detail) gets "connecting", "open"
- * (after welcome), "reconnecting", "replaced" or "closed".
+ * (after welcome), "reconnecting", "replaced", "signedout" or "closed";
+ * onForgotten() is called when the server no longer knew the browser's
+ * credential and a new player was made instead.
  */
 export class Connection {
-  constructor({ name, onMessage, onStatus }) {
+  constructor({ name, onMessage, onStatus, onForgotten = () => {} }) {
     this.name = name;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
+    this.onForgotten = onForgotten;
+    // token is the credential this connection said hello with, or was
+    // given: another tab that stores a different one has become another
+    // player (app.js compares them).
+    this.token = '';
     this.ws = null;
     this.welcomed = false;
     this.nextId = 1;
@@ -76,20 +89,31 @@ export class Connection {
         this.onStatus('replaced', 'This game was opened in another tab or window.');
         return;
       }
+      if (ev.code === CLOSE_SIGNED_OUT) {
+        // Saying hello again would make a new player silently: the page
+        // says what happened instead.
+        this.token = '';
+        saveToken('');
+        this.onStatus('signedout');
+        return;
+      }
       this.scheduleReconnect();
     };
   }
 
   sendHello() {
     const token = savedToken();
+    this.token = token;
     const id = `h${this.nextId++}`;
     this.pending.set(id, {
       type: 'hello',
       resolve: () => {},
       reject: (err) => {
         if (token && err.code === 'unauthorized') {
-          // The server forgot us (it restarted): start a new session.
+          // The server no longer knows the credential (it expired, was
+          // revoked, or its player was deleted): a new player.
           saveToken('');
+          this.onForgotten();
           this.sendHello();
           return;
         }
@@ -166,6 +190,7 @@ export class Connection {
       this.welcomed = true;
       this.everWelcomed = true;
       this.tries = 0;
+      this.token = msg.token;
       saveToken(msg.token);
       const t = Date.parse(msg.server_time);
       if (!Number.isNaN(t)) this.skewMs = t - Date.now();
@@ -186,6 +211,14 @@ export class Connection {
     clearTimeout(this.timer);
     if (this.ws) this.ws.close(1000, 'bye');
   }
+
+  /** reopen connects again after close(). */
+  reopen() {
+    this.stopped = false;
+    this.tries = 0;
+    this.connect();
+  }
 }
 
+/** forgetSession forgets the browser's credential: the next hello makes a new player. */
 export function forgetSession() { saveToken(''); }

@@ -1,10 +1,10 @@
 // The player's records (get_records): for each variant they played, the
 // games played and won, the win rate, the best score, the fastest win and
-// the daily streak with its best.
+// the daily streak with its best. A profile shows anyone's the same way.
 
 import { h, replace, fmtClock } from './util.js';
 import { S } from './state.js';
-import { goPage } from './async.js';
+import { goPage } from './pages.js';
 import { GAMES } from './engine.js';
 import { gameName } from './games.js';
 
@@ -29,11 +29,11 @@ function figure(cls, label, value, title) {
     h('dt', { text: label }), h('dd', { class: 'v', text: value }));
 }
 
-// recordCard shows one variant's record.
-function recordCard(r) {
+/** recordCard shows one variant's record, under a heading of the level given. */
+export function recordCard(r, heading = 'h2') {
   const pct = r.played ? `${Math.round((100 * r.won) / r.played)}%` : '–';
   return h('section', { class: 'record', dataset: { variant: r.variant }, 'aria-labelledby': `rec-${r.variant}` },
-    h('h2', { id: `rec-${r.variant}`, text: variantName(r.variant) }),
+    h(heading, { id: `rec-${r.variant}`, text: variantName(r.variant) }),
     h('dl', { class: 'figures' },
       figure('fig-played', 'Played', String(r.played)),
       figure('fig-won', 'Won', String(r.won)),
@@ -62,7 +62,7 @@ export function recordsScreen() {
     S.conn.request('get_records', {}).then((m) => {
       if (gone) return;
       const recs = m.records || [];
-      replace(body, recs.length ? h('div', { class: 'record-list' }, recs.map(recordCard))
+      replace(body, recs.length ? h('div', { class: 'record-list' }, recs.map((r) => recordCard(r)))
         : h('p', { class: 'empty', text: 'No games yet: finish a game and it counts here.' }));
     }, (err) => {
       if (gone) return;

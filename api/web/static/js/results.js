@@ -13,7 +13,8 @@ import { S, isPlayer } from './state.js';
 import { fail } from './feedback.js';
 import { request } from './connection.js';
 import { onMatch, leaveMatch } from './match.js';
-import { goPage, createChallenge } from './async.js';
+import { createChallenge } from './async.js';
+import { goPage } from './pages.js';
 import { scoreNote, leaderboardTable, totalsTable } from './tables.js';
 import { specOf } from './engine.js';
 

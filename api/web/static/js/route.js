@@ -1,6 +1,6 @@
 // The client's links: the server serves index.html for /, /m/<code>,
-// /deal/<seed>, /daily and /c/<id> (api/web/web.go), and this module reads
-// which one opened the page. The path is kept in step with what the tab shows (replaceState, never
+// /deal/<seed>, /daily, /c/<id>, /p/<player id> and /privacy
+// (api/web/web.go), and this module reads which one opened the page. The path is kept in step with what the tab shows (replaceState, never
 // pushState), so that a reload or a copied address comes back to it.
 
 import { GAMES } from './engine.js';
@@ -11,8 +11,9 @@ import { gameName } from './games.js';
  * {kind: 'deal', seed, draw, passes?, scoring?, game?} for a shared deal
  * (game only for a game other than Klondike),
  * {kind: 'daily'} for the daily deals, {kind: 'challenge', id} for a
- * challenge's link, or {kind: 'lobby'}. The seed stays a string: deal
- * numbers are 64-bit.
+ * challenge's link, {kind: 'profile', id} for a player's profile,
+ * {kind: 'privacy'} for the privacy page, or {kind: 'lobby'}. The seed
+ * stays a string: deal numbers are 64-bit.
  */
 export function parseRoute(loc) {
   const p = loc.pathname;
@@ -21,6 +22,9 @@ export function parseRoute(loc) {
   if (/^\/daily\/?$/.test(p)) return { kind: 'daily' };
   m = /^\/c\/([A-Za-z0-9_-]{1,64})\/?$/.exec(p);
   if (m) return { kind: 'challenge', id: m[1] };
+  m = /^\/p\/([A-Za-z0-9]{1,32})\/?$/.exec(p);
+  if (m) return { kind: 'profile', id: m[1].toLowerCase() };
+  if (/^\/privacy\/?$/.test(p)) return { kind: 'privacy' };
   m = /^\/deal\/(\d{1,20})\/?$/.exec(p);
   if (m) {
     const q = new URLSearchParams(loc.search);
@@ -48,6 +52,8 @@ export function routePath(r) {
   if (r.kind === 'match') return `/m/${r.code}`;
   if (r.kind === 'daily') return '/daily';
   if (r.kind === 'challenge') return `/c/${r.id}`;
+  if (r.kind === 'profile') return `/p/${r.id}`;
+  if (r.kind === 'privacy') return '/privacy';
   if (r.kind !== 'deal') return '/';
   const q = new URLSearchParams({ draw: String(r.draw) });
   if (r.passes !== undefined) q.set('passes', String(r.passes));

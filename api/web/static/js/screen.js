@@ -30,6 +30,9 @@ export function defineScreens(m) { makers = m; }
 
 /** currentScreen names the screen the state calls for. */
 function currentScreen() {
+  // A profile and the privacy page need no name, and show over a game
+  // (pages.js).
+  if (S.page.kind === 'profile' || S.page.kind === 'privacy') return S.page.kind;
   if (!S.name) return 'name';
   // While a resumed session's match is weighed against a link (see
   // linkDecides in match.js), neither is shown.
@@ -54,6 +57,7 @@ export function render() {
   let key = kind + (S.match ? `:${S.match.id}` : '') + (S.roundOver ? `:${S.roundOver.round_id}` : '');
   if (kind === 'game' && S.attempt) key = `game:${S.attempt.roundId}`;
   if (kind === 'challenge') key = `challenge:${S.page.id}`;
+  if (kind === 'profile') key = `profile:${S.page.id}`;
   if (key !== screenKey) {
     if (screen.destroy) screen.destroy();
     screenKey = key;
@@ -74,7 +78,15 @@ export function render() {
     }
   }
   if (screen.update) screen.update();
+  afterRender(kind);
 }
+
+// afterRender is told the kind of each screen rendered: app.js sets it to
+// what lays itself over the screens (the notice that another tab plays).
+let afterRender = () => {};
+
+/** onRendered names the function told the kind of each screen rendered. */
+export function onRendered(fn) { afterRender = fn; }
 
 /** update updates the screen shown without asking whether it should change. */
 export function update() {

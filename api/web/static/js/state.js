@@ -8,22 +8,23 @@
 // read it (and change lastSeq to force a resync), so its field names are
 // part of what they check.
 
-import { storageGet } from './util.js';
+import { storageGet, NAME_KEY } from './storage.js';
 import { parseRoute } from './route.js';
 
-// The keys of what the browser remembers across visits (localStorage). The
-// session token is not among them: net.js keeps it in sessionStorage, so
-// that each tab is its own player.
-export const NAME_KEY = 'klondike.name';
-export const FOUR_KEY = 'klondike.fourColour';
-export const LAST_SETTINGS_KEY = 'klondike.settings';
-export const COMMITMENTS_KEY = 'klondike.commitments';
+// What the browser keeps across visits (the player's credential and name,
+// the settings) is listed in storage.js, with the privacy page's words.
+
+const route = parseRoute(location);
 
 export const S = {
   name: storageGet(NAME_KEY),
   conn: null, // the Connection, once the player has a name
   connected: false, // the connection is open and welcomed
   me: '', // player id
+  tag: '', // the player's tag ("#3F2A"): tells two players of one name apart
+  // elsewhere is the id of the player's match while another tab of theirs
+  // plays it (playing_elsewhere): this tab shows "Play here" over it.
+  elsewhere: '',
   match: null, // the protocol's match object
   spectating: '', // the id of a match watched
   leaving: '', // the id of a match being left: its pushes are ignored
@@ -39,7 +40,7 @@ export const S = {
   matchOver: null, // the match_over message
   dealOffer: null, // {seed, draw, passes, scoring, game} from /deal/<seed>
   watchOffer: '', // the code of a match a link named that had already started
-  route: parseRoute(location),
+  route,
   routeDone: false, // the link that opened the page has been acted on
   welcomed: false, // a welcome came on this page at least once
   // resumedId is the match a resumed session brought back while a link
@@ -51,9 +52,11 @@ export const S = {
   // dismissed holds matches a link replaced: their pushes are not adopted.
   dismissed: new Set(),
   // page is what the tab shows outside a match: {kind: 'lobby'}, the daily
-  // deals {kind: 'daily'}, a challenge {kind: 'challenge', id}, or the
-  // player's records {kind: 'records', back} (back: the page to return to).
-  page: { kind: 'lobby' },
+  // deals {kind: 'daily'}, a challenge {kind: 'challenge', id}, the
+  // player's records {kind: 'records', back} (back: the page to return to),
+  // a player's profile {kind: 'profile', id} or the privacy page {kind:
+  // 'privacy'}. The last two need no name, so they show from the start.
+  page: route.kind === 'profile' || route.kind === 'privacy' ? { ...route } : { kind: 'lobby' },
   // asyncRounds holds the last async_round message of each asynchronous
   // round asked about, by round id: {round (AsyncInfo), url, attempt}.
   asyncRounds: {},

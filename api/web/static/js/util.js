@@ -55,11 +55,3 @@ export function fmtClock(ms) {
 export function reducedMotion() {
   return window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
-
-export function storageGet(key, fallback = '') {
-  try { const v = localStorage.getItem(key); return v === null ? fallback : v; } catch { return fallback; }
-}
-
-export function storageSet(key, value) {
-  try { localStorage.setItem(key, value); } catch { /* private mode */ }
-}

@@ -1,0 +1,77 @@
+// Two tabs of one player in one match: the server lets one connection play
+// (the newest to say hello, or the last to say play_here) and tells the
+// one that played before (playing_elsewhere). That tab shows, over the
+// game, that the game is played in another tab, with "Play here" to take it
+// back: the server then resends the match and the round, as on a resume,
+// and the handlers of those messages put the game back together.
+
+import { h } from './util.js';
+import { S, resetRound } from './state.js';
+import { setPath } from './route.js';
+import { toast, fail } from './feedback.js';
+import { render } from './screen.js';
+import { request } from './connection.js';
+
+// The screens of a match, which the notice covers.
+const MATCH_SCREENS = new Set(['room', 'game', 'watch', 'results', 'link']);
+
+const app = document.getElementById('app');
+let overlay = null;
+
+/** onPlayingElsewhere takes the server's word that another tab plays the match. */
+export function onPlayingElsewhere(m) {
+  S.elsewhere = m.match_id || (S.match ? S.match.id : '');
+  render();
+}
+
+/** playHere asks to play in this tab. */
+function playHere(btn) {
+  btn.disabled = true;
+  request('play_here', {}).then(() => {
+    S.elsewhere = '';
+    render();
+  }, (err) => {
+    btn.disabled = false;
+    if (err.code === 'disconnected') return;
+    if (err.code === 'not_found') {
+      // The game ended, or was left, in the other tab.
+      S.elsewhere = '';
+      S.match = null;
+      resetRound();
+      S.page = { kind: 'lobby' };
+      setPath('/');
+      toast('That game is over.');
+      render();
+      return;
+    }
+    fail(err);
+  });
+}
+
+/**
+ * showElsewhere lays the notice over a match's screen while another tab
+ * plays, and takes it away otherwise. The screen under it is inert: no
+ * click or key reaches the game.
+ */
+export function showElsewhere(kind) {
+  // A finished match has nothing left to play: its results stay readable.
+  const want = !!S.elsewhere && MATCH_SCREENS.has(kind) && !(S.match && S.match.state === 'over');
+  if (!want) {
+    if (overlay) {
+      overlay.remove();
+      overlay = null;
+      app.inert = false;
+    }
+    return;
+  }
+  if (overlay) return;
+  const btn = h('button', { class: 'btn primary', type: 'button', id: 'play-here', text: 'Play here' });
+  btn.addEventListener('click', () => playHere(btn));
+  overlay = h('div', { class: 'elsewhere', id: 'elsewhere' },
+    h('div', { class: 'panel elsewhere-box', role: 'alertdialog', 'aria-modal': 'true', 'aria-labelledby': 'elsewhere-text' },
+      h('p', { id: 'elsewhere-text', text: 'This game is being played in another tab.' }),
+      btn));
+  app.inert = true;
+  document.body.append(overlay);
+  btn.focus();
+}
