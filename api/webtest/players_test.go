@@ -250,6 +250,21 @@ func TestTwoTabsInOneMatch(t *testing.T) {
 	if !tab1.onTop(".board") {
 		t.Errorf("the first tab's board is covered after Play here")
 	}
+
+	// A third tab takes the game; closed, it hands the game back to the
+	// newest tab left (the second), with no button pressed.
+	tab3 := tab1.newTab("tess-3")
+	tab3.navigate("/")
+	tab3.waitFor("the board in the third tab", card("T6", "AH"))
+	tab1.waitShown("the notice in the first tab", "#play-here")
+	ctx, cancel := context.WithTimeout(tab3.ctx, stepTimeout)
+	defer cancel()
+	if err := chromedp.Cancel(ctx); err != nil {
+		t.Fatalf("closing the third tab: %v", err)
+	}
+	tab2.waitJS("the notice gone from the second tab", `!document.getElementById('elsewhere')`)
+	tab2.drawTo(4)
+	tab1.wantShown("the first tab", map[string]bool{"#elsewhere": true})
 }
 
 // TestBrowserRestartKeepsThePlayer: a browser closed and started again on

@@ -30,12 +30,13 @@ import { challengeScreen } from './challenge.js';
 import { recordsScreen } from './records.js';
 import { profileScreen } from './profile.js';
 import { privacyScreen } from './privacy.js';
-import { onPlayingElsewhere, showElsewhere } from './elsewhere.js';
+import { onPlayingElsewhere, showElsewhere, playsAgain } from './elsewhere.js';
 
 // onMessage hands each server message to its handler. Replies reach it
 // too, before their request's promise settles (net.js), so a match a
 // request returned is adopted here like a pushed one.
 function onMessage(m) {
+  playsAgain(m);
   switch (m.type) {
     case 'welcome': onAsyncWelcome(m); onWelcome(m); break;
     case 'match': if (m.match) onMatch(m.match, m.re); break;

@@ -18,6 +18,19 @@ const MATCH_SCREENS = new Set(['room', 'game', 'watch', 'results', 'link']);
 const app = document.getElementById('app');
 let overlay = null;
 
+// The events of the player's match, which the server sends only to the
+// connection that plays.
+const MATCH_EVENTS = new Set(['match', 'round_starting', 'round_started', 'leaderboard', 'round_over', 'match_over', 'ghost', 'attempt_over']);
+
+/**
+ * playsAgain notes that a push of the match came: this tab plays again.
+ * The server hands the game back by itself when the tab that played
+ * closes, resending the match and the round to the newest tab left.
+ */
+export function playsAgain(m) {
+  if (S.elsewhere && !m.re && MATCH_EVENTS.has(m.type)) S.elsewhere = '';
+}
+
 /** onPlayingElsewhere takes the server's word that another tab plays the match. */
 export function onPlayingElsewhere(m) {
   S.elsewhere = m.match_id || (S.match ? S.match.id : '');
