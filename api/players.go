@@ -70,17 +70,8 @@ type profile struct {
 
 // passkeyInfo is what the player is shown of one of its passkeys.
 type passkeyInfo struct {
-	ID      []byte    `json:"id"` // base64url, as WebAuthn names credentials
+	ID      string    `json:"id"` // base64url without padding, as WebAuthn names credentials
 	Created time.Time `json:"created"`
-}
-
-// MarshalJSON writes the id in base64url without padding.
-func (p passkeyInfo) MarshalJSON() ([]byte, error) {
-	type plain struct {
-		ID      string    `json:"id"`
-		Created time.Time `json:"created"`
-	}
-	return json.Marshal(plain{ID: b64url(p.ID), Created: p.Created})
 }
 
 // meReply is the answer of GET and PATCH /api/v1/me.
@@ -204,7 +195,7 @@ func (s *Server) meOf(ctx context.Context, p lobby.Player) (meReply, error) {
 		return reply, err
 	}
 	for _, pk := range pks {
-		reply.Passkeys = append(reply.Passkeys, passkeyInfo{ID: pk.ID, Created: pk.Created})
+		reply.Passkeys = append(reply.Passkeys, passkeyInfo{ID: b64url(pk.ID), Created: pk.Created})
 	}
 	reply.Devices, err = s.Lobby.Devices(ctx, p.ID)
 	return reply, err
