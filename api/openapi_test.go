@@ -751,6 +751,85 @@ func (a *faultChallenges) DeleteRecords(ctx context.Context, playerID string) er
 	return a.records.DeleteRecords(ctx, playerID)
 }
 
+// faultPlayers are a store's players whose calls fail with err while it
+// is set, and whose calls named in gone answer match.ErrNotFound, as they
+// do when the player was deleted on another node a moment before. Only
+// the calls that the players' routes make first, or that they make after
+// the player was found, are overridden.
+type faultPlayers struct {
+	lobby.Players
+	mu   sync.Mutex
+	err  error
+	gone map[string]bool
+}
+
+func (p *faultPlayers) set(err error, gone ...string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.err, p.gone = err, map[string]bool{}
+	for _, m := range gone {
+		p.gone[m] = true
+	}
+}
+
+func (p *faultPlayers) fault(method string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.gone[method] {
+		return fmt.Errorf("%w: the player was deleted", match.ErrNotFound)
+	}
+	return p.err
+}
+
+func (p *faultPlayers) Resume(ctx context.Context, cred string, idle time.Duration) (lobby.Player, error) {
+	if err := p.fault("Resume"); err != nil {
+		return lobby.Player{}, err
+	}
+	return p.Players.Resume(ctx, cred, idle)
+}
+
+func (p *faultPlayers) Get(ctx context.Context, id string) (lobby.Player, error) {
+	if err := p.fault("Get"); err != nil {
+		return lobby.Player{}, err
+	}
+	return p.Players.Get(ctx, id)
+}
+
+func (p *faultPlayers) Rename(ctx context.Context, id, name string) error {
+	if err := p.fault("Rename"); err != nil {
+		return err
+	}
+	return p.Players.Rename(ctx, id, name)
+}
+
+func (p *faultPlayers) AddPasskey(ctx context.Context, playerID string, pk lobby.Passkey, idle time.Duration) error {
+	if err := p.fault("AddPasskey"); err != nil {
+		return err
+	}
+	return p.Players.AddPasskey(ctx, playerID, pk, idle)
+}
+
+func (p *faultPlayers) UpdatePasskey(ctx context.Context, playerID string, pk lobby.Passkey, idle time.Duration) error {
+	if err := p.fault("UpdatePasskey"); err != nil {
+		return err
+	}
+	return p.Players.UpdatePasskey(ctx, playerID, pk, idle)
+}
+
+func (p *faultPlayers) PutCeremony(ctx context.Context, id string, data []byte, ttl time.Duration) error {
+	if err := p.fault("PutCeremony"); err != nil {
+		return err
+	}
+	return p.Players.PutCeremony(ctx, id, data, ttl)
+}
+
+func (p *faultPlayers) TakeCeremony(ctx context.Context, id string) ([]byte, error) {
+	if err := p.fault("TakeCeremony"); err != nil {
+		return nil, err
+	}
+	return p.Players.TakeCeremony(ctx, id)
+}
+
 // getAs is c.get, the body decoded as T.
 func getAs[T any](c *apiChecker, url string) T {
 	c.t.Helper()
@@ -962,6 +1041,59 @@ func TestOpenAPI(t *testing.T) {
 		c.get(base + "/api/v1/players/" + p + "/records")
 	}
 
+	// The players' routes (players_test.go and passkeys_test.go test what
+	// they do): a profile, and no such player; the player's own data, and
+	// the refusals without a credential, with an unknown one, with one
+	// in a query string, and of bodies of another form.
+	players := base + "/api/v1/players/"
+	c.get(players + a.PlayerID)
+	c.get(players + "0123456789abcdef")
+	me := base + "/api/v1/me"
+	unknown := strings.Repeat("0", 48)
+	for _, tok := range []string{a.Token, "", unknown} {
+		c.send(http.MethodGet, me, tok, nil)
+		c.send(http.MethodGet, me+"/export", tok, nil)
+		c.send(http.MethodPost, me+"/passkeys/options", tok, nil)
+		c.send(http.MethodPost, me+"/passkeys", tok, `{"ceremony":"nope","credential":{}}`)
+	}
+	c.get(me + "?access_token=" + a.Token)
+	c.send(http.MethodPatch, me, a.Token, `{"name":"Alice Liddell"}`)
+	c.send(http.MethodPatch, me, a.Token, `{"name":"\u202eecila"}`)
+	c.send(http.MethodPatch, me, a.Token, `{}`)
+	c.send(http.MethodPatch, me, a.Token, `name=alice`)
+	c.send(http.MethodPatch, me, "", `{"name":"alice"}`)
+	c.send(http.MethodPost, me+"/passkeys", a.Token, `{"ceremony":"nope"}`)
+
+	// A passkey added, and signed in with; bad bodies; a player with the
+	// most passkeys.
+	auth := &authenticator{t: t, origin: api.DefaultPublicURL}
+	pk, _ := addPasskey(c, base, a.Token, auth)
+	passkeyLogin(c, base, auth, pk)
+	login := base + "/api/v1/passkeys/login"
+	c.send(http.MethodPost, login, "", `{"ceremony":"nope","credential":{}}`)
+	c.send(http.MethodPost, login, "", `[]`)
+	for range lobby.MaxPasskeys - 1 {
+		addPasskey(c, base, a.Token, auth)
+	}
+	c.send(http.MethodPost, me+"/passkeys/options", a.Token, nil)
+
+	// Signing out, everywhere, and deleting: each once, then refused, a
+	// player each; the deleted player has no profile.
+	for _, route := range []struct{ method, url string }{
+		{http.MethodPost, me + "/signout"},
+		{http.MethodPost, me + "/signout-everywhere"},
+		{http.MethodDelete, me},
+	} {
+		p := apitest.Dial(t, base)
+		p.Hello("dora")
+		for _, tok := range []string{p.Token, p.Token, ""} {
+			c.send(route.method, route.url, tok, nil)
+		}
+		if route.method == http.MethodDelete {
+			c.get(players + p.PlayerID)
+		}
+	}
+
 	// Paths under /api/v1 that no route takes, and wrong methods.
 	c.get(base + "/api/v1/")
 	c.do(http.MethodPost, base+"/api/v1/matches", nil)
@@ -1008,6 +1140,64 @@ func TestOpenAPI(t *testing.T) {
 	}
 	c.get(hs.URL + "/readyz")
 	c.get(hs.URL + "/ws")
+
+	// The players' routes on a store that is down, then broken; a player
+	// deleted on another node while a route serves it; an address out of
+	// new players.
+	fp := &faultPlayers{Players: memstore.NewBackends().Players}
+	flaky := servertest.New(servertest.Config{
+		Logger:               slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Players:              fp,
+		PublicURL:            testPublicURL,
+		NewSessionsPerMinute: 5,
+	})
+	fs := httptest.NewServer(flaky)
+	t.Cleanup(func() {
+		flaky.Close()
+		fs.Close()
+	})
+	g := apitest.Dial(t, fs.URL)
+	g.Hello("gina")
+	fauth := newAuthenticator(t)
+	gpk, _ := addPasskey(c, fs.URL, g.Token, fauth)
+	fp.set(nil, "Rename")
+	c.send(http.MethodPatch, fs.URL+"/api/v1/me", g.Token, `{"name":"Gina"}`)
+	fp.set(nil, "AddPasskey")
+	cer := sendAs[ceremonyOf](c, http.MethodPost, fs.URL+"/api/v1/me/passkeys/options", g.Token, nil, http.StatusOK)
+	_, cred := fauth.create(cer.Options)
+	c.send(http.MethodPost, fs.URL+"/api/v1/me/passkeys", g.Token, answer(cer.Ceremony, cred))
+	fp.set(nil, "UpdatePasskey")
+	cer = sendAs[ceremonyOf](c, http.MethodPost, fs.URL+"/api/v1/passkeys/login/options", "", nil, http.StatusOK)
+	c.send(http.MethodPost, fs.URL+"/api/v1/passkeys/login", "", answer(cer.Ceremony, fauth.get(cer.Options, gpk)))
+	for _, err := range []error{fmt.Errorf("%w: down", match.ErrUnavailable), errors.New("a broken player")} {
+		fp.set(err)
+		c.get(fs.URL + "/api/v1/players/" + g.PlayerID)
+		for _, route := range []struct{ method, path string }{
+			{http.MethodGet, "/me"},
+			{http.MethodPatch, "/me"},
+			{http.MethodDelete, "/me"},
+			{http.MethodGet, "/me/export"},
+			{http.MethodPost, "/me/signout"},
+			{http.MethodPost, "/me/signout-everywhere"},
+			{http.MethodPost, "/me/passkeys/options"},
+			{http.MethodPost, "/me/passkeys"},
+			{http.MethodPost, "/passkeys/login/options"},
+			{http.MethodPost, "/passkeys/login"},
+		} {
+			c.send(route.method, fs.URL+"/api/v1"+route.path, g.Token, `{"name":"Gina","ceremony":"nope","credential":{}}`)
+		}
+	}
+	fp.set(nil)
+	limited := false
+	for range 10 {
+		if r, _ := c.send(http.MethodPost, fs.URL+"/api/v1/passkeys/login/options", "", nil); r.StatusCode == http.StatusTooManyRequests {
+			limited = true
+			break
+		}
+	}
+	if !limited {
+		t.Error("10 passkey sign-ins begun from one address of 5 new players a minute were all let through")
+	}
 
 	c.covered()
 }
