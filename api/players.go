@@ -95,9 +95,10 @@ type export struct {
 // credential; it answers 401 and returns ok false when there is none or
 // it is not known.
 func (s *Server) bearer(ctx context.Context, w http.ResponseWriter, r *http.Request) (p lobby.Player, token string, ok bool) {
-	token, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	// The scheme is case-insensitive (RFC 9110, 11.1).
+	scheme, token, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
 	token = strings.TrimSpace(token)
-	if !found || token == "" {
+	if !strings.EqualFold(scheme, "Bearer") || token == "" {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="klondike"`)
 		writeJSON(w, http.StatusUnauthorized, errorBody(protocol.CodeUnauthorized,
 			"this route needs the player's credential: Authorization: Bearer <token>"))
