@@ -436,3 +436,51 @@ func boardNamed(es []match.BoardEntry, gone, kept string) bool {
 	}
 	return len(names) == 2 && names[gone] == lobby.DeletedName && names[kept] == "bob"
 }
+
+// TestDeleteMidRoundLeavesNoRecords: a player deleted while its round is
+// played has no records after: the round it leaves is not counted for it
+// afresh.
+//
+// It fails today, nearly every run: DELETE /api/v1/me leaves the match
+// (lobby.DeletePlayer), which ends a one-player round, and the lobby hands
+// the round's results to the records (OnRoundResults, CountRound) in the
+// background, after the route has forgotten the player's records
+// (ForgetPlayer): GET /api/v1/players/{id}/records then shows the deleted
+// player's game. An attempt at a challenge or a daily round that ends
+// after the deletion (its time limit, its window's close) is counted the
+// same way. The fix belongs where results are counted
+// (lobby/challenge's AddResult callers, or the players' store asked there
+// whether the player is deleted), outside this package's route files.
+func TestDeleteMidRoundLeavesNoRecords(t *testing.T) {
+	t.Skip("known bug, reported: a round ended by the deletion is counted after the records are forgotten")
+	_, base, c := passkeyServer(t, nil)
+	p := apitest.Dial(t, base)
+	p.Hello("alice")
+	info := apitest.Request[protocol.Match](p, protocol.CreateMatch{Type: protocol.TypeCreateMatch,
+		Settings: protocol.PartialSettings{Seed: new("1"), CountdownS: new(0), MaxPlayers: new(1)}}).Match
+	p.Send(protocol.MatchRef{Type: protocol.TypeStartMatch, MatchID: info.ID})
+	roundID := apitest.Expect[protocol.RoundStarted](p).RoundID
+	moveOK(t, p, roundID, 1, "D")
+	sendAs[struct{}](c, http.MethodDelete, base+"/api/v1/me", p.Token, nil, http.StatusNoContent)
+	// The round ended: its replay is published, under the deleted name.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		resp, body := c.get(base + "/api/v1/rounds/" + roundID + "/replay")
+		if resp.StatusCode == http.StatusOK {
+			if !strings.Contains(string(body), `"name":"`+lobby.DeletedName+`"`) {
+				t.Fatalf("the replay of the round the deletion ended: %s", body)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the round the deletion left was not over after 5 s: %d %s", resp.StatusCode, body)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for range 20 {
+		if rs := sendAs[api.RecordsReply](c, http.MethodGet, base+"/api/v1/players/"+p.PlayerID+"/records", "", nil, http.StatusOK); len(rs.Records) != 0 {
+			t.Fatalf("a deleted player's records: %+v", rs.Records)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
