@@ -21,3 +21,18 @@ type (
 	ChallengeLeaderboardReply = challengeLeaderboardReply
 	ChallengeReplayReply      = challengeReplayReply
 )
+
+// The answers of the players' and passkeys' routes, and the body that
+// finishes a passkey ceremony.
+type (
+	PlayerInfo    = playerInfo
+	Profile       = profile
+	RecentGame    = recentGame
+	MadeChallenge = madeChallenge
+	PasskeyInfo   = passkeyInfo
+	MeReply       = meReply
+	Export        = export
+	CeremonyReply = ceremonyReply
+	LoginReply    = loginReply
+	CeremonyBody  = credentialBody
+)

@@ -70,17 +70,8 @@ type profile struct {
 
 // passkeyInfo is what the player is shown of one of its passkeys.
 type passkeyInfo struct {
-	ID      []byte    `json:"id"` // base64url, as WebAuthn names credentials
+	ID      string    `json:"id"` // base64url without padding, as WebAuthn names credentials
 	Created time.Time `json:"created"`
-}
-
-// MarshalJSON writes the id in base64url without padding.
-func (p passkeyInfo) MarshalJSON() ([]byte, error) {
-	type plain struct {
-		ID      string    `json:"id"`
-		Created time.Time `json:"created"`
-	}
-	return json.Marshal(plain{ID: b64url(p.ID), Created: p.Created})
 }
 
 // meReply is the answer of GET and PATCH /api/v1/me.
@@ -104,9 +95,10 @@ type export struct {
 // credential; it answers 401 and returns ok false when there is none or
 // it is not known.
 func (s *Server) bearer(ctx context.Context, w http.ResponseWriter, r *http.Request) (p lobby.Player, token string, ok bool) {
-	token, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	// The scheme is case-insensitive (RFC 9110, 11.1).
+	scheme, token, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
 	token = strings.TrimSpace(token)
-	if !found || token == "" {
+	if !strings.EqualFold(scheme, "Bearer") || token == "" {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="klondike"`)
 		writeJSON(w, http.StatusUnauthorized, errorBody(protocol.CodeUnauthorized,
 			"this route needs the player's credential: Authorization: Bearer <token>"))
@@ -204,7 +196,7 @@ func (s *Server) meOf(ctx context.Context, p lobby.Player) (meReply, error) {
 		return reply, err
 	}
 	for _, pk := range pks {
-		reply.Passkeys = append(reply.Passkeys, passkeyInfo{ID: pk.ID, Created: pk.Created})
+		reply.Passkeys = append(reply.Passkeys, passkeyInfo{ID: b64url(pk.ID), Created: pk.Created})
 	}
 	reply.Devices, err = s.Lobby.Devices(ctx, p.ID)
 	return reply, err
