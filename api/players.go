@@ -259,8 +259,8 @@ func (s *Server) deleteMe(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	// The player leaves its match first, so that a game it ends is
-	// counted before its records go.
+	// The player is deleted first: a game its leaving ends is then not
+	// counted (challenge.Service.CountRound), and the records go after.
 	if err := s.Lobby.DeletePlayer(ctx, p.ID); err != nil {
 		s.routeError(w, err)
 		return

@@ -111,11 +111,13 @@ func (l *Lobby) SignOutEverywhere(ctx context.Context, id string) error {
 // rounds and boards stays, shown under DeletedName (see Deleted), so that
 // those results can still be verified.
 func (l *Lobby) DeletePlayer(ctx context.Context, id string) error {
-	if mid := l.Current(ctx, id); mid != "" {
-		_ = l.LeaveMatch(ctx, id, mid)
-	}
+	// The tombstone first: a round the leaving ends is counted in the
+	// background, and must find the player deleted (OnRoundResults).
 	if err := l.store.Delete(ctx, id, l.cfg.PlayerIdle); err != nil {
 		return err
+	}
+	if mid := l.Current(ctx, id); mid != "" {
+		_ = l.LeaveMatch(ctx, id, mid)
 	}
 	l.mu.Lock()
 	delete(l.players, id)

@@ -291,7 +291,7 @@ func (s *Service) finishAttempt(ctx context.Context, at *attempt, now time.Time)
 	// player's clock stopped (the entry's ElapsedMs), not when this node
 	// ended the attempt: that may be days later, when a closed challenge
 	// is closed out.
-	if !st.Helped {
+	if !st.Helped && !s.deleted(ctx, []match.Entry{{PlayerID: at.playerID}})[at.playerID] {
 		g := GameResult{
 			GameID: at.round.ID, Variant: at.rec.Variant, Won: st.Status == engine.Won, Score: e.Score,
 			ElapsedMs: e.ElapsedMs, Day: at.rec.Day,

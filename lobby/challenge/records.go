@@ -71,8 +71,9 @@ func (s *Service) CountRound(r *match.Round, results []match.Entry) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	finished := roundEnded(r)
+	gone := s.deleted(ctx, results)
 	for _, e := range results {
-		if e.Helped {
+		if e.Helped || gone[e.PlayerID] {
 			continue
 		}
 		g := GameResult{GameID: r.ID, Variant: Variant(r.Rules), Won: e.Status == engine.Won, Score: e.Score, Finished: finished}
@@ -83,6 +84,22 @@ func (s *Service) CountRound(r *match.Round, results []match.Entry) {
 			s.cfg.Logger.Warn("counting a game in the player's records failed", "round", r.ID, "player", e.PlayerID, "err", err)
 		}
 	}
+}
+
+// deleted returns which of the players of results were deleted: a round
+// that ends after a player's deletion (its leaving may end it) must not
+// bring back the records the deletion forgot. On a store error none is
+// taken as deleted.
+func (s *Service) deleted(ctx context.Context, results []match.Entry) map[string]bool {
+	ids := make([]string, len(results))
+	for i, e := range results {
+		ids[i] = e.PlayerID
+	}
+	gone, err := s.lobby.Deleted(ctx, ids)
+	if err != nil {
+		s.cfg.Logger.Warn("reading which players were deleted failed", "err", err)
+	}
+	return gone
 }
 
 // roundEnded returns when a round ended on the server's clock: its start

@@ -24,6 +24,9 @@ type Lobby interface {
 	// Player returns a player who said hello on this node, or
 	// lobby.ErrUnknownToken.
 	Player(id string) (match.Player, error)
+	// Deleted reports which of ids belong to deleted players
+	// (lobby.Lobby.Deleted): their games are not counted.
+	Deleted(ctx context.Context, ids []string) (map[string]bool, error)
 }
 
 // Config holds the service's dependencies and settings. Challenges,
