@@ -144,14 +144,15 @@ func (h *Hub) Detach(playerID string, c *ws.Conn) (wasPlaying bool, next *ws.Con
 	return wasPlaying, next
 }
 
-// CloseAll closes every connection of the player with code and reason:
-// its credentials were revoked, or the player deleted.
-func (h *Hub) CloseAll(playerID string, code int, reason string) {
+// SignedOut closes every connection of the player with
+// protocol.CloseSignedOut: its credentials were revoked, or the player
+// deleted (lobby.Config.OnSignedOut).
+func (h *Hub) SignedOut(playerID string) {
 	h.mu.RLock()
 	conns := slices.Clone(h.players[playerID].conns)
 	h.mu.RUnlock()
 	for _, c := range conns {
-		c.Close(code, reason)
+		c.Close(protocol.CloseSignedOut, protocol.ReasonSignedOut)
 	}
 }
 

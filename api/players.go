@@ -269,7 +269,6 @@ func (s *Server) deleteMe(w http.ResponseWriter, r *http.Request) {
 		s.routeError(w, err)
 		return
 	}
-	s.Hub.CloseAll(p.ID, protocol.CloseSignedOut, protocol.ReasonSignedOut)
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -302,7 +301,6 @@ func (s *Server) signOutEverywhere(w http.ResponseWriter, r *http.Request) {
 		s.routeError(w, err)
 		return
 	}
-	s.Hub.CloseAll(p.ID, protocol.CloseSignedOut, protocol.ReasonSignedOut)
 	w.WriteHeader(http.StatusNoContent)
 }
 

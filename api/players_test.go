@@ -482,16 +482,8 @@ func TestDeleteMidRoundLeavesNoRecords(t *testing.T) {
 
 // TestSignOutEverywhereAcrossNodes: signing out everywhere, or deleting
 // the player, through one node closes the player's connections on every
-// node, with 4001.
-//
-// It fails today: Hub.CloseAll closes the connections of its own node
-// only, so a connection that said hello on another node (a stolen
-// credential's, say) stays open and goes on acting as the player after
-// its credential is revoked, until it closes. The fix needs the nodes'
-// bus (lobby.Coord's Publish and Subscribe, as the lobby's other
-// cross-node events use), outside this package's route files.
+// node, with 4001: the lobby tells the others over the nodes' bus.
 func TestSignOutEverywhereAcrossNodes(t *testing.T) {
-	t.Skip("known bug, reported: signing out everywhere closes the connections of one node only")
 	cl := newCluster(t, 2)
 	c := newChecker(t, loadDoc(t))
 	for _, route := range []struct{ method, path string }{

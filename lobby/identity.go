@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -103,7 +104,37 @@ func (l *Lobby) SignOut(ctx context.Context, token string) error {
 // stolen one stops working. Connections open with one stay open until
 // they close; the caller closes them (the api's Hub).
 func (l *Lobby) SignOutEverywhere(ctx context.Context, id string) error {
-	return l.store.RevokeCredentials(ctx, id)
+	if err := l.store.RevokeCredentials(ctx, id); err != nil {
+		return err
+	}
+	l.announceSignedOut(ctx, id)
+	return nil
+}
+
+// announceSignedOut has every node close the player's connections: this
+// one at once, the others through the bus. A bus that cannot be reached
+// leaves the others' connections open until they close; the credentials
+// are revoked all the same, so none can say hello again.
+func (l *Lobby) announceSignedOut(ctx context.Context, id string) {
+	l.signedOut(id)
+	msg, err := json.Marshal(match.BusMessage{Node: l.cfg.Match.Node, SignedOut: id})
+	if err == nil {
+		err = l.cfg.Coord.Publish(ctx, msg)
+	}
+	if err != nil {
+		l.cfg.Logger.Warn("telling the other nodes of a sign-out failed", "player", id, "err", err)
+	}
+}
+
+// signedOut forgets a player whose credentials were revoked, and has its
+// connections on this node closed.
+func (l *Lobby) signedOut(id string) {
+	l.mu.Lock()
+	delete(l.players, id)
+	l.mu.Unlock()
+	if l.cfg.OnSignedOut != nil {
+		l.cfg.OnSignedOut(id)
+	}
 }
 
 // DeletePlayer forgets the player and its credentials and passkeys, and
@@ -119,9 +150,7 @@ func (l *Lobby) DeletePlayer(ctx context.Context, id string) error {
 	if mid := l.Current(ctx, id); mid != "" {
 		_ = l.LeaveMatch(ctx, id, mid)
 	}
-	l.mu.Lock()
-	delete(l.players, id)
-	l.mu.Unlock()
+	l.announceSignedOut(ctx, id)
 	return nil
 }
 

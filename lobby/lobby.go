@@ -94,6 +94,10 @@ type Config struct {
 	// round's results, for the players' records
 	// (challenge.Service.CountRound). May be nil.
 	OnRoundResults func(r *match.Round, results []match.Entry)
+	// OnSignedOut is called with a player whose credentials were all
+	// revoked, through this node or another: its connections must close
+	// (the api's Hub.SignedOut). May be nil.
+	OnSignedOut func(playerID string)
 	// OnRoundDealt and OnRoundOver count rounds for metrics; may be nil.
 	OnRoundDealt func()
 	OnRoundOver  func()

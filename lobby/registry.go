@@ -47,6 +47,10 @@ func (l *Lobby) onBusMessage(msg []byte) {
 	if env.Node == l.cfg.Match.Node {
 		return
 	}
+	if env.SignedOut != "" {
+		l.signedOut(env.SignedOut)
+		return
+	}
 	l.mu.Lock()
 	e := l.matches[env.Match]
 	l.mu.Unlock()

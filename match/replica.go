@@ -19,6 +19,10 @@ type BusMessage struct {
 	Msgs    []outMsg        `json:"msgs,omitempty"`
 	Board   string          `json:"board,omitempty"`  // a round whose standings changed
 	Urgent  bool            `json:"urgent,omitempty"` // with Board: an urgent change (see Round.TakeDirty)
+	// SignedOut, with no Match, is the lobby's: a player whose
+	// credentials were all revoked (signed out everywhere, or deleted),
+	// whose connections every node closes.
+	SignedOut string `json:"signed_out,omitempty"`
 }
 
 // LocalSink is a Sink that knows which players this node serves. A Sink

@@ -404,7 +404,7 @@ func newServer(b *backends.Backends, o Options, mcfg match.Config, log *slog.Log
 	l := lobby.New(lobby.Config{
 		Store: store, Players: b.Players, Coord: b.Coord, Sink: hub, Logger: log, Match: mcfg,
 		AbandonedAfter: o.AbandonedAfter, MaxOpen: o.MaxOpenMatches, MaxOpenPerIP: o.MaxOpenMatchesPerIP, NewSessionsPerMinute: o.NewSessionsPerMinute,
-		OnRoundDealt: m.RoundsStarted.Inc, OnRoundOver: m.RoundsFinished.Inc,
+		OnRoundDealt: m.RoundsStarted.Inc, OnRoundOver: m.RoundsFinished.Inc, OnSignedOut: hub.SignedOut,
 		AttemptRound:   func(ctx context.Context, id string) (*match.Round, error) { return ch.Round(ctx, id) },
 		OnRoundResults: func(r *match.Round, results []match.Entry) { ch.CountRound(r, results) },
 	})
