@@ -22,9 +22,6 @@ import (
 // maxBodyBytes bounds the body of a request to the players' routes.
 const maxBodyBytes = 64 << 10
 
-// profileItems is how many recent games and challenges a profile lists.
-const profileItems = 20
-
 // playerInfo is a player as the API shows it.
 type playerInfo struct {
 	ID      string    `json:"id"`

@@ -224,10 +224,12 @@ func TestRename(t *testing.T) {
 			t.Errorf("PATCH %s: %d %s, want 400 bad_request", short, resp.StatusCode, b)
 		}
 	}
-	// Runs of white space, line breaks and tabs included, are one space.
-	if got := sendAs[api.MeReply](c, http.MethodPatch, me, p.Token, map[string]string{"name": "\tAlice\r\n\u00a0Liddell\n"}, http.StatusOK); got.Player.Name != "Alice Liddell" {
+	// Runs of spaces, no-break ones included, are one space; control
+	// characters (tabs and line breaks among them) are refused.
+	if got := sendAs[api.MeReply](c, http.MethodPatch, me, p.Token, map[string]string{"name": " Alice \u00a0 Liddell "}, http.StatusOK); got.Player.Name != "Alice Liddell" {
 		t.Errorf("renamed with white space: %q", got.Player.Name)
 	}
+	sendAs[api.HTTPError](c, http.MethodPatch, me, p.Token, map[string]string{"name": "\tAlice\r\nLiddell"}, http.StatusBadRequest)
 	// 24 letters of any script are a name.
 	long := strings.Repeat("é", 12) + strings.Repeat("Ж", 12)
 	if got := sendAs[api.MeReply](c, http.MethodPatch, me, p.Token, map[string]string{"name": long}, http.StatusOK); got.Player.Name != long {

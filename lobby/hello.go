@@ -13,14 +13,14 @@ import (
 // MaxNameLen is the longest name, in characters.
 const MaxNameLen = 24
 
-// CleanName trims a player's name, collapses its runs of spaces into one,
-// and checks it: 1 to MaxNameLen characters, each a letter, a mark, a
+// CleanName refuses a name with a control character, trims it, collapses
+// its runs of spaces into one, and checks it: 1 to MaxNameLen characters, each a letter, a mark, a
 // digit, a space or one of - _ . ', at least one a letter. Control and
 // format characters (the bidirectional overrides among them, which could
 // make a name read as another) are refused, not removed, so that a player
 // sees the name others will see.
 func CleanName(name string) (string, error) {
-	if !utf8.ValidString(name) {
+	if !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl) {
 		return "", ErrBadName
 	}
 	name = strings.Join(strings.Fields(name), " ")
