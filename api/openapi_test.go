@@ -886,7 +886,7 @@ func TestOpenAPI(t *testing.T) {
 
 	// The web client: its pages, an asset of each type, a page the
 	// browser has, the icon's redirect, and paths of no page or asset.
-	for _, p := range []string{"/", "/daily", "/m/VJPYET", "/deal/1", "/c/cf0335bbf400a/", "/index.html"} {
+	for _, p := range []string{"/", "/daily", "/m/VJPYET", "/deal/1", "/c/cf0335bbf400a/", "/p/0123456789abcdef", "/privacy", "/index.html"} {
 		c.get(base + p)
 	}
 	for _, a := range []string{"app.css", "js/app.js", "favicon.svg"} {
