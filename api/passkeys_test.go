@@ -414,6 +414,12 @@ func TestPasskeySignIn(t *testing.T) {
 	alice := apitest.Dial(t, base)
 	alice.Hello("alice")
 	soloGame(t, c, base, alice)
+	// alice makes a challenge and has her one attempt at it.
+	made := apitest.Request[protocol.AsyncRound](alice, protocol.CreateChallenge{Type: protocol.TypeCreateChallenge, WindowS: 3600})
+	challengeID := made.Round.RoundID
+	st := apitest.Request[protocol.RoundStarted](alice, protocol.RoundRef{Type: protocol.TypeStartAttempt, RoundID: challengeID})
+	apitest.Request[protocol.Resigned](alice, protocol.Resign{Type: protocol.TypeResign, RoundID: st.RoundID})
+	apitest.Expect[protocol.AttemptOver](alice)
 	records := sendAs[api.RecordsReply](c, http.MethodGet, base+"/api/v1/players/"+alice.PlayerID+"/records", "", nil, http.StatusOK)
 
 	// The creation options name the public URL's host as the relying
@@ -459,6 +465,13 @@ func TestPasskeySignIn(t *testing.T) {
 	got := apitest.Request[protocol.Records](fresh, protocol.GetRecords{Type: protocol.TypeGetRecords})
 	if got.PlayerID != alice.PlayerID || len(got.Records) != len(records.Records) || got.Records[0].Played != records.Records[0].Played {
 		t.Fatalf("the signed-in device's records: %+v, want %+v", got, records)
+	}
+	// On the new device alice has had her attempt, and owns her challenge.
+	if f := fresh.Reply(protocol.RoundRef{Type: protocol.TypeStartAttempt, RoundID: challengeID}); f.Type != protocol.TypeError || apitest.Decode[protocol.Error](t, f).Code != protocol.CodeAlreadyPlayed {
+		t.Fatalf("a second attempt from the new device: %s", f)
+	}
+	if closed := apitest.Request[protocol.AsyncRound](fresh, protocol.RoundRef{Type: protocol.TypeCloseChallenge, RoundID: challengeID}); !closed.Round.Closed {
+		t.Fatalf("closed from the new device: %+v", closed.Round)
 	}
 
 	// The old credential still works: alice has two devices now. Another
