@@ -263,6 +263,9 @@ func TestTwoTabsInOneMatch(t *testing.T) {
 		t.Fatalf("closing the third tab: %v", err)
 	}
 	tab2.waitJS("the notice gone from the second tab", `!document.getElementById('elsewhere')`)
+	// The game comes back as on a resume: the round, with the first tab's
+	// move, follows the match.
+	tab2.waitJS("the first tab's move seen in the second", `window.klondike.state.round.view.moves === 3`)
 	tab2.drawTo(4)
 	tab1.wantShown("the first tab", map[string]bool{"#elsewhere": true})
 }

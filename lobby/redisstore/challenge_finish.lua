@@ -7,8 +7,10 @@
 -- Reply: 1 (on the board now), 0 (the player's first entry stands), or the
 -- error NOTFOUND without the round or the player's attempt.
 local player, member = ARGV[1], ARGV[2]
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl == -2 then
+-- The record's expiry as a time, not a span: the keys made below expire
+-- at the same millisecond however long the script runs.
+local expires = redis.call('PEXPIRETIME', KEYS[1])
+if expires == -2 then
   return redis.error_reply('NOTFOUND no such asynchronous round')
 end
 if redis.call('HEXISTS', KEYS[2], player) == 0 then
@@ -21,9 +23,9 @@ redis.call('ZADD', KEYS[4], 0, member)
 redis.call('HSET', KEYS[5], player, ARGV[3])
 -- The round's first entry makes the board's keys: they expire with the
 -- record.
-if ttl > 0 and redis.call('HLEN', KEYS[6]) == 1 then
+if expires > 0 and redis.call('HLEN', KEYS[6]) == 1 then
   for i = 4, 6 do
-    redis.call('PEXPIRE', KEYS[i], ttl)
+    redis.call('PEXPIREAT', KEYS[i], expires)
   end
 end
 return 1

@@ -9,8 +9,10 @@
 -- attempt that stands, 1 if it is on the board else 0}; or the error
 -- NOTFOUND without the round.
 local player = ARGV[1]
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl == -2 then
+-- The record's expiry as a time, not a span: the keys made below expire
+-- at the same millisecond however long the script runs.
+local expires = redis.call('PEXPIRETIME', KEYS[1])
+if expires == -2 then
   return redis.error_reply('NOTFOUND no such asynchronous round')
 end
 if redis.call('HSETNX', KEYS[2], player, ARGV[2]) == 0 then
@@ -18,8 +20,8 @@ if redis.call('HSETNX', KEYS[2], player, ARGV[2]) == 0 then
 end
 redis.call('RPUSH', KEYS[3], player)
 -- The round's first attempt makes both keys: they expire with the record.
-if ttl > 0 and redis.call('LLEN', KEYS[3]) == 1 then
-  redis.call('PEXPIRE', KEYS[2], ttl)
-  redis.call('PEXPIRE', KEYS[3], ttl)
+if expires > 0 and redis.call('LLEN', KEYS[3]) == 1 then
+  redis.call('PEXPIREAT', KEYS[2], expires)
+  redis.call('PEXPIREAT', KEYS[3], expires)
 end
 return {1, ARGV[2], 0}
