@@ -160,13 +160,7 @@ func passkeyFailed(w http.ResponseWriter, err error) {
 // addPasskeyOptions answers POST /api/v1/me/passkeys/options: the options
 // to make a passkey for the player, whose passkeys are excluded so that an
 // authenticator does not make a second one.
-func (s *Server) addPasskeyOptions(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), commandTimeout)
-	defer cancel()
-	p, _, ok := s.bearer(ctx, w, r)
-	if !ok {
-		return
-	}
+func (s *Server) addPasskeyOptions(ctx context.Context, w http.ResponseWriter, r *http.Request, p lobby.Player, _ string) {
 	u, err := s.userOf(ctx, p)
 	if err != nil {
 		s.routeError(w, err)
@@ -192,13 +186,7 @@ func (s *Server) addPasskeyOptions(w http.ResponseWriter, r *http.Request) {
 
 // addPasskey answers POST /api/v1/me/passkeys: the authenticator's new
 // credential is checked against the ceremony and kept as the player's.
-func (s *Server) addPasskey(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), commandTimeout)
-	defer cancel()
-	p, _, ok := s.bearer(ctx, w, r)
-	if !ok {
-		return
-	}
+func (s *Server) addPasskey(ctx context.Context, w http.ResponseWriter, r *http.Request, p lobby.Player, _ string) {
 	c, raw, ok := s.takeCeremony(ctx, w, r, ceremonyRegister)
 	if !ok {
 		return

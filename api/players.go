@@ -115,6 +115,19 @@ func (s *Server) bearer(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	return p, token, true
 }
 
+// asPlayer serves a route of the player's own: within commandTimeout, for
+// the bearer of a device credential (see bearer), which h is handed with
+// its player.
+func (s *Server) asPlayer(h func(ctx context.Context, w http.ResponseWriter, r *http.Request, p lobby.Player, token string)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), commandTimeout)
+		defer cancel()
+		if p, token, ok := s.bearer(ctx, w, r); ok {
+			h(ctx, w, r, p, token)
+		}
+	})
+}
+
 // profileOf gathers a player's public profile.
 func (s *Server) profileOf(ctx context.Context, p lobby.Player) (profile, error) {
 	pr := profile{Player: infoOf(p), Recent: []recentGame{}, Challenges: []madeChallenge{}}
@@ -166,13 +179,7 @@ func (s *Server) player(w http.ResponseWriter, r *http.Request) {
 }
 
 // me answers GET /api/v1/me.
-func (s *Server) me(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), commandTimeout)
-	defer cancel()
-	p, _, ok := s.bearer(ctx, w, r)
-	if !ok {
-		return
-	}
+func (s *Server) me(ctx context.Context, w http.ResponseWriter, r *http.Request, p lobby.Player, _ string) {
 	s.writeMe(ctx, w, p)
 }
 
@@ -200,13 +207,7 @@ func (s *Server) meOf(ctx context.Context, p lobby.Player) (meReply, error) {
 }
 
 // rename answers PATCH /api/v1/me {"name": "..."}.
-func (s *Server) rename(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), commandTimeout)
-	defer cancel()
-	p, _, ok := s.bearer(ctx, w, r)
-	if !ok {
-		return
-	}
+func (s *Server) rename(ctx context.Context, w http.ResponseWriter, r *http.Request, p lobby.Player, _ string) {
 	var body struct {
 		Name *string `json:"name"`
 	}
@@ -226,13 +227,7 @@ func (s *Server) rename(w http.ResponseWriter, r *http.Request) {
 }
 
 // exportMe answers GET /api/v1/me/export: the player's data as a file.
-func (s *Server) exportMe(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), commandTimeout)
-	defer cancel()
-	p, _, ok := s.bearer(ctx, w, r)
-	if !ok {
-		return
-	}
+func (s *Server) exportMe(ctx context.Context, w http.ResponseWriter, r *http.Request, p lobby.Player, _ string) {
 	pr, err := s.profileOf(ctx, p)
 	if err != nil {
 		s.routeError(w, err)
@@ -249,13 +244,7 @@ func (s *Server) exportMe(w http.ResponseWriter, r *http.Request) {
 
 // deleteMe answers DELETE /api/v1/me: the player, its credentials,
 // passkeys and records are forgotten, and its connections closed.
-func (s *Server) deleteMe(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), commandTimeout)
-	defer cancel()
-	p, _, ok := s.bearer(ctx, w, r)
-	if !ok {
-		return
-	}
+func (s *Server) deleteMe(ctx context.Context, w http.ResponseWriter, r *http.Request, p lobby.Player, _ string) {
 	// The player is deleted first: a game its leaving ends is then not
 	// counted (challenge.Service.CountRound), and the records go after.
 	if err := s.Lobby.DeletePlayer(ctx, p.ID); err != nil {
@@ -271,13 +260,7 @@ func (s *Server) deleteMe(w http.ResponseWriter, r *http.Request) {
 
 // signOut answers POST /api/v1/me/signout: this device's credential is
 // revoked.
-func (s *Server) signOut(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), commandTimeout)
-	defer cancel()
-	_, token, ok := s.bearer(ctx, w, r)
-	if !ok {
-		return
-	}
+func (s *Server) signOut(ctx context.Context, w http.ResponseWriter, r *http.Request, _ lobby.Player, token string) {
 	if err := s.Lobby.SignOut(ctx, token); err != nil {
 		s.routeError(w, err)
 		return
@@ -287,13 +270,7 @@ func (s *Server) signOut(w http.ResponseWriter, r *http.Request) {
 
 // signOutEverywhere answers POST /api/v1/me/signout-everywhere: every
 // credential of the player is revoked and its connections closed.
-func (s *Server) signOutEverywhere(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), commandTimeout)
-	defer cancel()
-	p, _, ok := s.bearer(ctx, w, r)
-	if !ok {
-		return
-	}
+func (s *Server) signOutEverywhere(ctx context.Context, w http.ResponseWriter, r *http.Request, p lobby.Player, _ string) {
 	if err := s.Lobby.SignOutEverywhere(ctx, p.ID); err != nil {
 		s.routeError(w, err)
 		return
