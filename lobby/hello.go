@@ -77,7 +77,7 @@ func (l *Lobby) HelloFrom(ctx context.Context, addr, name, token string) (s Sess
 		if err != nil {
 			return Session{}, false, err
 		}
-		if !l.AllowNew(addr) {
+		if !l.allowNew(addr) {
 			return Session{}, false, ErrTooManyNewSessions
 		}
 		p = Player{ID: randomHex(8), Name: n, Created: time.Now().UTC().Truncate(time.Second)}
@@ -96,8 +96,12 @@ func (l *Lobby) HelloFrom(ctx context.Context, addr, name, token string) (s Sess
 // a token, or a passkey sign-in's ceremony), and reports whether there
 // was one. addr "" has no limit.
 func (l *Lobby) AllowNew(addr string) bool {
-	addr = addrKey(addr)
-	return addr == "" || l.newSessions.Take(addr, time.Now())
+	return l.allowNew(addrKey(addr))
+}
+
+// allowNew is AllowNew for the key of an address (addrKey).
+func (l *Lobby) allowNew(key string) bool {
+	return key == "" || l.newSessions.Take(key, time.Now())
 }
 
 // known is a player who said hello on this node, when, and from where
