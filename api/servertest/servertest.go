@@ -27,6 +27,7 @@ type Config struct {
 	Coord      lobby.Coord
 	Challenges challenge.Store
 	Records    challenge.RecordStore
+	Allowances lobby.Allowances
 
 	// The lobby's settings (lobby.Config; MaxOpenMatches and
 	// MaxOpenMatchesPerIP are its MaxOpen and MaxOpenPerIP).
@@ -50,13 +51,14 @@ type Config struct {
 // New returns the server of cfg; its Close stops it, the lobby and the
 // challenge service included, and leaves the backends open.
 func New(cfg Config) *api.Server {
-	if cfg.Store == nil || cfg.Players == nil || cfg.Coord == nil || cfg.Challenges == nil || cfg.Records == nil {
+	if cfg.Store == nil || cfg.Players == nil || cfg.Coord == nil || cfg.Challenges == nil || cfg.Records == nil || cfg.Allowances == nil {
 		mem := memstore.NewBackends()
 		cfg.Store = cmp.Or(cfg.Store, match.Store(mem.Store))
 		cfg.Players = cmp.Or(cfg.Players, lobby.Players(mem.Players))
 		cfg.Coord = cmp.Or(cfg.Coord, lobby.Coord(mem.Coord))
 		cfg.Challenges = cmp.Or(cfg.Challenges, challenge.Store(mem.Challenges))
 		cfg.Records = cmp.Or(cfg.Records, challenge.RecordStore(mem.Challenges))
+		cfg.Allowances = cmp.Or(cfg.Allowances, lobby.Allowances(mem.Allowances))
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -77,7 +79,7 @@ func New(cfg Config) *api.Server {
 		OnRoundResults: func(r *match.Round, results []match.Entry) { ch.CountRound(r, results) },
 	})
 	ch = challenge.New(l, challenge.Config{
-		Challenges: cfg.Challenges, Records: cfg.Records, Store: store, Sink: hub,
+		Challenges: cfg.Challenges, Records: cfg.Records, Allowances: cfg.Allowances, Store: store, Sink: hub,
 		Winnable: cfg.Match.Winnable, Logger: cfg.Logger,
 		ChallengesPerHour: cfg.ChallengesPerHour,
 		OnEvent:           m.CountChallengeEvent,

@@ -409,7 +409,7 @@ func newServer(b *backends.Backends, o Options, mcfg match.Config, log *slog.Log
 		OnRoundResults: func(r *match.Round, results []match.Entry) { ch.CountRound(r, results) },
 	})
 	ch = challenge.New(l, challenge.Config{
-		Challenges: b.Challenges, Records: b.Records, Store: store, Sink: hub, Winnable: mcfg.Winnable, Logger: log,
+		Challenges: b.Challenges, Records: b.Records, Allowances: b.Allowances, Store: store, Sink: hub, Winnable: mcfg.Winnable, Logger: log,
 		DailyVariants: o.daily, ChallengesPerHour: o.ChallengesPerHour, OnEvent: m.CountChallengeEvent,
 	})
 	return api.NewServer(api.Config{

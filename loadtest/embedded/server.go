@@ -95,7 +95,7 @@ func newServer(b *backends.Backends, cfg ServerConfig) *api.Server {
 		OnRoundResults: func(r *match.Round, results []match.Entry) { ch.CountRound(r, results) },
 	})
 	ch = challenge.New(l, challenge.Config{
-		Challenges: b.Challenges, Records: b.Records, Store: store, Sink: hub, Logger: cfg.Logger,
+		Challenges: b.Challenges, Records: b.Records, Allowances: b.Allowances, Store: store, Sink: hub, Logger: cfg.Logger,
 		OnEvent: m.CountChallengeEvent,
 	})
 	return api.NewServer(api.Config{

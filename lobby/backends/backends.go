@@ -90,6 +90,9 @@ type Backends struct {
 	Players    lobby.Players
 	Challenges challenge.Store
 	Records    challenge.RecordStore
+	// Allowances count the limits per player and address that every node
+	// sharing the backends shares.
+	Allowances lobby.Allowances
 	// Redis is the client of the Redis backends, for a caller that reads
 	// the server's own figures; nil for the memory backends.
 	Redis redis.UniversalClient
@@ -120,7 +123,7 @@ func Open(ctx context.Context, url string, o Options) (*Backends, error) {
 		}
 		m := memstore.NewBackends()
 		return &Backends{
-			Store: m.Store, Coord: m.Coord, Players: m.Players, Challenges: m.Challenges, Records: m.Challenges,
+			Store: m.Store, Coord: m.Coord, Players: m.Players, Challenges: m.Challenges, Records: m.Challenges, Allowances: m.Allowances,
 			close: func() error { return nil },
 		}, nil
 	}
@@ -137,8 +140,10 @@ func Open(ctx context.Context, url string, o Options) (*Backends, error) {
 	}
 	return &Backends{
 		Store: r.Store, Coord: r.Coord, Players: r.Players, Challenges: r.Challenges, Records: r.Challenges,
-		Redis: r.Client,
-		close: r.Close,
+		// Counted on this node until the Redis allowances are in.
+		Allowances: memstore.NewAllowances(),
+		Redis:      r.Client,
+		close:      r.Close,
 	}, nil
 }
 

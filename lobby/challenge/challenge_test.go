@@ -87,6 +87,9 @@ func newNode(t *testing.T, mem memstore.Backends, sk match.Sink, cfg challenge.C
 	if cfg.Challenges == nil {
 		cfg.Challenges, cfg.Records = mem.Challenges, mem.Challenges
 	}
+	if cfg.Allowances == nil {
+		cfg.Allowances = mem.Allowances
+	}
 	cfg.Store, cfg.Sink, cfg.Logger = mem.Store, sk, discard
 	n.Service = challenge.New(n.l, cfg)
 	t.Cleanup(func() {

@@ -30,7 +30,7 @@ type Lobby interface {
 }
 
 // Config holds the service's dependencies and settings. Challenges,
-// Records, Store and Sink are required; zero durations take the defaults
+// Records, Allowances, Store and Sink are required; zero durations take the defaults
 // named beside them.
 type Config struct {
 	// Challenges keeps the challenges, their attempts and boards; Records
@@ -38,6 +38,9 @@ type Config struct {
 	// both.
 	Challenges Store
 	Records    RecordStore
+	// Allowances count the limits per player and address across every
+	// node that shares them (lobby.Allowances).
+	Allowances lobby.Allowances
 	// Store keeps the attempts' move logs and standings: the lobby's
 	// (lobby.Config.Store), since an attempt is a match.Round.
 	Store match.Store
@@ -111,10 +114,10 @@ type Service struct {
 
 // New makes the service of lobby l and starts its background work (the
 // daily rounds' rollover); Close or Shutdown stops it. It panics when cfg
-// lacks Challenges, Records, a Store or a Sink.
+// lacks Challenges, Records, Allowances, a Store or a Sink.
 func New(l Lobby, cfg Config) *Service {
-	if cfg.Challenges == nil || cfg.Records == nil || cfg.Store == nil || cfg.Sink == nil {
-		panic("challenge: Config needs Challenges, Records, a Store and a Sink")
+	if cfg.Challenges == nil || cfg.Records == nil || cfg.Allowances == nil || cfg.Store == nil || cfg.Sink == nil {
+		panic("challenge: Config needs Challenges, Records, Allowances, a Store and a Sink")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
