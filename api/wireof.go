@@ -57,7 +57,7 @@ func encodeEvent(e match.Event) []byte {
 	case match.AttemptOver:
 		return marshal(protocol.AttemptOver{
 			Type: protocol.TypeAttemptOver, RoundID: e.RoundID, AsyncRoundID: e.ChallengeID, Result: wireBoardEntry(e.Result),
-			Players: e.Players, Finished: e.Finished,
+			Players: e.Players, Finished: e.Finished, Void: e.Void,
 		})
 	}
 	panic(fmt.Sprintf("api: no message for the event %T", e))

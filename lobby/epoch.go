@@ -82,8 +82,9 @@ func (l *Lobby) readEpoch() string {
 }
 
 // checkEpoch reads the Coord's data epoch; if it is not the one seen
-// before, the shared state lost its data and every match this node serves
-// is voided. It returns the epoch to compare with next time.
+// before, the shared state lost its data: every match this node serves is
+// voided, and Config.OnDataLost told. It returns the epoch to compare with
+// next time.
 func (l *Lobby) checkEpoch(seen string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), max(l.cfg.DataEpochEvery, 5*time.Second))
 	defer cancel()
@@ -92,6 +93,9 @@ func (l *Lobby) checkEpoch(seen string) string {
 		return seen // unavailable now: the next tick tries again
 	}
 	l.cfg.Logger.Error("the shared state lost its data: voiding this node's matches", "epoch_was", seen, "epoch", now)
+	if l.cfg.OnDataLost != nil {
+		l.cfg.OnDataLost()
+	}
 	l.mu.Lock()
 	ms := l.madeMatches()
 	l.mu.Unlock()

@@ -94,6 +94,11 @@ type Config struct {
 	// round's results, for the players' records
 	// (challenge.Service.CountRound). May be nil.
 	OnRoundResults func(r *match.Round, results []match.Entry)
+	// OnDataLost is called when the node finds that the shared state lost
+	// its data (see DataEpochEvery), as it voids its matches: the
+	// challenge service voids its attempts (challenge.Service.DataLost).
+	// May be nil.
+	OnDataLost func()
 	// OnSignedOut is called with a player whose credentials were all
 	// revoked, through this node or another: its connections must close
 	// (the api's Hub.SignedOut). May be nil.

@@ -112,13 +112,15 @@ type GhostUpdate struct {
 }
 
 // AttemptOver ends a player's attempt at a challenge: their entry on the
-// board, with its rank, and the board's counts.
+// board, with its rank, and the board's counts; or, when Void says why,
+// an attempt that does not count (Result then names only the player).
 type AttemptOver struct {
 	RoundID     string     `json:"round_id"` // the attempt's round
 	ChallengeID string     `json:"async_round_id"`
 	Result      BoardEntry `json:"result"`
 	Players     int        `json:"players"`
 	Finished    int        `json:"finished"`
+	Void        string     `json:"void,omitempty"`
 }
 
 func (GhostUpdate) event()   {}

@@ -141,7 +141,9 @@ type Ghost struct {
 }
 
 // AttemptOver ends a player's attempt: their entry on the board, with its
-// rank then, and the board's counts.
+// rank then, and the board's counts; or, when Void says why in words, an
+// attempt that does not count (Result then names only the player, and
+// nothing of it is on the board).
 type AttemptOver struct {
 	Type         string     `json:"type"`
 	RoundID      string     `json:"round_id"`       // the attempt's round
@@ -149,4 +151,5 @@ type AttemptOver struct {
 	Result       BoardEntry `json:"result"`
 	Players      int        `json:"players"`
 	Finished     int        `json:"finished"`
+	Void         string     `json:"void,omitempty"`
 }

@@ -37,8 +37,9 @@ type Config struct {
 	NewSessionsPerMinute                int
 
 	// The challenge service's settings (challenge.Config; its Winnable is
-	// Match.Winnable).
-	ChallengesPerHour int
+	// Match.Winnable, its Connected the hub's).
+	ChallengesPerHour                                                       int
+	MaxAttemptsPerPlayer, MaxAttemptsPerIP, MaxAttempts, DailyAttemptsPerIP int
 
 	// The server's own (api.Config), and the version its metrics report.
 	Hint      match.HintFunc
@@ -77,12 +78,15 @@ func New(cfg Config) *api.Server {
 		OnRoundDealt: m.RoundsStarted.Inc, OnRoundOver: m.RoundsFinished.Inc, OnSignedOut: hub.SignedOut,
 		AttemptRound:   func(ctx context.Context, id string) (*match.Round, error) { return ch.Round(ctx, id) },
 		OnRoundResults: func(r *match.Round, results []match.Entry) { ch.CountRound(r, results) },
+		OnDataLost:     func() { ch.DataLost() },
 	})
 	ch = challenge.New(l, challenge.Config{
 		Challenges: cfg.Challenges, Records: cfg.Records, Allowances: cfg.Allowances, Store: store, Sink: hub,
 		Winnable: cfg.Match.Winnable, Logger: cfg.Logger,
-		ChallengesPerHour: cfg.ChallengesPerHour,
-		OnEvent:           m.CountChallengeEvent,
+		ChallengesPerHour:    cfg.ChallengesPerHour,
+		OnEvent:              m.CountChallengeEvent,
+		MaxAttemptsPerPlayer: cfg.MaxAttemptsPerPlayer, MaxAttemptsPerIP: cfg.MaxAttemptsPerIP, MaxAttempts: cfg.MaxAttempts,
+		DailyAttemptsPerIP: cfg.DailyAttemptsPerIP, Connected: hub.Connected,
 	})
 	return api.NewServer(api.Config{
 		Lobby: l, Challenges: ch, Hub: hub, Metrics: m, Store: store,

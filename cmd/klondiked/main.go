@@ -80,6 +80,8 @@ type Options struct {
 	AbandonedAfter                                            time.Duration
 	MaxOpenMatches, MaxOpenMatchesPerIP, NewSessionsPerMinute int
 	ChallengesPerHour                                         int
+	// The challenge service's caps on attempts (see challenge.Config).
+	MaxAttemptsPerPlayer, MaxAttemptsPerIP, MaxAttempts, DailyAttemptsPerIP int
 	// DailyVariants names the daily rounds' variants ("draw3,draw1"); daily
 	// holds their rules, once parsed.
 	DailyVariants string
@@ -157,6 +159,10 @@ func parseOptions(args []string, getenv func(string) string, out io.Writer) (Opt
 	fs.IntVar(&o.WinnableWorkers, "winnable-workers", envInt("KLONDIKE_WINNABLE_WORKERS", dealpool.DefaultWorkers), "background solvers that keep deals proved winnable ready for matches with deals \"winnable\"; 0: none, such matches get unchecked deals, said so (env KLONDIKE_WINNABLE_WORKERS)")
 	fs.StringVar(&o.DailyVariants, "daily-variants", env("KLONDIKE_DAILY_VARIANTS", "draw3,draw1"), "comma-separated variants of the daily rounds, one round each a UTC day: draw3 or draw1, optionally after a game (thumb_and_pouch-, whitehead-, double_klondike-) and before -vegas or -none (env KLONDIKE_DAILY_VARIANTS)")
 	fs.IntVar(&o.ChallengesPerHour, "challenges-per-hour", envInt("KLONDIKE_CHALLENGES_PER_HOUR", challenge.DefaultChallengesPerHour), "challenges one player may make an hour; more are refused as rate_limited; negative: no limit (env KLONDIKE_CHALLENGES_PER_HOUR)")
+	fs.IntVar(&o.MaxAttemptsPerPlayer, "max-attempts-per-player", envInt("KLONDIKE_MAX_ATTEMPTS_PER_PLAYER", challenge.DefaultMaxAttemptsPerPlayer), "attempts at challenges and daily rounds one player may have in play at once, across the nodes; more are refused as rate_limited; negative: no cap (env KLONDIKE_MAX_ATTEMPTS_PER_PLAYER)")
+	fs.IntVar(&o.MaxAttemptsPerIP, "max-attempts-per-ip", envInt("KLONDIKE_MAX_ATTEMPTS_PER_IP", challenge.DefaultMaxAttemptsPerIP), "attempts the players of one address may have in play at once, across the nodes; more are refused as rate_limited; negative: no cap (env KLONDIKE_MAX_ATTEMPTS_PER_IP)")
+	fs.IntVar(&o.MaxAttempts, "max-attempts", envInt("KLONDIKE_MAX_ATTEMPTS", challenge.DefaultMaxAttempts), "attempts in play this node holds at most; more are refused as unavailable; negative: no cap (env KLONDIKE_MAX_ATTEMPTS)")
+	fs.IntVar(&o.DailyAttemptsPerIP, "daily-attempts-per-ip", envInt("KLONDIKE_DAILY_ATTEMPTS_PER_IP", challenge.DefaultDailyAttemptsPerIP), "players of one address who may play one daily round, a day's count across the nodes; more are refused as rate_limited; negative: no limit (env KLONDIKE_DAILY_ATTEMPTS_PER_IP)")
 	fs.Usage = func() {
 		fmt.Fprintf(out, "Usage: klondiked [flags]\n\nThe competitive Klondike server. Flags win over KLONDIKE_* environment variables.\n\nExamples:\n  klondiked --addr 127.0.0.1:8080\n  KLONDIKE_LOG_FORMAT=json klondiked\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -407,10 +413,13 @@ func newServer(b *backends.Backends, o Options, mcfg match.Config, log *slog.Log
 		OnRoundDealt: m.RoundsStarted.Inc, OnRoundOver: m.RoundsFinished.Inc, OnSignedOut: hub.SignedOut,
 		AttemptRound:   func(ctx context.Context, id string) (*match.Round, error) { return ch.Round(ctx, id) },
 		OnRoundResults: func(r *match.Round, results []match.Entry) { ch.CountRound(r, results) },
+		OnDataLost:     func() { ch.DataLost() },
 	})
 	ch = challenge.New(l, challenge.Config{
 		Challenges: b.Challenges, Records: b.Records, Allowances: b.Allowances, Store: store, Sink: hub, Winnable: mcfg.Winnable, Logger: log,
 		DailyVariants: o.daily, ChallengesPerHour: o.ChallengesPerHour, OnEvent: m.CountChallengeEvent,
+		MaxAttemptsPerPlayer: o.MaxAttemptsPerPlayer, MaxAttemptsPerIP: o.MaxAttemptsPerIP, MaxAttempts: o.MaxAttempts,
+		DailyAttemptsPerIP: o.DailyAttemptsPerIP, Connected: hub.Connected,
 	})
 	return api.NewServer(api.Config{
 		Lobby: l, Challenges: ch, Hub: hub, Metrics: m, Store: store,

@@ -93,10 +93,13 @@ func newServer(b *backends.Backends, cfg ServerConfig) *api.Server {
 		OnRoundDealt: m.RoundsStarted.Inc, OnRoundOver: m.RoundsFinished.Inc, OnSignedOut: hub.SignedOut,
 		AttemptRound:   func(ctx context.Context, id string) (*match.Round, error) { return ch.Round(ctx, id) },
 		OnRoundResults: func(r *match.Round, results []match.Entry) { ch.CountRound(r, results) },
+		OnDataLost:     func() { ch.DataLost() },
 	})
 	ch = challenge.New(l, challenge.Config{
 		Challenges: b.Challenges, Records: b.Records, Allowances: b.Allowances, Store: store, Sink: hub, Logger: cfg.Logger,
-		OnEvent: m.CountChallengeEvent,
+		OnEvent: m.CountChallengeEvent, Connected: hub.Connected,
+		// Every bot is one address: no caps per address.
+		MaxAttemptsPerIP: -1, DailyAttemptsPerIP: -1,
 	})
 	return api.NewServer(api.Config{
 		Lobby: l, Challenges: ch, Hub: hub, Metrics: m, Store: store,

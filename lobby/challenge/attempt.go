@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"klondike/engine"
@@ -12,49 +11,71 @@ import (
 	"klondike/match"
 )
 
-// An attempt being played on this node: its round, and the goroutine that
-// sends the player ghosts and ends the attempt when the game ends or the
-// time runs out (watch).
+// An attempt this node holds: its round, and the timer that ends it at
+// its round's end. It costs the node its timer and this object, whatever
+// its player does; while its player is connected here it is active too
+// and gets ghosts (ghostLoop).
 type attempt struct {
 	rec      Record
 	round    *match.Round
 	playerID string
-	stop     chan struct{} // closed to end the attempt now (the window closed early)
-	stopOnce sync.Once
-	ticks    int // ghost ticks so far, on the attempt's goroutine only
+	// addr is the key of the address whose count the attempt holds, when
+	// it started on this node; "" otherwise (caps.go).
+	addr string
+	// timer ends the attempt at its round's end, or at once (end), or
+	// tries again after a failed end; set by hold, under s.mu.
+	timer *time.Timer
+	// ending: the timer's func is ending the attempt now; retry the wait
+	// before it tries again after a failed end (0 before any). Under s.mu.
+	ending bool
+	retry  time.Duration
+	ticks  int // ghost ticks while active, on ghostLoop's goroutine only
 }
 
 // StartAttempt starts the player's one attempt at a challenge, or
 // resumes it (on any node) while their time lasts, and returns what the
 // player is sent: round_started for the attempt's round. A player whose
 // attempt has ended gets ErrAlreadyPlayed; a closed window
-// ErrWindowClosed.
+// ErrWindowClosed; a new attempt past a cap the cap's error (caps.go); an
+// attempt voided here ErrAttemptVoid.
 func (s *Service) StartAttempt(ctx context.Context, playerID, id string) (match.RoundStarted, error) {
 	rec, err := s.Load(ctx, id)
 	if err != nil {
 		return match.RoundStarted{}, err
 	}
-	pl, err := s.lobby.Player(playerID)
+	pl, addr, err := s.lobby.PlayerFrom(playerID)
 	if err != nil {
 		return match.RoundStarted{}, err
 	}
 	now := time.Now()
 	fresh := false
+	var held *holds
 	a, err := s.cfg.Challenges.Attempt(ctx, id, playerID)
 	switch {
 	case err == nil && a.Finished:
 		return match.RoundStarted{}, ErrAlreadyPlayed
+	case err == nil:
+		if err := s.checkVoid(&rec, a); err != nil {
+			return match.RoundStarted{}, err
+		}
 	case errors.Is(err, match.ErrNotFound):
 		if !rec.Open(now) {
 			return match.RoundStarted{}, ErrWindowClosed
 		}
+		if held, err = s.holdNew(ctx, &rec, pl.ID, addr, now); err != nil {
+			return match.RoundStarted{}, err
+		}
 		a, fresh, err = s.cfg.Challenges.StartAttempt(ctx, id, Attempt{PlayerID: pl.ID, Name: pl.Name, StartedAt: now})
+		if err != nil {
+			s.release(ctx, held)
+		}
 	}
 	if err != nil {
 		return match.RoundStarted{}, err
 	}
 	if fresh {
 		s.count(rec.Kind, "started")
+		s.forgetVoid(match.AttemptRoundID(rec.ID, playerID))
 	}
 	at := s.attemptOf(&rec, a)
 	if !at.round.Running(now) {
@@ -75,7 +96,18 @@ func (s *Service) StartAttempt(ctx context.Context, playerID, id string) (match.
 	if err != nil {
 		return match.RoundStarted{}, err
 	}
-	s.watch(at)
+	addrHeld := ""
+	if held != nil {
+		addrHeld = held.addr
+	}
+	at = s.hold(at, addrHeld)
+	select {
+	case <-at.round.Finished():
+		// A deal stuck from the start: over as it begins, at once rather
+		// than at the next tick.
+		s.endHeld(at)
+	default:
+	}
 	return match.RoundStarted{
 		MatchID: rec.ID, RoundID: at.round.ID, StartsAt: at.round.StartsAt, EndsAt: at.round.EndsAt,
 		Rules: rec.Rules, Deal: announce(rec.Fair), View: view, LastSeq: last,
@@ -136,19 +168,22 @@ func (s *Service) attemptOf(rec *Record, a Attempt) *attempt {
 	if err != nil {
 		panic(fmt.Sprintf("challenge: attempt %s: %v", id, err)) // the record's rules were validated when it was made
 	}
-	return &attempt{rec: *rec, round: r, playerID: a.PlayerID, stop: make(chan struct{})}
+	return &attempt{rec: *rec, round: r, playerID: a.PlayerID}
 }
 
 // Round returns the round of an attempt by its round id
 // (match.AttemptRoundID), for moves, resignations, leaderboards and
-// replays: the one this node watches, or one made from the store; it fails
-// with lobby.ErrNoSuchRound for an id that names no attempt. The lobby
-// hands it the attempts' rounds (lobby.Config.AttemptRound).
+// replays: the one this node holds, or one made from the store; it fails
+// with lobby.ErrNoSuchRound for an id that names no attempt, and with
+// ErrAttemptVoid for an attempt voided here. The lobby hands it the
+// attempts' rounds (lobby.Config.AttemptRound).
 func (s *Service) Round(ctx context.Context, id string) (*match.Round, error) {
 	s.mu.Lock()
 	local := s.attempts[id]
+	_, void := s.voided[id]
 	s.mu.Unlock()
 	if local != nil {
+		s.hold(local, "")
 		return local.round, nil
 	}
 	challengeID, playerID, ok := match.SplitAttemptRoundID(id)
@@ -157,6 +192,9 @@ func (s *Service) Round(ctx context.Context, id string) (*match.Round, error) {
 	}
 	rec, err := s.Load(ctx, challengeID)
 	if errors.Is(err, ErrNoSuchChallenge) {
+		if void {
+			return nil, ErrAttemptVoid
+		}
 		return nil, lobby.ErrNoSuchRound
 	}
 	if err != nil {
@@ -168,6 +206,9 @@ func (s *Service) Round(ctx context.Context, id string) (*match.Round, error) {
 	}
 	a, err := s.cfg.Challenges.Attempt(ctx, challengeID, playerID)
 	if errors.Is(err, match.ErrNotFound) {
+		if void {
+			return nil, ErrAttemptVoid
+		}
 		return nil, lobby.ErrNoSuchRound
 	}
 	if err != nil {
@@ -183,75 +224,106 @@ func (s *Service) Round(ctx context.Context, id string) (*match.Round, error) {
 		rr.Phase, rr.EndMs = "over", e.ElapsedMs
 		return match.RoundFromRecord(rr, s.cfg.Store)
 	}
+	if err := s.checkVoid(&rec, a); err != nil {
+		return nil, err
+	}
 	at := s.attemptOf(&rec, a)
 	if at.round.Running(now) {
 		// Played here, though started or resumed elsewhere: this node
-		// keeps the round, sends the ghosts and ends it in time too.
-		s.watch(at)
+		// holds the round, sends the ghosts and ends it in time too.
+		at = s.hold(at, "")
 	}
 	return at.round, nil
 }
 
-// watch starts the goroutine of an attempt on this node, unless it runs.
-func (s *Service) watch(at *attempt) {
+// hold keeps an attempt on this node, with the timer of its end, unless it
+// is kept already (then that one is returned), and makes it active: its
+// player is connected here, or soon found not to be (ghostLoop). addr is
+// the address key whose count it holds, if it started here.
+func (s *Service) hold(at *attempt, addr string) *attempt {
+	id := at.round.ID
 	s.mu.Lock()
-	if s.closed || s.attempts[at.round.ID] != nil {
+	defer s.mu.Unlock()
+	if cur := s.attempts[id]; cur != nil {
+		at = cur
+	} else {
+		if s.closed {
+			return at
+		}
+		if s.attempts == nil {
+			s.attempts = map[string]*attempt{}
+		}
+		s.attempts[id] = at
+		at.timer = time.AfterFunc(time.Until(at.round.EndsAt), func() { s.timeUp(at) })
+	}
+	if addr != "" {
+		at.addr = addr
+	}
+	if s.active == nil {
+		s.active = map[string]*attempt{}
+	}
+	s.active[id] = at
+	return at
+}
+
+// end ends a held attempt as soon as it can, on its timer's goroutine.
+// s.mu held.
+func (s *Service) end(at *attempt) {
+	delete(s.active, at.round.ID)
+	at.timer.Reset(0)
+}
+
+// A failed end of an attempt is tried again after endRetry, doubled after
+// each failure up to endRetryMax, so that a store down for long is not
+// asked every second for every attempt.
+const (
+	endRetry    = time.Second
+	endRetryMax = time.Minute
+)
+
+// timeUp is an attempt's timer's func: the attempt ends, its player is
+// told, and the node forgets it. A failed end is tried again (logged the
+// first time), unless it can never succeed: the attempt or its challenge
+// is gone from the store, or the attempt was voided.
+func (s *Service) timeUp(at *attempt) {
+	id := at.round.ID
+	s.mu.Lock()
+	if s.closed || s.attempts[id] != at || at.ending {
 		s.mu.Unlock()
 		return
 	}
-	s.attempts[at.round.ID] = at
+	at.ending = true
 	s.bg.Add(1) // under s.mu, as in background
 	s.mu.Unlock()
-	go func() {
-		defer s.bg.Done()
-		defer func() {
-			s.mu.Lock()
-			delete(s.attempts, at.round.ID)
-			s.mu.Unlock()
-		}()
-		s.play(at)
-	}()
-}
-
-// play is an attempt's goroutine: a ghost every GhostEvery, and the end of
-// the attempt when the player's game ends, their time runs out or the
-// window closes early.
-func (s *Service) play(at *attempt) {
-	end := time.NewTimer(time.Until(at.round.EndsAt))
-	defer end.Stop()
-	tick := time.NewTicker(s.cfg.GhostEvery)
-	defer tick.Stop()
-	for {
-		select {
-		case <-s.stop:
-			return
-		case <-tick.C:
-			if !s.closedElsewhere(at) {
-				s.sendGhosts(at, time.Now())
-				continue
-			}
-		case <-at.round.Finished():
-		case <-end.C:
-		case <-at.stop:
+	defer s.bg.Done()
+	err := s.endAttempt(at)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	at.ending = false
+	switch {
+	case err == nil, errors.Is(err, errVoided):
+	case errors.Is(err, match.ErrNotFound):
+		s.cfg.Logger.Warn("an attempt cannot end: its challenge is gone from the store; the node forgets it", "round", id, "err", err)
+	default:
+		if at.retry == 0 {
+			s.cfg.Logger.Warn("ending an attempt failed; trying again until it succeeds", "round", id, "err", err)
 		}
-		for s.endAttempt(at) != nil {
-			select {
-			case <-s.stop:
-				return
-			case <-time.After(time.Second):
-			}
-		}
+		at.retry = min(max(2*at.retry, endRetry), endRetryMax)
+		at.timer.Reset(at.retry)
 		return
+	}
+	if s.attempts[id] == at {
+		delete(s.attempts, id)
+		delete(s.active, id)
 	}
 }
 
-// endAttempt ends an attempt on its goroutine and tells its player.
+// endAttempt ends an attempt and tells its player.
 func (s *Service) endAttempt(at *attempt) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	e, err := s.finishAttempt(ctx, at, time.Now())
 	if err != nil {
-		s.cfg.Logger.Warn("ending an attempt failed; trying again in a second", "round", at.round.ID, "err", err)
 		return err
 	}
 	s.tellOver(ctx, at, e)
@@ -261,8 +333,12 @@ func (s *Service) endAttempt(at *attempt) error {
 // finishAttempt ends an attempt: the round is closed in the store, so no
 // move lands after it on any node, the game still being played times out,
 // and the result goes on the board and into the player's records, once.
-// The player is told (attempt_over).
+// The attempt's counts in play are given back (caps.go). An attempt voided
+// here is not finished: errVoided.
 func (s *Service) finishAttempt(ctx context.Context, at *attempt, now time.Time) (match.BoardEntry, error) {
+	if s.isVoided(at.round.ID) {
+		return match.BoardEntry{}, errVoided
+	}
 	sts, err := at.round.End(ctx, now)
 	if err != nil {
 		return match.BoardEntry{}, err
@@ -277,6 +353,9 @@ func (s *Service) finishAttempt(ctx context.Context, at *attempt, now time.Time)
 		return match.BoardEntry{}, err
 	}
 	e := EntryOf(&at.rec, st, st.FinishedMs)
+	if s.isVoided(at.round.ID) { // voided while it was ending
+		return match.BoardEntry{}, errVoided
+	}
 	fresh, err := s.cfg.Challenges.Finish(ctx, at.rec.ID, e)
 	if err != nil {
 		return match.BoardEntry{}, err
@@ -304,10 +383,24 @@ func (s *Service) finishAttempt(ctx context.Context, at *attempt, now time.Time)
 	if e, err = s.cfg.Challenges.PlayerEntry(ctx, at.rec.ID, at.playerID); err != nil {
 		return match.BoardEntry{}, err
 	}
+	s.release(ctx, &holds{roundID: at.round.ID, playerID: at.playerID, addr: s.addrOf(at)})
 	return e, nil
 }
 
-// tellOver sends the player of an attempt watched here its attempt_over.
+// addrOf is the key of the address whose count an attempt holds: the one
+// it started from on this node, else the player's last here, if any (a
+// release of a key that holds nothing of the attempt changes nothing).
+func (s *Service) addrOf(at *attempt) string {
+	s.mu.Lock()
+	addr := at.addr
+	s.mu.Unlock()
+	if addr == "" {
+		_, addr, _ = s.lobby.PlayerFrom(at.playerID)
+	}
+	return addr
+}
+
+// tellOver sends the player of an attempt held here its attempt_over.
 func (s *Service) tellOver(ctx context.Context, at *attempt, e match.BoardEntry) {
 	page, err := s.cfg.Challenges.Board(ctx, at.rec.ID, 0, "", 0)
 	if err != nil {
@@ -318,7 +411,7 @@ func (s *Service) tellOver(ctx context.Context, at *attempt, e match.BoardEntry)
 	})
 }
 
-// endLocalAttempts ends the attempts this node watches in a round whose
+// endLocalAttempts ends the attempts this node holds in a round whose
 // window closed early. Those of other nodes end when the board is closed
 // out (closeOut), their moves refused meanwhile: the store's round of each
 // is closed there.
@@ -327,7 +420,7 @@ func (s *Service) endLocalAttempts(id string) {
 	defer s.mu.Unlock()
 	for _, at := range s.attempts {
 		if at.rec.ID == id {
-			at.stopOnce.Do(func() { close(at.stop) })
+			s.end(at)
 		}
 	}
 }

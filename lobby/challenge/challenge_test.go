@@ -177,6 +177,7 @@ func TestChallengeHoursApart(t *testing.T) {
 		if err := ra.Resign(ctx, alice.PlayerID, time.Now()); err != nil {
 			t.Fatal(err)
 		}
+		time.Sleep(challenge.DefaultGhostEvery) // the tick that notices the game's end
 		synctest.Wait()
 		if got := sk.of(alice.PlayerID, "AttemptOver"); len(got) != 1 {
 			t.Fatalf("alice got %d attempt_over, want 1", len(got))

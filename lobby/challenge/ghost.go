@@ -29,8 +29,9 @@ const (
 	// maxGhostTracks bounds the tracks a node keeps; past it, it starts
 	// again from none (a track costs one log read and replay to remake).
 	maxGhostTracks = 1024
-	// closeCheckTicks: every so many ghost ticks an attempt's goroutine
-	// reads the round's record again, to learn of a close made elsewhere.
+	// closeCheckTicks: every so many ghost ticks of an active attempt the
+	// node reads the round's record again, to learn of a close made
+	// elsewhere.
 	closeCheckTicks = 5
 )
 
@@ -45,6 +46,80 @@ type ghosts struct {
 type leader struct {
 	playerID string // "" while the board is empty
 	at       time.Time
+}
+
+// ghostLoop is the node's one ticker of its attempts: every GhostEvery,
+// each active attempt (its player connected here) whose game ended is
+// ended, one whose player left becomes idle, and the others' players get
+// their ghosts. The game's end (a last move, a resignation, a deal stuck
+// from the start) is so noticed within GhostEvery, without a goroutine an
+// attempt: moves go from the api straight to the round, which only
+// signals Finished. An idle attempt's game cannot end but by its time,
+// which its timer ends: its player's next move or resume comes through
+// Round or StartAttempt, which make it active again.
+func (s *Service) ghostLoop() {
+	defer s.bg.Done()
+	t := time.NewTicker(s.cfg.GhostEvery)
+	defer t.Stop()
+	var list []*attempt
+	for {
+		select {
+		case <-s.stop:
+			return
+		case now := <-t.C:
+			s.mu.Lock()
+			list = list[:0]
+			for _, at := range s.active {
+				list = append(list, at)
+			}
+			s.mu.Unlock()
+			for _, at := range list {
+				s.tick(at, now)
+			}
+			clear(list) // keeps no attempt alive past its end
+		}
+	}
+}
+
+// tick is one tick of ghostLoop for an active attempt.
+func (s *Service) tick(at *attempt, now time.Time) {
+	select {
+	case <-at.round.Finished():
+		s.endHeld(at)
+		return
+	default:
+	}
+	if c := s.cfg.Connected; c != nil && !c(at.playerID) {
+		s.idle(at)
+		return
+	}
+	if s.closedElsewhere(at, now) {
+		s.endHeld(at)
+		return
+	}
+	s.sendGhosts(at, now)
+}
+
+// endHeld ends an attempt now, if the node still holds it.
+func (s *Service) endHeld(at *attempt) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.attempts[at.round.ID] == at {
+		s.end(at)
+	}
+}
+
+// idle makes an attempt whose player left this node cost it no more than
+// its timer: no ghosts, no store reads, and its seat (the game replayed)
+// freed until the player's next move.
+func (s *Service) idle(at *attempt) {
+	s.mu.Lock()
+	if s.active[at.round.ID] == at {
+		delete(s.active, at.round.ID)
+	}
+	s.mu.Unlock()
+	at.ticks = 0
+	at.round.Reseat(at.playerID)
 }
 
 // sendGhosts sends the attempt's player their ghosts at their elapsed time.
@@ -128,12 +203,11 @@ func (s *Service) ghostTrack(ctx context.Context, rec *Record, playerID string) 
 // attempt's round has closed (a creator closing it on another node). The
 // node reads a round's record for all its attempts at once, at most every
 // leaderEvery.
-func (s *Service) closedElsewhere(at *attempt) bool {
+func (s *Service) closedElsewhere(at *attempt, now time.Time) bool {
 	at.ticks++
 	if at.ticks%closeCheckTicks != 0 {
 		return false
 	}
-	now := time.Now()
 	s.ghosts.mu.Lock()
 	c, ok := s.ghosts.closes[at.rec.ID]
 	s.ghosts.mu.Unlock()

@@ -27,6 +27,10 @@ type Lobby interface {
 	// Deleted reports which of ids belong to deleted players
 	// (lobby.Lobby.Deleted): their games are not counted.
 	Deleted(ctx context.Context, ids []string) (map[string]bool, error)
+	// PlayerFrom is Player with the key of the address of the player's
+	// last hello on this node ("" for none), which the caps per address
+	// count by.
+	PlayerFrom(id string) (pl match.Player, addr string, err error)
 }
 
 // Config holds the service's dependencies and settings. Challenges,
@@ -67,6 +71,20 @@ type Config struct {
 	// GhostEvery is how often a player of a challenge is sent their ghosts
 	// (default 1 s).
 	GhostEvery time.Duration
+	// MaxAttemptsPerPlayer bounds a player's attempts in play (default 3),
+	// MaxAttemptsPerIP those of the players of one address (default 20),
+	// both across the nodes that share Allowances; MaxAttempts the
+	// attempts this node holds (default 2000). DailyAttemptsPerIP bounds
+	// the players of one address who play a daily round (default 20), a
+	// day's count across the nodes. Negative: no cap (caps.go).
+	MaxAttemptsPerPlayer int
+	MaxAttemptsPerIP     int
+	MaxAttempts          int
+	DailyAttemptsPerIP   int
+	// Connected reports whether a player is connected to this node (the
+	// api's Hub.Connected): an attempt whose player is not costs the node
+	// only the timer of its end. nil: every player is.
+	Connected func(playerID string) bool
 	// OnEvent counts the events of challenges for metrics: kind is
 	// KindChallenge or KindDaily, event "created" (a challenge this
 	// node made), "started" (an attempt) or "finished" (an attempt this
@@ -98,9 +116,13 @@ type Service struct {
 	closed bool
 	// limit bounds the challenges each player makes.
 	limit *ratelimit.Buckets
-	// attempts are the attempts played on this node, by their round ids
-	// (attempt.go).
+	// attempts are the attempts this node holds, by their round ids;
+	// active those of them whose player is connected here, which get
+	// ghosts; voided those voided here when the store lost its data
+	// (attempt.go, void.go).
 	attempts  map[string]*attempt
+	active    map[string]*attempt
+	voided    map[string]voidedAttempt
 	closedOut closedOut // closed challenges closed out here (closeout.go)
 	// dailyMaking are the daily rounds being made on this node (daily.go).
 	dailyMaking map[string]*making
@@ -137,15 +159,28 @@ func New(l Lobby, cfg Config) *Service {
 	if cfg.GhostEvery <= 0 {
 		cfg.GhostEvery = DefaultGhostEvery
 	}
+	cfg.MaxAttemptsPerPlayer = orDefault(cfg.MaxAttemptsPerPlayer, DefaultMaxAttemptsPerPlayer)
+	cfg.MaxAttemptsPerIP = orDefault(cfg.MaxAttemptsPerIP, DefaultMaxAttemptsPerIP)
+	cfg.MaxAttempts = orDefault(cfg.MaxAttempts, DefaultMaxAttempts)
+	cfg.DailyAttemptsPerIP = orDefault(cfg.DailyAttemptsPerIP, DefaultDailyAttemptsPerIP)
 	s := &Service{
 		cfg: cfg, lobby: l, limit: ratelimit.New(cfg.ChallengesPerHour, time.Hour),
 		attempts: map[string]*attempt{}, dailyMaking: map[string]*making{},
 		stop: make(chan struct{}), stopped: make(chan struct{}),
 	}
-	s.bg.Add(2)
+	s.bg.Add(3)
 	go s.dailyRollover()
 	go s.janitor()
+	go s.ghostLoop()
 	return s
+}
+
+// orDefault is v, or def when v is 0.
+func orDefault(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
 }
 
 // checkReady fails with lobby.ErrNotReady until the lobby is ready.
@@ -181,7 +216,7 @@ func (s *Service) janitor() {
 	}
 }
 
-// Close stops the attempts' goroutines and the background work, and waits
+// Close stops the attempts' timers and the background work, and waits
 // until they have stopped. The attempts themselves go on: another node,
 // or this one again, ends them in time.
 func (s *Service) Close() {
@@ -207,6 +242,9 @@ func (s *Service) beginClose() <-chan struct{} {
 	if !s.closed {
 		s.closed = true
 		close(s.stop)
+		for _, at := range s.attempts {
+			at.timer.Stop()
+		}
 		go func() {
 			s.bg.Wait()
 			close(s.stopped)
