@@ -47,7 +47,7 @@ var (
 // The keys of the caps' counts in the Allowances.
 func playerAttemptsKey(playerID string) string { return "attempts:player:" + playerID }
 func addrAttemptsKey(addr string) string       { return "attempts:addr:" + addr }
-func dailyAddrKey(roundID, addr string) string  { return "daily:" + roundID + ":" + addr }
+func dailyAddrKey(roundID, addr string) string { return "daily:" + roundID + ":" + addr }
 
 // holds are the counts a new attempt took, to give back if it does not
 // start after all.
