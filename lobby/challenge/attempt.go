@@ -301,7 +301,7 @@ func (s *Service) timeUp(at *attempt) {
 	defer s.mu.Unlock()
 	at.ending = false
 	switch {
-	case err == nil, errors.Is(err, errVoided):
+	case err == nil, errors.Is(err, ErrAttemptVoid):
 	case errors.Is(err, match.ErrNotFound):
 		s.cfg.Logger.Warn("an attempt cannot end: its challenge is gone from the store; the node forgets it", "round", id, "err", err)
 	default:
@@ -334,10 +334,10 @@ func (s *Service) endAttempt(at *attempt) error {
 // move lands after it on any node, the game still being played times out,
 // and the result goes on the board and into the player's records, once.
 // The attempt's counts in play are given back (caps.go). An attempt voided
-// here is not finished: errVoided.
+// here is not finished: ErrAttemptVoid.
 func (s *Service) finishAttempt(ctx context.Context, at *attempt, now time.Time) (match.BoardEntry, error) {
 	if s.isVoided(at.round.ID) {
-		return match.BoardEntry{}, errVoided
+		return match.BoardEntry{}, ErrAttemptVoid
 	}
 	sts, err := at.round.End(ctx, now)
 	if err != nil {
@@ -354,7 +354,7 @@ func (s *Service) finishAttempt(ctx context.Context, at *attempt, now time.Time)
 	}
 	e := EntryOf(&at.rec, st, st.FinishedMs)
 	if s.isVoided(at.round.ID) { // voided while it was ending
-		return match.BoardEntry{}, errVoided
+		return match.BoardEntry{}, ErrAttemptVoid
 	}
 	fresh, err := s.cfg.Challenges.Finish(ctx, at.rec.ID, e)
 	if err != nil {

@@ -2,6 +2,7 @@ package challenge
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 )
@@ -77,7 +78,8 @@ func (s *Service) closeOutAttempts(ctx context.Context, rec *Record, now time.Ti
 			if a.Finished {
 				continue
 			}
-			if _, err := s.finishAttempt(ctx, s.attemptOf(rec, a), now); err != nil {
+			// One voided here does not count: it stays off the board.
+			if _, err := s.finishAttempt(ctx, s.attemptOf(rec, a), now); err != nil && !errors.Is(err, ErrAttemptVoid) {
 				return err
 			}
 		}

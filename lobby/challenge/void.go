@@ -23,9 +23,6 @@ const AttemptVoidReason = "the server's store lost its data: this attempt does n
 // ErrAttemptVoid: the attempt was voided, the store having lost its data.
 var ErrAttemptVoid = errors.New(AttemptVoidReason)
 
-// errVoided: finishAttempt refuses an attempt voided here.
-var errVoided = errors.New("challenge: the attempt was voided")
-
 // A voidedAttempt is what a node keeps of an attempt it voided, until the
 // attempt's end: when it started, to tell it from a later attempt with
 // the same round id (a daily round made again after the loss).
