@@ -46,8 +46,8 @@ type logCount struct {
 }
 
 func (l *logCount) Enabled(context.Context, slog.Level) bool { return true }
-func (l *logCount) WithAttrs([]slog.Attr) slog.Handler      { return l }
-func (l *logCount) WithGroup(string) slog.Handler           { return l }
+func (l *logCount) WithAttrs([]slog.Attr) slog.Handler       { return l }
+func (l *logCount) WithGroup(string) slog.Handler            { return l }
 func (l *logCount) Handle(_ context.Context, r slog.Record) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
