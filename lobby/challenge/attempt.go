@@ -254,7 +254,8 @@ func (s *Service) hold(at *attempt, addr string) *attempt {
 			s.attempts = map[string]*attempt{}
 		}
 		s.attempts[id] = at
-		at.timer = time.AfterFunc(time.Until(at.round.EndsAt), func() { s.timeUp(at) })
+		// By id, not by at: an idle attempt's object is replaced (idle).
+		at.timer = time.AfterFunc(time.Until(at.round.EndsAt), func() { s.timeUp(id) })
 	}
 	if addr != "" {
 		at.addr = addr
@@ -285,10 +286,10 @@ const (
 // told, and the node forgets it. A failed end is tried again (logged the
 // first time), unless it can never succeed: the attempt or its challenge
 // is gone from the store, or the attempt was voided.
-func (s *Service) timeUp(at *attempt) {
-	id := at.round.ID
+func (s *Service) timeUp(id string) {
 	s.mu.Lock()
-	if s.closed || s.attempts[id] != at || at.ending {
+	at := s.attempts[id]
+	if s.closed || at == nil || at.ending {
 		s.mu.Unlock()
 		return
 	}

@@ -110,16 +110,27 @@ func (s *Service) endHeld(at *attempt) {
 }
 
 // idle makes an attempt whose player left this node cost it no more than
-// its timer: no ghosts, no store reads, and its seat (the game replayed)
-// freed until the player's next move.
+// its timer and its record: no ghosts, no store reads, and no seat (the
+// game replayed). The node keeps a new object of the attempt, with a new
+// round that has no seat yet, so that the old one, its seat with it, is
+// let go without touching the seat a move may be using; the player's next
+// move replays their log into a new seat, as on another node. A last move
+// that lands on the old round as its player leaves ends the attempt at
+// its timer rather than at once.
 func (s *Service) idle(at *attempt) {
-	s.mu.Lock()
-	if s.active[at.round.ID] == at {
-		delete(s.active, at.round.ID)
+	r, err := match.RoundFromRecord(at.rec.AttemptRecord(Attempt{
+		PlayerID: at.playerID, Name: at.round.Players[0].Name, StartedAt: at.round.StartsAt,
+	}), s.cfg.Store)
+	if err != nil {
+		return // the record's rules were validated when it was made
 	}
-	s.mu.Unlock()
-	at.ticks = 0
-	at.round.Reseat(at.playerID)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.active[at.round.ID] != at || s.attempts[at.round.ID] != at || at.ending {
+		return
+	}
+	delete(s.active, at.round.ID)
+	s.attempts[at.round.ID] = &attempt{rec: at.rec, round: r, playerID: at.playerID, addr: at.addr, timer: at.timer, retry: at.retry}
 }
 
 // sendGhosts sends the attempt's player their ghosts at their elapsed time.
