@@ -13,8 +13,9 @@
 // factory must give each subtest a Coord of its own. RunSessions
 // (sessions.go) is the suite of lobby.Sessions, RunPlayers (players.go)
 // of lobby.Players, RunChallenges (challenges.go) of
-// lobby/challenge.Store and RunRecords (records.go) of
-// lobby/challenge.RecordStore.
+// lobby/challenge.Store, RunRecords (records.go) of
+// lobby/challenge.RecordStore and RunAllowances (allowances.go) of
+// lobby.Allowances.
 package storetest
 
 import (
