@@ -391,6 +391,8 @@ func mapErr(err error) error {
 		return match.ErrSeqConflict
 	case redis.HasErrorPrefix(err, "SEQGAP"):
 		return match.ErrSeqGap
+	case redis.HasErrorPrefix(err, "LOST"):
+		return match.ErrDataLost
 	case redis.HasErrorPrefix(err, "CLOSED"):
 		return match.ErrRoundClosed
 	}

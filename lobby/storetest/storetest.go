@@ -67,6 +67,7 @@ func Run(t *testing.T, newStore func(t *testing.T) match.Store) {
 		{"ClaimSeatAboveAppendedEpochs", testClaimSeatAbove},
 		{"ClaimSeatIsPerPlayer", testClaimSeatPerPlayer},
 		{"ConcurrentClaims", testConcurrentClaims},
+		{"DataLost", testDataLost},
 		{"CloseRound", testCloseRound},
 		{"CloseRoundFencesNoOne", testCloseRoundNoTakeOver},
 		{"CloseUnknownRound", testCloseUnknownRound},
