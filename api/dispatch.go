@@ -28,6 +28,9 @@ var codeTable = []struct {
 	{engine.ErrIllegal, protocol.CodeIllegalMove},
 	{engine.ErrSyntax, protocol.CodeIllegalMove},
 	{match.ErrRoundNotRunning, protocol.CodeRoundNotRunning},
+	// Not unavailable: a client tries an unavailable move again, and this
+	// one can never be kept.
+	{match.ErrDataLost, protocol.CodeRoundNotRunning},
 	{match.ErrNotInRound, protocol.CodeUnauthorized},
 	{match.ErrUnavailable, protocol.CodeUnavailable},
 	{match.ErrBusy, protocol.CodeUnavailable},

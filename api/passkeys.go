@@ -235,8 +235,8 @@ func (s *Server) addPasskey(ctx context.Context, w http.ResponseWriter, r *http.
 func (s *Server) loginOptions(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), commandTimeout)
 	defer cancel()
-	if !s.Lobby.AllowNew(s.limits.ClientIP(r)) {
-		s.routeError(w, lobby.ErrTooManyNewSessions)
+	if err := s.Lobby.AllowNew(ctx, s.limits.ClientIP(r)); err != nil {
+		s.routeError(w, err)
 		return
 	}
 	options, session, err := s.rp.BeginDiscoverableLogin(webauthn.WithUserVerification(protocol.VerificationPreferred))

@@ -19,12 +19,13 @@ import (
 // than made on some of its own choosing.
 func TestNewNeedsBackends(t *testing.T) {
 	mem := memstore.NewBackends()
-	full := lobby.Config{Store: mem.Store, Coord: mem.Coord, Players: mem.Players, Sink: &sink{}}
+	full := lobby.Config{Store: mem.Store, Coord: mem.Coord, Players: mem.Players, Allowances: mem.Allowances, Sink: &sink{}}
 	for name, drop := range map[string]func(*lobby.Config){
-		"Store":   func(c *lobby.Config) { c.Store = nil },
-		"Coord":   func(c *lobby.Config) { c.Coord = nil },
-		"Players": func(c *lobby.Config) { c.Players = nil },
-		"Sink":    func(c *lobby.Config) { c.Sink = nil },
+		"Store":      func(c *lobby.Config) { c.Store = nil },
+		"Coord":      func(c *lobby.Config) { c.Coord = nil },
+		"Players":    func(c *lobby.Config) { c.Players = nil },
+		"Allowances": func(c *lobby.Config) { c.Allowances = nil },
+		"Sink":       func(c *lobby.Config) { c.Sink = nil },
 	} {
 		t.Run(name, func(t *testing.T) {
 			cfg := full
@@ -64,7 +65,7 @@ func TestPlayersAcrossLobbies(t *testing.T) {
 		newNode := func() *lobby.Lobby {
 			mem := memstore.NewBackends()
 			l := lobby.New(lobby.Config{
-				Store: mem.Store, Coord: mem.Coord, Players: shared, Sink: &sink{},
+				Store: mem.Store, Coord: mem.Coord, Players: shared, Allowances: mem.Allowances, Sink: &sink{},
 				Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 			})
 			t.Cleanup(l.Close)

@@ -12,7 +12,7 @@ import (
 // did when a node shut down in the middle of a quick-match rush.
 func TestCloseWhileAMatchIsBeingMade(t *testing.T) {
 	mem := memstore.NewBackends()
-	l := lobby.New(lobby.Config{Store: mem.Store, Coord: mem.Coord, Players: mem.Players, Sink: &sink{}})
+	l := lobby.New(lobby.Config{Store: mem.Store, Coord: mem.Coord, Players: mem.Players, Allowances: mem.Allowances, Sink: &sink{}})
 	lobby.AddMatchBeingMade(l, "being-made")
 	l.Close() // panicked on the nil match
 	if !lobby.Closed(l) {

@@ -56,7 +56,7 @@ func (l *Lobby) Hello(ctx context.Context, name, token string) (s Session, resum
 // token it does not know (never made, revoked, expired or deleted), with
 // ErrTooManyNewSessions when addr made too many players lately (resuming
 // is never limited), and with an error matching match.ErrUnavailable when
-// the players' store cannot be reached.
+// the players' store or the allowances cannot be reached.
 func (l *Lobby) HelloFrom(ctx context.Context, addr, name, token string) (s Session, resumed bool, err error) {
 	addr = addrKey(addr)
 	l.mu.Lock()
@@ -77,8 +77,8 @@ func (l *Lobby) HelloFrom(ctx context.Context, addr, name, token string) (s Sess
 		if err != nil {
 			return Session{}, false, err
 		}
-		if !l.allowNew(addr) {
-			return Session{}, false, ErrTooManyNewSessions
+		if err := l.allowNew(ctx, addr); err != nil {
+			return Session{}, false, err
 		}
 		p = Player{ID: randomHex(8), Name: n, Created: time.Now().UTC().Truncate(time.Second)}
 		token = newToken()
@@ -90,18 +90,6 @@ func (l *Lobby) HelloFrom(ctx context.Context, addr, name, token string) (s Sess
 	l.players[p.ID] = &known{Player: match.Player{ID: p.ID, Name: p.Name}, seen: time.Now(), addr: addr}
 	l.mu.Unlock()
 	return Session{PlayerID: p.ID, Name: p.Name, Tag: p.Tag(), Token: token}, resumed, nil
-}
-
-// AllowNew takes one from addr's allowance of new players (hello without
-// a token, or a passkey sign-in's ceremony), and reports whether there
-// was one. addr "" has no limit.
-func (l *Lobby) AllowNew(addr string) bool {
-	return l.allowNew(addrKey(addr))
-}
-
-// allowNew is AllowNew for the key of an address (addrKey).
-func (l *Lobby) allowNew(key string) bool {
-	return key == "" || l.newSessions.Take(key, time.Now())
 }
 
 // known is a player who said hello on this node, when, and from where

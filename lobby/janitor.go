@@ -54,7 +54,6 @@ func (l *Lobby) sweep(now time.Time) {
 		}
 	}
 	l.mu.Unlock()
-	l.newSessions.Sweep(now)
 	for _, m := range closing {
 		m.Close()
 	}

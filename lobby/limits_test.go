@@ -57,6 +57,9 @@ func newLobbyWith(t *testing.T, cfg lobby.Config) *lobby.Lobby {
 	if cfg.Players == nil {
 		cfg.Players = memstore.NewPlayers()
 	}
+	if cfg.Allowances == nil {
+		cfg.Allowances = memstore.NewAllowances()
+	}
 	if cfg.Sink == nil {
 		cfg.Sink = &sink{}
 	}

@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"klondike/lobby/internal/ratelimit"
 	"klondike/match"
 )
 
@@ -82,9 +81,12 @@ type Config struct {
 	MaxOpenPerIP int
 	// NewSessionsPerMinute bounds the sessions one address may start
 	// (hello without a token; default 30): a token bucket per address
-	// that holds that many and refills at that rate a minute. Resuming a
-	// session is never limited. Negative: no limit.
+	// that holds that many and refills at that rate a minute, kept in
+	// Allowances. Resuming a session is never limited. Negative: no limit.
 	NewSessionsPerMinute int
+	// Allowances count the limits per address (NewSessionsPerMinute)
+	// across every node that shares them: the backends' (required).
+	Allowances Allowances
 	// AttemptRound returns the round of a player's attempt at a challenge
 	// by its round id (match.SplitAttemptRoundID): the lobby serves only
 	// race rounds, and hands these to lobby/challenge
@@ -154,8 +156,6 @@ type Lobby struct {
 
 	// open counts the open matches made on this node (see caps.go).
 	open openCount
-	// newSessions limits the sessions each address starts (newsessions.go).
-	newSessions *ratelimit.Buckets
 	// ready is set once the data epoch is read (epoch.go).
 	ready atomic.Bool
 
@@ -166,10 +166,11 @@ type Lobby struct {
 }
 
 // New makes a lobby and starts its janitor; Close or Shutdown stops it.
-// It panics when cfg lacks a Store, a Coord, Players or a Sink.
+// It panics when cfg lacks a Store, a Coord, Players, Allowances or a
+// Sink.
 func New(cfg Config) *Lobby {
-	if cfg.Store == nil || cfg.Coord == nil || cfg.Players == nil || cfg.Sink == nil {
-		panic("lobby: Config needs a Store, a Coord, Players and a Sink")
+	if cfg.Store == nil || cfg.Coord == nil || cfg.Players == nil || cfg.Allowances == nil || cfg.Sink == nil {
+		panic("lobby: Config needs a Store, a Coord, Players, Allowances and a Sink")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -212,8 +213,8 @@ func New(cfg Config) *Lobby {
 		cfg: cfg, store: cfg.Players, players: map[string]*known{},
 		matches: map[string]*entry{}, rounds: map[string]*roundEntry{}, seating: map[string]*seatLock{},
 		quick: map[match.Settings]*quickQueue{},
-		open:  openCount{byAddr: map[string]int{}}, newSessions: ratelimit.New(cfg.NewSessionsPerMinute, time.Minute),
-		stop: make(chan struct{}), done: make(chan struct{}), stopped: make(chan struct{}),
+		open:  openCount{byAddr: map[string]int{}},
+		stop:  make(chan struct{}), done: make(chan struct{}), stopped: make(chan struct{}),
 	}
 	// The data epoch is read first (see watchEpoch), at the same time as
 	// the subscription is made: a store that is down delays the start by

@@ -46,7 +46,7 @@ func newLobbyOn(t *testing.T, co lobby.Coord) *lobby.Lobby {
 		co = memstore.NewCoord()
 	}
 	l := lobby.New(lobby.Config{
-		Store: memstore.New(), Coord: co, Players: memstore.NewPlayers(), Sink: &sink{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Store: memstore.New(), Coord: co, Players: memstore.NewPlayers(), Allowances: memstore.NewAllowances(), Sink: &sink{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Match: match.Config{QuickWait: time.Second, Intermission: time.Second},
 	})
 	t.Cleanup(l.Close)
@@ -238,7 +238,7 @@ func TestQuickMatchRushOneReplica(t *testing.T) {
 		sk := &sink{}
 		mem := memstore.NewBackends()
 		l := lobby.New(lobby.Config{
-			Store: mem.Store, Coord: mem.Coord, Players: mem.Players, Sink: sk, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+			Store: mem.Store, Coord: mem.Coord, Players: mem.Players, Allowances: mem.Allowances, Sink: sk, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 			Match: match.Config{QuickWait: time.Second, Intermission: time.Second},
 		})
 		defer l.Close()

@@ -54,7 +54,7 @@ func (c *gappyCoord) gap() {
 func gappyNode(t *testing.T, mem memstore.Backends) (*lobby.Lobby, *gappyCoord) {
 	co := &gappyCoord{Coord: mem.Coord}
 	l := lobby.New(lobby.Config{
-		Store: mem.Store, Coord: co, Players: mem.Players, Sink: &sink{},
+		Store: mem.Store, Coord: co, Players: mem.Players, Allowances: mem.Allowances, Sink: &sink{},
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	t.Cleanup(l.Close)

@@ -30,7 +30,8 @@ type MoveResult struct {
 // the next, gets *OutOfOrderError. A refused move returns an error matching
 // engine.ErrIllegal (or engine.ErrSyntax) and changes nothing. The move is
 // acknowledged only after the store took it; if the store fails, the game
-// is rolled back and the error matches ErrUnavailable.
+// is rolled back and the error matches ErrUnavailable, or ErrDataLost when
+// the store lost the round's data.
 //
 // ack, when not nil, is called with the result of an accepted move (or of
 // a retry) and the player's view after it, while the player's seat is
@@ -112,8 +113,12 @@ func (r *Round) move(ctx context.Context, playerID string, seq int, text string,
 	st := r.standingAfterMove(s, at)
 	e := LogEntry{Seq: seq, Move: moveText(m), AtMs: at}
 	err = r.store.Append(ctx, r.ID, s.epoch, e, st)
-	if errors.Is(err, ErrSeqGap) && r.repair(ctx, s, playerID) == nil {
-		err = r.store.Append(ctx, r.ID, s.epoch, e, st)
+	if errors.Is(err, ErrSeqGap) {
+		if rerr := r.repair(ctx, s, playerID); rerr == nil {
+			err = r.store.Append(ctx, r.ID, s.epoch, e, st)
+		} else if errors.Is(rerr, ErrDataLost) {
+			err = rerr
+		}
 	}
 	if err != nil {
 		stored, ok := r.landedEarlier(ctx, playerID, e, err)
@@ -127,6 +132,9 @@ func (r *Round) move(ctx context.Context, playerID string, seq int, text string,
 			case errors.Is(err, ErrStaleWriter):
 				s.stale = true
 				return MoveResult{}, ErrStaleWriter
+			case errors.Is(err, ErrDataLost):
+				// Never written back into the emptied store: its start is gone.
+				return MoveResult{}, ErrDataLost
 			}
 			return MoveResult{}, fmt.Errorf("%w: %v", ErrUnavailable, err)
 		}

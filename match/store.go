@@ -38,6 +38,10 @@ var (
 	ErrSeqGap = errors.New("sequence number beyond the next")
 	// ErrStaleWriter: a newer writer (epoch) owns the player's log.
 	ErrStaleWriter = errors.New("another writer owns this log")
+	// ErrDataLost: the round's data is gone from the store (a store that
+	// was emptied, or came back empty): the game cannot be kept, so it no
+	// longer counts. Trying again cannot succeed.
+	ErrDataLost = errors.New("the server lost this game's data (its store was emptied): this game no longer counts")
 	// ErrNotFound: no such round or player.
 	ErrNotFound = errors.New("not found")
 	// ErrUnavailable: the store cannot be reached; the caller may retry.
@@ -53,7 +57,11 @@ type Store interface {
 	// itself at e.Seq (a retry whose first reply was lost) it changes
 	// nothing and returns nil; a different entry there gives ErrSeqConflict,
 	// a larger seq ErrSeqGap. A writer whose epoch is older than the log's
-	// gets ErrStaleWriter; a newer epoch takes the log over. It returns an
+	// gets ErrStaleWriter; a newer epoch takes the log over. An entry past
+	// the first by a writer of a claimed epoch (above 0) that the store
+	// has no epoch for gets ErrDataLost: the round's data is gone from the
+	// store, the seat's writer epoch and the log before seq, and taking
+	// the log over would keep a game whose start is lost. It returns an
 	// error matching ErrUnavailable when the store cannot be reached.
 	Append(ctx context.Context, roundID string, epoch uint64, e LogEntry, s Standing) error
 	// SetStanding sets a player's standing without a move (a resignation,

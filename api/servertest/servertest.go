@@ -72,7 +72,7 @@ func New(cfg Config) *api.Server {
 	// service, made just after it, before any round can be asked for.
 	var ch *challenge.Service
 	l := lobby.New(lobby.Config{
-		Store: store, Players: cfg.Players, Coord: cfg.Coord, Sink: hub, Logger: cfg.Logger, Match: cfg.Match,
+		Store: store, Players: cfg.Players, Coord: cfg.Coord, Allowances: cfg.Allowances, Sink: hub, Logger: cfg.Logger, Match: cfg.Match,
 		DataEpochEvery: cfg.DataEpochEvery, AbandonedAfter: cfg.AbandonedAfter,
 		MaxOpen: cfg.MaxOpenMatches, MaxOpenPerIP: cfg.MaxOpenMatchesPerIP, NewSessionsPerMinute: cfg.NewSessionsPerMinute,
 		OnRoundDealt: m.RoundsStarted.Inc, OnRoundOver: m.RoundsFinished.Inc, OnSignedOut: hub.SignedOut,

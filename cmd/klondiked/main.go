@@ -408,7 +408,7 @@ func newServer(b *backends.Backends, o Options, mcfg match.Config, log *slog.Log
 	// service, made just after it, before any round can be asked for.
 	var ch *challenge.Service
 	l := lobby.New(lobby.Config{
-		Store: store, Players: b.Players, Coord: b.Coord, Sink: hub, Logger: log, Match: mcfg,
+		Store: store, Players: b.Players, Coord: b.Coord, Allowances: b.Allowances, Sink: hub, Logger: log, Match: mcfg,
 		AbandonedAfter: o.AbandonedAfter, MaxOpen: o.MaxOpenMatches, MaxOpenPerIP: o.MaxOpenMatchesPerIP, NewSessionsPerMinute: o.NewSessionsPerMinute,
 		OnRoundDealt: m.RoundsStarted.Inc, OnRoundOver: m.RoundsFinished.Inc, OnSignedOut: hub.SignedOut,
 		AttemptRound:   func(ctx context.Context, id string) (*match.Round, error) { return ch.Round(ctx, id) },

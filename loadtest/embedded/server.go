@@ -87,7 +87,7 @@ func newServer(b *backends.Backends, cfg ServerConfig) *api.Server {
 	// service, made just after it, before any round can be asked for.
 	var ch *challenge.Service
 	l := lobby.New(lobby.Config{
-		Store: store, Players: b.Players, Coord: b.Coord, Sink: hub, Logger: cfg.Logger,
+		Store: store, Players: b.Players, Coord: b.Coord, Allowances: b.Allowances, Sink: hub, Logger: cfg.Logger,
 		// Every bot is one address: no per-address or total lobby caps.
 		NewSessionsPerMinute: -1, MaxOpenPerIP: -1, MaxOpen: -1,
 		OnRoundDealt: m.RoundsStarted.Inc, OnRoundOver: m.RoundsFinished.Inc, OnSignedOut: hub.SignedOut,

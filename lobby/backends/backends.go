@@ -140,10 +140,7 @@ func Open(ctx context.Context, url string, o Options) (*Backends, error) {
 	}
 	return &Backends{
 		Store: r.Store, Coord: r.Coord, Players: r.Players, Challenges: r.Challenges, Records: r.Challenges,
-		// Counted on this node until the Redis allowances are in.
-		Allowances: memstore.NewAllowances(),
-		Redis:      r.Client,
-		close:      r.Close,
+		Allowances: r.Allowances, Redis: r.Client, close: r.Close,
 	}, nil
 }
 

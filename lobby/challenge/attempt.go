@@ -303,8 +303,8 @@ func (s *Service) timeUp(id string) {
 	at.ending = false
 	switch {
 	case err == nil, errors.Is(err, ErrAttemptVoid):
-	case errors.Is(err, match.ErrNotFound):
-		s.cfg.Logger.Warn("an attempt cannot end: its challenge is gone from the store; the node forgets it", "round", id, "err", err)
+	case errors.Is(err, match.ErrNotFound), errors.Is(err, match.ErrDataLost):
+		s.cfg.Logger.Warn("an attempt cannot end: its challenge or its data is gone from the store; the node forgets it", "round", id, "err", err)
 	default:
 		if at.retry == 0 {
 			s.cfg.Logger.Warn("ending an attempt failed; trying again until it succeeds", "round", id, "err", err)

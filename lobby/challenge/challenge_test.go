@@ -79,7 +79,7 @@ func newNode(t *testing.T, mem memstore.Backends, sk match.Sink, cfg challenge.C
 	n := &node{}
 	discard := slog.New(slog.NewTextHandler(io.Discard, nil))
 	n.l = lobby.New(lobby.Config{
-		Store: mem.Store, Coord: mem.Coord, Players: mem.Players, Sink: sk, Logger: discard,
+		Store: mem.Store, Coord: mem.Coord, Players: mem.Players, Allowances: mem.Allowances, Sink: sk, Logger: discard,
 		Match:          match.Config{Winnable: cfg.Winnable},
 		AttemptRound:   func(ctx context.Context, id string) (*match.Round, error) { return n.Service.Round(ctx, id) },
 		OnRoundResults: func(r *match.Round, results []match.Entry) { n.CountRound(r, results) },

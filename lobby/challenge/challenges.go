@@ -70,7 +70,13 @@ func (s *Service) Create(ctx context.Context, playerID string, p match.PartialSe
 		return Record{}, err
 	}
 	now := time.Now()
-	if !s.limit.Take(playerID, now) {
+	// Counted in the shared allowances, so that each node is not another
+	// hour's worth.
+	ok, err := s.cfg.Allowances.Take(ctx, "challenges:"+playerID, s.cfg.ChallengesPerHour, time.Hour, now)
+	if err != nil {
+		return Record{}, err
+	}
+	if !ok {
 		return Record{}, ErrTooManyChallenges
 	}
 	rec := Record{

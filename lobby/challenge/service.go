@@ -10,7 +10,6 @@ import (
 
 	"klondike/engine"
 	"klondike/lobby"
-	"klondike/lobby/internal/ratelimit"
 	"klondike/match"
 )
 
@@ -114,8 +113,6 @@ type Service struct {
 
 	mu     sync.Mutex
 	closed bool
-	// limit bounds the challenges each player makes.
-	limit *ratelimit.Buckets
 	// attempts are the attempts this node holds, by their round ids;
 	// active those of them whose player is connected here, which get
 	// ghosts; voided those voided here when the store lost its data
@@ -164,7 +161,7 @@ func New(l Lobby, cfg Config) *Service {
 	cfg.MaxAttempts = orDefault(cfg.MaxAttempts, DefaultMaxAttempts)
 	cfg.DailyAttemptsPerIP = orDefault(cfg.DailyAttemptsPerIP, DefaultDailyAttemptsPerIP)
 	s := &Service{
-		cfg: cfg, lobby: l, limit: ratelimit.New(cfg.ChallengesPerHour, time.Hour),
+		cfg: cfg, lobby: l,
 		attempts: map[string]*attempt{}, dailyMaking: map[string]*making{},
 		stop: make(chan struct{}), stopped: make(chan struct{}),
 	}
@@ -198,9 +195,8 @@ func (s *Service) count(kind, event string) {
 	}
 }
 
-// janitor forgets, every janitorEvery, the players whose challenge budget
-// is full again and the challenges closed out longer than the retention
-// ago.
+// janitor forgets, every janitorEvery, the challenges closed out longer
+// than the retention ago.
 func (s *Service) janitor() {
 	defer s.bg.Done()
 	t := time.NewTicker(janitorEvery)
@@ -210,7 +206,6 @@ func (s *Service) janitor() {
 		case <-s.stop:
 			return
 		case now := <-t.C:
-			s.limit.Sweep(now)
 			s.forgetClosedOut(now)
 		}
 	}

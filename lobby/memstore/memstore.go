@@ -38,6 +38,16 @@ func New() *Store { return &Store{rounds: make(map[string]*round), closed: make(
 // already the largest uint64 and no newer one can be made.
 var ErrEpochsExhausted = errors.New("memstore: no writer epoch is newer than 2⁶⁴−1")
 
+// epochFor returns the player's writer epoch in r, a round that may be
+// nil, and whether there is one.
+func (r *round) epochFor(playerID string) (uint64, bool) {
+	if r == nil {
+		return 0, false
+	}
+	e, ok := r.epochs[playerID]
+	return e, ok
+}
+
 func (s *Store) round(id string) *round {
 	r := s.rounds[id]
 	if r == nil {
@@ -49,7 +59,9 @@ func (s *Store) round(id string) *round {
 
 // Append implements match.Store. Its checks run in the order of the Redis
 // store's script: a stale writer first, then a closed round (where only a
-// retry of an entry in the log answers nil), then the seq.
+// retry of an entry in the log answers nil), then a claimed writer the
+// round has no epoch for (ErrDataLost: memory loses nothing, but the two
+// stores answer alike), then the seq.
 func (s *Store) Append(_ context.Context, roundID string, epoch uint64, e match.LogEntry, st match.Standing) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -67,6 +79,9 @@ func (s *Store) Append(_ context.Context, roundID string, epoch uint64, e match.
 			}
 		}
 		return match.ErrRoundClosed
+	}
+	if _, known := r.epochFor(st.PlayerID); !known && epoch > 0 && e.Seq > 1 {
+		return match.ErrDataLost
 	}
 	r = s.round(roundID)
 	// A newer writer takes the log over even if its entry is refused below:

@@ -15,7 +15,7 @@
 --
 -- Replies: "OK" (appended), "DUP" (the identical entry is already at seq:
 -- a retry, nothing changed), or an error whose code is STALE, CLOSED,
--- SEQCONFLICT or SEQGAP.
+-- LOST, SEQCONFLICT or SEQGAP.
 --
 -- Every call here costs Redis about as much as the script's own run, so a
 -- move that changes nothing but the log and the standing makes three: the
@@ -31,7 +31,10 @@
 -- The checks run in this order: a stale writer is refused first; then, in a
 -- closed round, the identical entry already in the log still answers DUP
 -- (the retry of a move accepted before the close) and anything else is
--- CLOSED, with nothing written, not even a newer writer's epoch.
+-- CLOSED, with nothing written, not even a newer writer's epoch; then a
+-- claimed writer (epoch above 0) with no epoch here and a seq past 1 is
+-- LOST: ClaimSeat wrote its epoch before its first append, so the round's
+-- data is gone (an emptied Redis), and nothing is written.
 local player, epoch, seq, entry = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
 local ttl = ARGV[7]
 
@@ -52,6 +55,9 @@ if meta[2] then
     return 'DUP'
   end
   return redis.error_reply('CLOSED the round is closed')
+end
+if not cur and seq > 1 and epoch ~= '0' then
+  return redis.error_reply('LOST the round\'s data is gone: the store has no writer epoch for ' .. player)
 end
 if cur ~= epoch then
   -- A newer writer takes the log over, even if its entry is refused below.

@@ -97,6 +97,13 @@ const madeSlack = time.Minute
 // of challenges gone.
 const madeTries = 8
 
+// maxPlace bounds the places and counts a page's script is given: beyond
+// the length of any Redis list or sorted set (under 2³²), and below 10¹⁷,
+// from which a number reaches a command from Lua in exponent form, which
+// ZRANGE and LRANGE refuse. A page from further on is as empty as one
+// from maxPlace.
+const maxPlace = 1 << 40
+
 // Errors of arguments no caller should pass.
 var (
 	errNoID     = errors.New("redisstore: a challenge needs an id")
@@ -413,9 +420,9 @@ func (a *Challenges) Attempts(ctx context.Context, id, cursor string, limit int)
 		if err != nil || n < 0 {
 			return nil, "", fmt.Errorf("redisstore: bad cursor %q", cursor)
 		}
-		from = n
+		from = min(n, maxPlace)
 	}
-	v, err := attemptsScript.Run(ctx, a.c, a.keys(id), from, limit).Slice()
+	v, err := attemptsScript.Run(ctx, a.c, a.keys(id), from, min(limit, maxPlace)).Slice()
 	if err != nil {
 		return nil, "", challengeErr(err)
 	}
@@ -479,6 +486,7 @@ type boardRead struct {
 
 // read runs challenge_board.lua for r; ErrNotFound without the round.
 func (a *Challenges) read(ctx context.Context, id string, r boardRead) (challenge.BoardPage, error) {
+	r.from, r.to, r.around = min(r.from, maxPlace), min(r.to, maxPlace), min(r.around, maxPlace)
 	v, err := boardScript.Run(ctx, a.c, a.keys(id), r.from, r.to, r.player, r.around).Slice()
 	if err != nil {
 		return challenge.BoardPage{}, challengeErr(err)
@@ -538,8 +546,8 @@ func (a *Challenges) Board(ctx context.Context, id string, top int, playerID str
 // BoardRange implements challenge.Store with one script run (as Board);
 // ErrNotFound without the round. A from below 1 counts as 1.
 func (a *Challenges) BoardRange(ctx context.Context, id string, from, limit int) ([]match.BoardEntry, error) {
-	from = max(from, 1) - 1
-	page, err := a.read(ctx, id, boardRead{from: from, to: from + max(limit, 0) - 1})
+	from = min(max(from, 1)-1, maxPlace)
+	page, err := a.read(ctx, id, boardRead{from: from, to: from + min(max(limit, 0), maxPlace) - 1})
 	return page.Top, err
 }
 

@@ -36,8 +36,8 @@ type Options struct {
 	// Cluster says that URL names a Redis Cluster.
 	Cluster bool
 	// Config is the Store's and the Coord's (key prefix, TTL, batching,
-	// durability); its Prefix is the Players' and the
-	// Challenges' too.
+	// durability); its Prefix is the Players', the Challenges' and the
+	// Allowances' too.
 	Config Config
 	// DialTimeout bounds making a connection (default DefaultDialTimeout),
 	// IOTimeout each read and each write (default DefaultIOTimeout).
@@ -52,14 +52,16 @@ type Options struct {
 // on one client, shared by every node of a deployment: the rounds' move
 // logs and standings (Store), the matches' records and the lobby's indexes
 // (Coord), the players with their
-// credentials (Players), and the challenges with the players' records
-// (Challenges).
+// credentials (Players), the challenges with the players' records
+// (Challenges), and the counts of the limits per player and address
+// (Allowances).
 type Backends struct {
 	Client     redis.UniversalClient
 	Store      *Store
 	Coord      *Coord
 	Players    *Players
 	Challenges *Challenges
+	Allowances *Allowances
 }
 
 // dialerRetries is how many times a connection is dialled for one command:
@@ -130,6 +132,7 @@ func Open(o Options) (*Backends, error) {
 		Coord:      NewCoord(c, o.Config),
 		Players:    NewPlayers(c, o.Config.Prefix),
 		Challenges: NewChallenges(c, o.Config.Prefix),
+		Allowances: NewAllowances(c, o.Config.Prefix),
 	}, nil
 }
 

@@ -49,6 +49,12 @@
 //	<prefix>{player:<id>}:madeexp      sorted set: the same -> when each expires (ms, a minute past its record);
 //	                                   both forget expired ones at the player's next challenge, and expire with the last
 //
+// The Allowances (allowances.go) add the counts of the limits per player
+// and address, each key its own slot:
+//
+//	<prefix>{allow:<key>}:take         string: when key's token bucket is full again (µs), expiring then
+//	<prefix>{allow:<key>}:holds        sorted set: member -> until (µs), expiring with the last hold
+//
 // A player's rank member is match.RankKey in race mode with the default
 // rules at time 0, the same for every member, so the set's lexical order is
 // always match.Rank(match.ModeRace, engine.DefaultRules(), standings, 0):
@@ -391,6 +397,8 @@ func mapErr(err error) error {
 		return match.ErrSeqConflict
 	case redis.HasErrorPrefix(err, "SEQGAP"):
 		return match.ErrSeqGap
+	case redis.HasErrorPrefix(err, "LOST"):
+		return match.ErrDataLost
 	case redis.HasErrorPrefix(err, "CLOSED"):
 		return match.ErrRoundClosed
 	}

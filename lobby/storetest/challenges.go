@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -703,6 +704,17 @@ func testBoardRange(t *testing.T, h *challengeHarness) {
 		{1, 0, 0, 0},
 		{0, 2, 1, 2},
 		{1, 1000, 1, 30},
+		{1, math.MaxInt, 1, 30},
+		// Far past the end, up to where from+limit no longer fits an int:
+		// an empty page, as anywhere past the end.
+		{1e17, 10, 0, 0},
+		{1 << 53, 100, 0, 0},
+		{1<<53 + 1, 100, 0, 0},
+		{1 << 62, 100, 0, 0},
+		{math.MaxInt - 100, 100, 0, 0},
+		{math.MaxInt - 100, 101, 0, 0},
+		{math.MaxInt, 101, 0, 0},
+		{math.MaxInt, math.MaxInt, 0, 0},
 	}
 	for _, c := range cases {
 		got, err := h.s.BoardRange(h.ctx, id, c.from, c.limit)

@@ -302,3 +302,47 @@ func testKeep(t *testing.T, h *harness) {
 	err := h.s.Append(h.ctx, r, 0, entry(4), standing("p1", 4))
 	h.wantErr("Append after Keep of a closed round", err, match.ErrRoundClosed)
 }
+
+// A claimed writer (epoch above 0) whose epoch the store does not have
+// appends past the first entry only to a store that lost the round: it
+// gets ErrDataLost and nothing is written, not even its epoch. A first
+// entry, or a writer that never claimed (epoch 0), goes on as before.
+func testDataLost(t *testing.T, h *harness) {
+	r := h.round()
+	err := h.s.Append(h.ctx, r, 3, entry(2), standing("p1", 2))
+	h.wantErr("Append(seq 2) by a claimed writer to a round the store does not have", err, match.ErrDataLost)
+	_, err = h.s.Log(h.ctx, r, "p1")
+	h.wantErr("Log after the refused append", err, match.ErrNotFound)
+	_, err = h.s.Standings(h.ctx, r)
+	h.wantErr("Standings after the refused append", err, match.ErrNotFound)
+
+	// In a round the store has, a player it has no epoch for.
+	e1 := h.claim(r, "p1")
+	h.append(r, e1, entry(1), standing("p1", 1))
+	err = h.s.Append(h.ctx, r, 5, entry(4), standing("p2", 4))
+	h.wantErr("Append(seq 4) by a claimed writer of a player without an epoch", err, match.ErrDataLost)
+	h.wantLog(r, "p2", nil)
+	h.wantStandings(r, standing("p1", 1))
+	// Its epoch was not written: an older one still appends.
+	h.append(r, 1, entry(1), standing("p2", 1))
+	// A claimed seat whose log the store lost in part is a gap, for the
+	// seat to write back (the store kept its epoch).
+	e2 := h.claim(r, "p2")
+	err = h.s.Append(h.ctx, r, e2, entry(3), standing("p2", 3))
+	h.wantErr("Append(seq 3) by a known writer to a log of 1", err, match.ErrSeqGap)
+
+	// A first entry takes a log the store lost; a writer that never
+	// claimed gets a gap, as ever.
+	r2 := h.round()
+	h.append(r2, 7, entry(1), standing("p1", 1))
+	err = h.s.Append(h.ctx, r2, 0, entry(2), standing("p2", 2))
+	h.wantErr("Append(seq 2) at epoch 0 to an empty log", err, match.ErrSeqGap)
+
+	// A closed round answers as closed first.
+	r3 := h.round()
+	if err := h.s.CloseRound(h.ctx, r3); err != nil {
+		t.Fatal(err)
+	}
+	err = h.s.Append(h.ctx, r3, 4, entry(2), standing("p1", 2))
+	h.wantErr("Append(seq 2) by a claimed writer to a closed round", err, match.ErrRoundClosed)
+}

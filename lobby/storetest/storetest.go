@@ -13,8 +13,9 @@
 // factory must give each subtest a Coord of its own. RunSessions
 // (sessions.go) is the suite of lobby.Sessions, RunPlayers (players.go)
 // of lobby.Players, RunChallenges (challenges.go) of
-// lobby/challenge.Store and RunRecords (records.go) of
-// lobby/challenge.RecordStore.
+// lobby/challenge.Store, RunRecords (records.go) of
+// lobby/challenge.RecordStore and RunAllowances (allowances.go) of
+// lobby.Allowances.
 package storetest
 
 import (
@@ -66,6 +67,7 @@ func Run(t *testing.T, newStore func(t *testing.T) match.Store) {
 		{"ClaimSeatAboveAppendedEpochs", testClaimSeatAbove},
 		{"ClaimSeatIsPerPlayer", testClaimSeatPerPlayer},
 		{"ConcurrentClaims", testConcurrentClaims},
+		{"DataLost", testDataLost},
 		{"CloseRound", testCloseRound},
 		{"CloseRoundFencesNoOne", testCloseRoundNoTakeOver},
 		{"CloseUnknownRound", testCloseUnknownRound},
