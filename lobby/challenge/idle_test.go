@@ -41,7 +41,7 @@ func newNodeWith(t *testing.T, mem memstore.Backends, sk match.Sink, cfg challen
 		w.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	n.l = lobby.New(lobby.Config{
-		Store: w.store, Coord: w.coord, Players: mem.Players, Sink: sk, Logger: w.logger,
+		Store: w.store, Coord: w.coord, Players: mem.Players, Allowances: mem.Allowances, Sink: sk, Logger: w.logger,
 		AttemptRound:   func(ctx context.Context, id string) (*match.Round, error) { return n.Service.Round(ctx, id) },
 		OnRoundResults: func(r *match.Round, results []match.Entry) { n.CountRound(r, results) },
 		OnDataLost:     func() { n.DataLost() },
