@@ -205,7 +205,7 @@ func TestEndOfGoneAttemptNotRetried(t *testing.T) {
 		if rep := logs.repeated(); len(rep) > 0 {
 			t.Fatalf("log lines repeated: %q", rep)
 		}
-		const gone = "an attempt cannot end: its challenge is gone from the store; the node forgets it"
+		const gone = "an attempt cannot end: its challenge or its data is gone from the store; the node forgets it"
 		if got := logs.count(gone); got != 1 {
 			t.Fatalf("%q logged %d times, want once", gone, got)
 		}
