@@ -226,10 +226,14 @@ func probeOnce(ctx context.Context, t *target, src string, n, moves int, until t
 			p.refused = append(p.refused, refusal(protocol.TypeResign, err))
 		}
 	}
-	if over == nil {
-		// attempt_over not read yet: the round says the same.
-		if ar, err := c.asyncRound(p.round); err == nil && ar.Attempt.Result != nil {
+	// attempt_over not read yet: the round says the same once the end is
+	// on the board, or attempt_over comes meanwhile.
+	for try := 0; over == nil && try < 3; try++ {
+		if ar, err := c.asyncRound(p.round, keep); err == nil && ar.Attempt.Result != nil && over == nil {
 			over = &protocol.AttemptOver{Result: *ar.Attempt.Result}
+		}
+		if over == nil {
+			sleepCtx(ctx, 100*time.Millisecond)
 		}
 	}
 	if over != nil {
@@ -292,19 +296,24 @@ func (c *wsClient) awaitKeeping(id string, keep func(*frameHead, []byte)) (*inMs
 }
 
 // callRaw sends msg and returns the raw reply, for replies inMsg does not
-// read.
-func (c *wsClient) callRaw(msg any) ([]byte, error) {
+// read; keep, when not nil, sees every frame read meanwhile.
+func (c *wsClient) callRaw(msg any, keep ...func(*frameHead, []byte)) ([]byte, error) {
 	id, err := c.send(msg)
 	if err != nil {
 		return nil, err
 	}
-	_, raw, err := c.awaitKeeping(id, nil)
+	var k func(*frameHead, []byte)
+	if len(keep) > 0 {
+		k = keep[0]
+	}
+	_, raw, err := c.awaitKeeping(id, k)
 	return raw, err
 }
 
-// asyncRound asks for round id (get_async_round).
-func (c *wsClient) asyncRound(id string) (*protocol.AsyncRound, error) {
-	raw, err := c.callRaw(&protocol.RoundRef{Type: protocol.TypeGetAsyncRound, RoundID: id})
+// asyncRound asks for round id (get_async_round); keep sees the frames
+// read meanwhile.
+func (c *wsClient) asyncRound(id string, keep func(*frameHead, []byte)) (*protocol.AsyncRound, error) {
+	raw, err := c.callRaw(&protocol.RoundRef{Type: protocol.TypeGetAsyncRound, RoundID: id}, keep)
 	if err != nil {
 		return nil, err
 	}
