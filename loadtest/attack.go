@@ -31,6 +31,7 @@ import (
 type attackConfig struct {
 	Name     string
 	Server   string        // ws://127.0.0.1:PORT/ws
+	Server2  string        // a second node of the same cluster (bulk-challenges), or empty
 	Conns    int           // connections (hellos, for new-sessions)
 	Matches  int           // matches created (slow-reader, abandoned-matches)
 	Seats    int           // players a match (slow-reader)
@@ -72,6 +73,10 @@ var attacks = map[string]attackDef{
 	"http-ip-cap":       {run: httpIPCap, conns: 1000},
 	"abandoned-matches": {run: abandonedMatches, matches: 200, wait: 3 * time.Minute},
 	"new-sessions":      {run: newSessions, conns: 1000, rate: 5, wait: time.Minute},
+	"bulk-attempts":     {run: bulkAttempts, conns: 4, count: 6000, duration: 10 * time.Second, wait: 30 * time.Second},
+	"attempt-resume":    {run: attemptResume, count: 50_000, rate: 50, duration: 10 * time.Second, wait: 4 * time.Minute},
+	"bulk-challenges":   {run: bulkChallenges, conns: 1000, rate: 1, duration: time.Minute},
+	"daily-probe":       {run: dailyProbe, conns: 1000, count: 300, rate: 1, duration: time.Minute},
 }
 
 // attackNames lists the attacks, sorted, for messages.
@@ -137,6 +142,14 @@ func (ac attackConfig) check() error {
 		return fmt.Errorf("--duration %v with --attack: want 0..30m", ac.Duration)
 	case ac.Wait < 0 || ac.Wait > 30*time.Minute:
 		return fmt.Errorf("--attack-wait %v: want 0..30m", ac.Wait)
+	}
+	if ac.Server2 != "" {
+		if ac.Name != "bulk-challenges" {
+			return errors.New("--attack-server2 applies to bulk-challenges only")
+		}
+		if err := checkLoopbackURL(ac.Server2, "ws"); err != nil {
+			return fmt.Errorf("--attack-server2: %w", err)
+		}
 	}
 	return checkLoopbackURL(ac.Server, "ws")
 }

@@ -181,14 +181,48 @@ an attack needs more connections than the cap allows.
                         --attack-rate a second, --attack-conns at most
                         within --attack-wait (defaults 1000, 5/s, 1m): the
                         sessions granted and the refusal
+                      bulk-attempts: from --attack-conns addresses
+                        (127.0.0.2 on), new players make challenges until
+                        refused, then start attempts until --attack-count
+                        are started, and leave; the refusals, the server's
+                        CPU and memory, and an honest player's move round
+                        trip quiet (--duration), during, the first 10 s
+                        after and until --attack-wait after (defaults 4,
+                        6000, 10s, 30s)
+                      attempt-resume: one player's attempt grows a log of
+                        up to --attack-count draws and recycles within
+                        --attack-wait (or until refused), then one
+                        connection resumes it (start_attempt)
+                        --attack-rate times a second for --duration: the
+                        resume latency, the server's CPU and an honest
+                        player's round trip quiet and during (defaults
+                        50000, 4m, 50/s, 10s)
+                      bulk-challenges: one address makes new players as
+                        fast as allowed (a refused hello waits
+                        1/--attack-rate), each makes challenges until
+                        refused, for --duration, --attack-conns players at
+                        most; with --attack-server2 the players alternate
+                        between the two nodes (defaults 1/s, 60s, 1000)
+                      daily-probe: throwaway players from one address
+                        start today's daily deal, play up to
+                        --attack-count random legal moves and resign, for
+                        --duration, --attack-conns at most: probes a
+                        minute, the deal's cards seen together, the
+                        probes' ranks on the daily board (defaults 300,
+                        60s, 1000)
   --attack-conns N    connections (new-sessions: hellos)
   --attack-matches N  matches to create
   --attack-seats N    players seated in each (slow-reader)
-  --attack-count N    pings a connection
-  --attack-rate R     requests a second a connection (slow-reader),
-                      hellos a second once refused (new-sessions)
+  --attack-count N    pings a connection (ping-flood), attempts
+                      (bulk-attempts), moves (attempt-resume, daily-probe)
+  --attack-rate R     requests a second a connection (slow-reader,
+                      attempt-resume), hellos a second once refused
+                      (new-sessions, bulk-challenges, daily-probe)
   --attack-wait D     the longest wait for the server to act (and
                       slow-reader: when its memory is read after)
+  --attack-server2 URL
+                      bulk-challenges: a second node of the same cluster
+                      (loopback), ws://127.0.0.1:PORT/ws
   --duration D        with --attack: how long the attack itself runs
 
 Exit status: 0 when every check passed; 1 when moves were lost, doubled or
@@ -278,6 +312,7 @@ func parseFlags(args []string, stderr io.Writer) (config, attackConfig, error) {
 	fs.IntVar(&ac.Count, "attack-count", 0, "")
 	fs.Float64Var(&ac.Rate, "attack-rate", 0, "")
 	fs.DurationVar(&ac.Wait, "attack-wait", 0, "")
+	fs.StringVar(&ac.Server2, "attack-server2", "", "")
 	if err := fs.Parse(args); err != nil {
 		return cfg, ac, err
 	}
