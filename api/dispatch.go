@@ -42,6 +42,7 @@ var codeTable = []struct {
 	{match.ErrMatchClosed, protocol.CodeNotFound},
 	{match.ErrAlreadyStart, protocol.CodeBadRequest},
 	{match.ErrLeft, protocol.CodeBadRequest},
+	{match.ErrMoveLimit, protocol.CodeIllegalMove},
 	{match.ErrBadSettings, protocol.CodeBadRequest},
 	{match.ErrNoHints, protocol.CodeBadRequest},
 	{match.ErrNoHintsForGame, protocol.CodeBadRequest},

@@ -17,6 +17,16 @@ func (e *OutOfOrderError) Error() string {
 	return fmt.Sprintf("out of order: expected seq %d", e.Expected)
 }
 
+// MaxMoves is the most moves one player's game in a round may hold, undo
+// and redo included: far above any game a person plays within the longest
+// time limit, so that the log, the store's copy of it and a replay of it
+// stay bounded whatever a client sends.
+const MaxMoves = 20_000
+
+// ErrMoveLimit: the player's game holds MaxMoves moves and takes no more;
+// the player may still resign, or wait for the round's time to end.
+var ErrMoveLimit = fmt.Errorf("this game has reached its %d-move limit: resign, or wait for its time to end", MaxMoves)
+
 // A MoveResult is the answer to an accepted move, or to a retry of one.
 type MoveResult struct {
 	Seq       int
@@ -104,6 +114,9 @@ func (r *Round) move(ctx context.Context, playerID string, seq int, text string,
 	m, err := r.Rules.Game.ParseMove(text)
 	if err != nil {
 		return MoveResult{}, err
+	}
+	if len(s.log) >= MaxMoves && !s.game.Status().Over() {
+		return MoveResult{}, ErrMoveLimit
 	}
 	cp := s.game.Checkpoint()
 	ev, err := s.game.Apply(m)

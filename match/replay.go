@@ -9,6 +9,13 @@ import (
 	"klondike/engine"
 )
 
+// MaxReplayPageBytes bounds a page of players' replays (an asynchronous
+// round's replay is read a page at a time): a page stops before the player
+// whose replay would take its players past this many bytes of JSON, and
+// holds one player whatever its size. One game of MaxMoves moves encodes to
+// about this much, so a page is at most about twice it.
+const MaxReplayPageBytes = 1 << 20
+
 // A PlayerReplay is one player's part of a replay.
 type PlayerReplay struct {
 	PlayerID string     `json:"player_id"`

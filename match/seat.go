@@ -106,6 +106,42 @@ func (r *Round) Reseat(playerID string) {
 	r.mu.Unlock()
 }
 
+// Resync makes sure this node's seat of the player is the game the store
+// holds, at the cost of one read of the round's standings whatever the
+// log's length: a seat whose log has as many moves as the store's standing
+// of the player, and the same status, is kept; any other is forgotten, as
+// by Reseat, so that the next use replays the log from the store. A player
+// who resumes may have played on another node since this one last served
+// them; that node's moves show in the standing. A newer writer that played
+// no move yet is caught by the seat's next move, which the store refuses
+// as stale and which then reseats (Move). A standing that cannot be read
+// forgets the seat too, and the next use reports the store's error.
+func (r *Round) Resync(ctx context.Context, playerID string) {
+	r.mu.Lock()
+	s := r.seats[playerID]
+	r.mu.Unlock()
+	if s == nil {
+		return
+	}
+	sts, err := r.store.Standings(ctx, r.ID)
+	if err == nil {
+		s.mu.Lock()
+		moves, status, stale := len(s.log), s.standing.Status, s.stale
+		s.mu.Unlock()
+		for _, st := range sts {
+			if st.PlayerID == playerID && st.Moves == moves && st.Status == status && !stale {
+				return
+			}
+		}
+	}
+	r.mu.Lock()
+	if r.seats[playerID] == s {
+		s.stale = true
+		delete(r.seats, playerID)
+	}
+	r.mu.Unlock()
+}
+
 // View returns the player's current view and the seq of their last accepted move.
 func (r *Round) View(ctx context.Context, playerID string, now time.Time) (view engine.View, lastSeq int, err error) {
 	s, err := r.seat(ctx, playerID)

@@ -3,6 +3,7 @@ package challenge
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -197,7 +198,9 @@ type Replay struct {
 
 // Replay returns a page of a closed challenge's replays, from rank from on,
 // or match.ErrRoundNotRunning while its window is open: the deal and the
-// logs are secret until then.
+// logs are secret until then. A page holds at most limit players, and
+// fewer once their replays pass match.MaxReplayPageBytes of JSON; it always
+// holds one if any is left.
 func (s *Service) Replay(ctx context.Context, rec *Record, from, limit int) (Replay, error) {
 	now := time.Now()
 	if !rec.Closed(now) {
@@ -212,7 +215,8 @@ func (s *Service) Replay(ctx context.Context, rec *Record, from, limit int) (Rep
 		entries = entries[:limit]
 		rep.NextFrom = from + limit
 	}
-	for _, e := range entries {
+	size := len("[]")
+	for i, e := range entries {
 		log, err := s.cfg.Store.Log(ctx, match.AttemptRoundID(rec.ID, e.PlayerID), e.PlayerID)
 		if err != nil && !errors.Is(err, match.ErrNotFound) {
 			return Replay{}, fmt.Errorf("%w: %v", match.ErrUnavailable, err)
@@ -221,10 +225,24 @@ func (s *Service) Replay(ctx context.Context, rec *Record, from, limit int) (Rep
 		if err != nil {
 			return Replay{}, err
 		}
-		rep.Players = append(rep.Players, match.PlayerReplay{
+		p := match.PlayerReplay{
 			PlayerID: e.PlayerID, Name: e.Name, Moves: append([]match.LogEntry{}, log...), Status: e.Status.String(),
 			Points: st.Points, Score: e.Score, Elapsed: e.ElapsedMs, Helped: st.Helped,
-		})
+		}
+		b, err := json.Marshal(p)
+		if err != nil {
+			return Replay{}, err
+		}
+		grow := len(b)
+		if i > 0 {
+			grow++ // the comma
+		}
+		if i > 0 && size+grow > match.MaxReplayPageBytes {
+			rep.NextFrom = from + i
+			break
+		}
+		rep.Players = append(rep.Players, p)
+		size += grow
 	}
 	return rep, nil
 }

@@ -196,7 +196,7 @@ func (s *Service) ghostTrack(ctx context.Context, rec *Record, playerID string) 
 	if err != nil && !errors.Is(err, match.ErrNotFound) {
 		return nil
 	}
-	t, err = NewGhostTrack(engine.NumberedDealFor(rec.Rules.Game, rec.Fair.Seed), rec.Rules, playerID, e.Name, log)
+	t, err = NewGhostTrack(engine.NumberedDealFor(rec.Rules.Game, rec.Fair.Seed), rec.Rules, playerID, e.Name, log, e)
 	if err != nil {
 		s.cfg.Logger.Error("a finished attempt does not replay", "round", id, "err", err)
 		return nil

@@ -12,11 +12,13 @@ import (
 
 // A GhostTrack is a finished game's progress over its own clock, computed
 // once from its log: one point at the start and one per move that changed
-// the score, the cards home or the status.
+// the score, the cards home or the status, then the player's entry on the
+// board from the game's end on.
 type GhostTrack struct {
 	PlayerID, Name string
 	rules          engine.Rules
 	points         []ghostPoint
+	final          match.BoardEntry
 }
 
 type ghostPoint struct {
@@ -26,13 +28,15 @@ type ghostPoint struct {
 	won        bool
 }
 
-// NewGhostTrack replays a player's log on the deal.
-func NewGhostTrack(d engine.Deal, r engine.Rules, playerID, name string, log []match.LogEntry) (*GhostTrack, error) {
+// NewGhostTrack replays a player's log on the deal; final is the player's
+// entry on the board, which the ghost shows from its ElapsedMs (where the
+// player's game ended) on.
+func NewGhostTrack(d engine.Deal, r engine.Rules, playerID, name string, log []match.LogEntry, final match.BoardEntry) (*GhostTrack, error) {
 	g, err := engine.NewGame(d, r)
 	if err != nil {
 		return nil, err
 	}
-	t := &GhostTrack{PlayerID: playerID, Name: name, rules: r}
+	t := &GhostTrack{PlayerID: playerID, Name: name, rules: r, final: final}
 	t.points = append(t.points, ghostPoint{0, g.Score(), g.FoundationTotal(), false})
 	for _, e := range log {
 		m, err := r.Game.ParseMove(e.Move)
@@ -55,8 +59,18 @@ func NewGhostTrack(d engine.Deal, r engine.Rules, playerID, name string, log []m
 	return t, nil
 }
 
-// At returns the ghost at atMs of its own clock.
+// At returns the ghost at atMs of its own clock. Once the player's game
+// has ended the ghost stands still at their result on the board: a game
+// that ended stopped its player's clock, and another player racing the
+// ghost races that result, not a score that keeps falling.
 func (t *GhostTrack) At(role string, atMs int64) match.Ghost {
+	if atMs >= t.final.ElapsedMs {
+		f := t.final
+		return match.Ghost{
+			PlayerID: t.PlayerID, Name: t.Name, Role: role, Foundation: f.Foundation,
+			Won: f.Status == engine.Won, Score: f.Score,
+		}
+	}
 	i, found := slices.BinarySearchFunc(t.points, atMs, func(p ghostPoint, at int64) int { return cmp.Compare(p.atMs, at) })
 	if !found {
 		i--

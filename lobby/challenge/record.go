@@ -81,18 +81,28 @@ func (a *Record) Info(now time.Time, players, finished int) Info {
 	return in
 }
 
-// EntryOf returns a finished attempt's entry on the board: the standing
-// ranked on the player's own clock, endMs being where that clock stopped
-// (the time limit or the close for a game that did not end sooner).
+// EntryOf returns a finished attempt's entry on the board, ranked on the
+// player's own clock. endMs is the attempt's end on that clock: its
+// round's EndsAt less its StartsAt (the time limit, cut at the window's
+// close). Only a win stops the clock: a game that ended stuck or resigned
+// is charged its time penalty up to endMs, as if it had waited out its
+// time, so that stopping early never protects a score (and a probe of the
+// deal ranks no higher for it). A game that timed out is charged up to its
+// end, which is earlier than endMs only when the window closed early. The
+// entry's ElapsedMs stays where the game ended.
 func EntryOf(a *Record, st match.Standing, endMs int64) match.BoardEntry {
-	at := endMs
+	at, charged := endMs, endMs
 	if st.FinishedMs >= 0 {
 		at = st.FinishedMs
+		if st.Status == engine.TimedOut {
+			charged = st.FinishedMs
+		}
+		charged = max(charged, st.FinishedMs)
 	}
 	st.Join = 0 // the player id in the key breaks the last tie
 	return match.BoardEntry{
-		PlayerID: st.PlayerID, Name: st.Name, Score: match.RoundScore(a.Rules, st, endMs), Foundation: st.Foundation,
+		PlayerID: st.PlayerID, Name: st.Name, Score: match.RoundScore(a.Rules, st, charged), Foundation: st.Foundation,
 		Moves: st.Moves, Status: st.Status, ElapsedMs: at, ReachedMs: st.ReachedMs,
-		Key: match.RankKey(a.Mode, a.Rules, st, endMs),
+		Key: match.RankKey(a.Mode, a.Rules, st, charged),
 	}
 }
