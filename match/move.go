@@ -91,7 +91,7 @@ func (r *Round) move(ctx context.Context, playerID string, seq int, text string,
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.stale {
+	if s.stale.Load() {
 		return MoveResult{}, ErrStaleWriter
 	}
 	at := r.elapsedMs(now)
@@ -143,7 +143,7 @@ func (r *Round) move(ctx context.Context, playerID string, seq int, text string,
 				// its way: it is not in the results.
 				return MoveResult{}, ErrRoundNotRunning
 			case errors.Is(err, ErrStaleWriter):
-				s.stale = true
+				s.stale.Store(true)
 				return MoveResult{}, ErrStaleWriter
 			case errors.Is(err, ErrDataLost):
 				// Never written back into the emptied store: its start is gone.

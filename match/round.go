@@ -57,6 +57,7 @@ type Round struct {
 	dirty    atomic.Bool   // standings changed since the last leaderboard
 	urgent   atomic.Bool   // and a change among them is urgent (see TakeDirty)
 	finished chan struct{} // a player's game ended (capacity 1, never blocks)
+	onFinish atomic.Pointer[func()]
 	endMs    atomic.Int64  // the round's clock when it ended; set before the state turns over
 
 	mu    sync.Mutex // guards seats
@@ -192,7 +193,16 @@ func (r *Round) signalFinished() {
 	case r.finished <- struct{}{}:
 	default:
 	}
+	if f := r.onFinish.Load(); f != nil {
+		(*f)()
+	}
 }
+
+// OnFinish has f called each time a player's game ends, as Finished is
+// signalled, for a caller that keeps no goroutine waiting on Finished. f
+// runs on the goroutine of the move or resignation, with the player's seat
+// locked: it must return at once and take no lock of the round.
+func (r *Round) OnFinish(f func()) { r.onFinish.Store(&f) }
 
 // Start opens the round for moves and records the standing of every
 // player the store has none for yet (a player who left during the

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"klondike/engine"
@@ -18,8 +19,8 @@ type seat struct {
 	log      []LogEntry
 	standing Standing
 	epoch    uint64
-	stale    bool     // replaced: the next use makes a new seat
-	hintLine []string // the winning line of the last hint, from log entry hintAt on
+	stale    atomic.Bool // replaced: the next use makes a new seat (set without the seat's lock)
+	hintLine []string    // the winning line of the last hint, from log entry hintAt on
 	hintAt   int
 }
 
@@ -45,7 +46,7 @@ func (r *Round) seat(ctx context.Context, playerID string) (*seat, error) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if s := r.seats[playerID]; s != nil && !s.stale {
+	if s := r.seats[playerID]; s != nil && !s.stale.Load() {
 		return s, nil
 	}
 	g, err := engine.NewGame(r.Deal, r.Rules)
@@ -100,7 +101,7 @@ func (r *Round) seat(ctx context.Context, playerID string) (*seat, error) {
 func (r *Round) Reseat(playerID string) {
 	r.mu.Lock()
 	if s := r.seats[playerID]; s != nil {
-		s.stale = true
+		s.stale.Store(true)
 		delete(r.seats, playerID)
 	}
 	r.mu.Unlock()
@@ -126,7 +127,7 @@ func (r *Round) Resync(ctx context.Context, playerID string) {
 	sts, err := r.store.Standings(ctx, r.ID)
 	if err == nil {
 		s.mu.Lock()
-		moves, status, stale := len(s.log), s.standing.Status, s.stale
+		moves, status, stale := len(s.log), s.standing.Status, s.stale.Load()
 		s.mu.Unlock()
 		for _, st := range sts {
 			if st.PlayerID == playerID && st.Moves == moves && st.Status == status && !stale {
@@ -136,7 +137,7 @@ func (r *Round) Resync(ctx context.Context, playerID string) {
 	}
 	r.mu.Lock()
 	if r.seats[playerID] == s {
-		s.stale = true
+		s.stale.Store(true)
 		delete(r.seats, playerID)
 	}
 	r.mu.Unlock()

@@ -105,7 +105,7 @@ func (r *Round) localLeaderboard(now time.Time, lock func(*sync.Mutex) bool) (en
 			r.mu.Unlock()
 			return nil, false
 		}
-		st, stale := s.standing, s.stale
+		st, stale := s.standing, s.stale.Load()
 		s.mu.Unlock()
 		if stale {
 			r.mu.Unlock()

@@ -90,8 +90,9 @@ func (s *Service) StartAttempt(ctx context.Context, playerID, id string) (match.
 		return match.RoundStarted{}, err
 	}
 	// The player may have played on another node since this one last
-	// served them: their seat replays the log from the store.
-	at.round.Reseat(playerID)
+	// served them: their seat is brought up to date with the store, at the
+	// same cost whatever the log's length.
+	at.round.Resync(ctx, playerID)
 	view, last, err := at.round.View(ctx, playerID, now)
 	if err != nil {
 		return match.RoundStarted{}, err
@@ -168,7 +169,25 @@ func (s *Service) attemptOf(rec *Record, a Attempt) *attempt {
 	if err != nil {
 		panic(fmt.Sprintf("challenge: attempt %s: %v", id, err)) // the record's rules were validated when it was made
 	}
+	s.endOnFinish(r)
 	return &attempt{rec: *rec, round: r, playerID: a.PlayerID}
+}
+
+// endOnFinish has an attempt end as soon as its game does (won, stuck or
+// resigned), so that its player hears attempt_over at once rather than at
+// the next tick. The end runs on a goroutine of its own: the round calls
+// back with the player's seat locked.
+func (s *Service) endOnFinish(r *match.Round) {
+	id := r.ID
+	r.OnFinish(func() {
+		go func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if at := s.attempts[id]; at != nil && at.round == r && at.timer != nil {
+				s.end(at)
+			}
+		}()
+	})
 }
 
 // Round returns the round of an attempt by its round id
@@ -353,7 +372,7 @@ func (s *Service) finishAttempt(ctx context.Context, at *attempt, now time.Time)
 	if err := s.cfg.Store.Keep(ctx, at.round.ID, at.rec.ClosesAt.Add(s.cfg.Retention)); err != nil {
 		return match.BoardEntry{}, err
 	}
-	e := EntryOf(&at.rec, st, st.FinishedMs)
+	e := EntryOf(&at.rec, st, at.round.EndsAt.Sub(at.round.StartsAt).Milliseconds())
 	if s.isVoided(at.round.ID) { // voided while it was ending
 		return match.BoardEntry{}, ErrAttemptVoid
 	}

@@ -124,6 +124,7 @@ func (s *Service) idle(at *attempt) {
 	if err != nil {
 		return // the record's rules were validated when it was made
 	}
+	s.endOnFinish(r)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.active[at.round.ID] != at || s.attempts[at.round.ID] != at || at.ending {
