@@ -58,7 +58,7 @@ type Round struct {
 	urgent   atomic.Bool   // and a change among them is urgent (see TakeDirty)
 	finished chan struct{} // a player's game ended (capacity 1, never blocks)
 	onFinish atomic.Pointer[func()]
-	endMs    atomic.Int64  // the round's clock when it ended; set before the state turns over
+	endMs    atomic.Int64 // the round's clock when it ended; set before the state turns over
 
 	mu    sync.Mutex // guards seats
 	seats map[string]*seat
