@@ -619,6 +619,11 @@ func TestBinaryFrameRefused(t *testing.T) {
 	if m := recv(t, c); m["type"] != "echo" || m["re"] != "last" {
 		t.Fatalf("after a binary frame: got %v", m)
 	}
+	// AfterMessage runs once the reply is queued, so the echo may arrive
+	// first: wait for the second call before counting.
+	for deadline := time.Now().Add(ioWait); s.h.after.Load() < 2 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
 	if n := s.h.after.Load(); n != 2 {
 		t.Fatalf("%d AfterMessage calls, want 2: hello and the echo, not the refused frame", n)
 	}
