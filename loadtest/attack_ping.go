@@ -271,8 +271,7 @@ func (h *honest) newGame() error {
 	return nil
 }
 
-// play sends moves until the flood is over, the game ends or a move
-// fails, then leaves.
+// play sends moves until the flood is over or a move fails, then leaves.
 func (h *honest) play(ctx context.Context) {
 	defer h.c.close()
 	buf := make([]engine.Move, 0, 64)
@@ -281,47 +280,62 @@ func (h *honest) play(ctx context.Context) {
 		if phase == phaseOver {
 			return
 		}
-		var mv engine.Move
-		var ok bool
-		if mv, ok, buf = pickMove(&h.view, h.rules, h.rng, buf); !ok {
-			h.err = errors.New("no legal move left")
-			return
-		}
-		sent := time.Now()
-		id, err := h.c.send(&protocol.Move{Type: protocol.TypeMove, RoundID: h.roundID, Seq: h.seq, Move: mv.String()})
-		if err != nil {
+		var rtt time.Duration
+		var err error
+		if rtt, buf, err = h.move(buf); err != nil {
 			h.err = err
 			return
 		}
-		m, _, err := h.c.await(func(m *inMsg) bool { return m.Re == id })
-		h.hist[phase].Record(time.Since(sent))
-		var we *wireError
-		switch {
-		case errors.As(err, &we):
-			h.rejected[we.Code]++
-		case err != nil:
-			h.err = err
-			return
-		case m.Type == protocol.TypeMoveOK && m.View != nil:
-			h.view, h.seq = *m.View, m.Seq+1
-			if h.view.Status != engine.Playing {
-				if err := h.newGame(); err != nil {
-					h.err = fmt.Errorf("a new game after one ended: %w", err)
-					return
-				}
-			}
-		case m.Type == protocol.TypeMoveRejected:
-			h.rejected[m.Code]++
-			if m.Code == protocol.CodeOutOfOrder && m.Expected > 0 {
-				h.seq = m.Expected
-			}
-			if m.Code == protocol.CodeRoundNotRunning {
-				h.err = errors.New("the round ended")
-				return
-			}
+		if rtt > 0 {
+			h.hist[phase].Record(rtt)
+			time.Sleep(honestThink)
 		}
-		time.Sleep(honestThink)
 	}
+}
+
+// move plays one legal move and returns its round trip (0 when none was
+// sent). A game with no legal move left, or that ended, or whose round
+// ended, is followed by a new one: the player plays on.
+func (h *honest) move(buf []engine.Move) (time.Duration, []engine.Move, error) {
+	mv, ok, buf := pickMove(&h.view, h.rules, h.rng, buf)
+	if !ok {
+		if err := h.newGame(); err != nil {
+			return 0, buf, fmt.Errorf("a new game: %w", err)
+		}
+		return 0, buf, nil
+	}
+	sent := time.Now()
+	id, err := h.c.send(&protocol.Move{Type: protocol.TypeMove, RoundID: h.roundID, Seq: h.seq, Move: mv.String()})
+	if err != nil {
+		return 0, buf, err
+	}
+	m, _, err := h.c.await(func(m *inMsg) bool { return m.Re == id })
+	rtt := time.Since(sent)
+	var we *wireError
+	switch {
+	case errors.As(err, &we):
+		h.rejected[we.Code]++
+	case err != nil:
+		return rtt, buf, err
+	case m.Type == protocol.TypeMoveOK && m.View != nil:
+		h.view, h.seq = *m.View, m.Seq+1
+		if h.view.Status != engine.Playing {
+			if err := h.newGame(); err != nil {
+				return rtt, buf, fmt.Errorf("a new game after one ended: %w", err)
+			}
+		}
+	case m.Type == protocol.TypeMoveRejected:
+		h.rejected[m.Code]++
+		if m.Code == protocol.CodeOutOfOrder && m.Expected > 0 {
+			h.seq = m.Expected
+		}
+		if m.Code == protocol.CodeRoundNotRunning {
+			if err := h.newGame(); err != nil {
+				return rtt, buf, fmt.Errorf("a new game after the round ended: %w", err)
+			}
+		}
+	}
+	return rtt, buf, nil
 }
 
 func (h *honest) figures() honestFigures {
