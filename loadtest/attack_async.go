@@ -250,53 +250,16 @@ func (ph *phaseHonest) play(ctx context.Context) {
 			return
 		default:
 		}
-		var mv engine.Move
-		var ok bool
-		if mv, ok, buf = pickMove(&h.view, h.rules, h.rng, buf); !ok {
-			// A game with no legal move left is over for this player:
-			// another one goes on.
-			if err := h.newGame(); err != nil {
-				h.err = fmt.Errorf("a new game: %w", err)
-				return
-			}
-			continue
-		}
-		sent := time.Now()
-		id, err := h.c.send(&protocol.Move{Type: protocol.TypeMove, RoundID: h.roundID, Seq: h.seq, Move: mv.String()})
-		if err != nil {
+		var rtt time.Duration
+		var err error
+		if rtt, buf, err = h.move(buf); err != nil {
 			h.err = err
 			return
 		}
-		m, _, err := h.c.await(func(m *inMsg) bool { return m.Re == id })
-		ph.hists[ph.cur.Load()].Record(time.Since(sent))
-		var we *wireError
-		switch {
-		case errors.As(err, &we):
-			h.rejected[we.Code]++
-		case err != nil:
-			h.err = err
-			return
-		case m.Type == protocol.TypeMoveOK && m.View != nil:
-			h.view, h.seq = *m.View, m.Seq+1
-			if h.view.Status != engine.Playing {
-				if err := h.newGame(); err != nil {
-					h.err = fmt.Errorf("a new game after one ended: %w", err)
-					return
-				}
-			}
-		case m.Type == protocol.TypeMoveRejected:
-			h.rejected[m.Code]++
-			if m.Code == protocol.CodeOutOfOrder && m.Expected > 0 {
-				h.seq = m.Expected
-			}
-			if m.Code == protocol.CodeRoundNotRunning {
-				if err := h.newGame(); err != nil {
-					h.err = fmt.Errorf("a new game after the round ended: %w", err)
-					return
-				}
-			}
+		if rtt > 0 {
+			ph.hists[ph.cur.Load()].Record(rtt)
+			time.Sleep(honestThink)
 		}
-		time.Sleep(honestThink)
 	}
 }
 
@@ -387,8 +350,10 @@ type bulkAttemptsResult struct {
 	Tried      int64    `json:"attempts_tried"`
 	Started    int64    `json:"attempts_started"`
 	// SetupS is from the first hello to the last attempt started; the
-	// attacker's connections then leave.
+	// attacker then holds its attempts for HoldS, retrying, and leaves.
 	SetupS   float64       `json:"attack_s"`
+	HoldS    float64       `json:"hold_s"`
+	Retries  int64         `json:"hold_retries"`
 	Refused  tally         `json:"refused"`
 	Server   []serverPhase `json:"server"`
 	PeakHeap float64       `json:"peak_heap_mb"`
@@ -399,16 +364,19 @@ type bulkAttemptsResult struct {
 // bulkAttempts: from --attack-conns addresses (127.0.0.2 on), new players
 // (as many as each address may make at once, up to maxPlayersPerAddr) make
 // challenges until refused, then start attempts at them until
-// --attack-count are started or every player is refused, and leave. An
-// honest player measures its move round trip before (--duration), during,
-// the first afterEarly after the attacker left, and on until --attack-wait
-// after it left.
+// --attack-count are started or every player is refused; then they stay
+// connected with their attempts in play for --duration, each retrying
+// start_attempt once a second, and leave. An honest player measures its
+// move round trip before (--duration), during the burst, while the
+// attacker holds, the first afterEarly after it left, and on until
+// --attack-wait after it left.
 func bulkAttempts(ctx context.Context, t *target, ac attackConfig) (attackResult, error) {
 	r := &bulkAttemptsResult{Target: ac.Count}
-	names := []string{"quiet, before the attack", "during the attack", "first 10 s after the attacker left", "later, until --attack-wait after"}
+	names := []string{"quiet, before the attack", "the attacker's burst (players, challenges, attempts)",
+		"the attacker holding its attempts, retrying", "first 10 s after the attacker left", "later, until --attack-wait after"}
 	early := min(afterEarly, ac.Duration)
 	later := max(ac.Wait-early, ac.Duration)
-	h, err := startHonest(ctx, t, ac.Duration+asyncSetupBound+early+later+time.Minute, names...)
+	h, err := startHonest(ctx, t, 2*ac.Duration+asyncSetupBound+early+later+time.Minute, names...)
 	if err != nil {
 		return nil, err
 	}
@@ -498,21 +466,50 @@ func bulkAttempts(ctx context.Context, t *target, ac attackConfig) (attackResult
 	}
 	wg.Wait()
 	r.Tried, r.Started = min(tried.Load(), int64(2*ac.Count)), started.Load()
+	r.SetupS = time.Since(start).Seconds()
+	r.Server = append(r.Server, clock.end(ctx, names[1]))
+	t.logf("bulk-attempts: %d attempts started in %.1f s; holding them for %s", r.Started, r.SetupS, ac.Duration)
+
+	// The attacker keeps its attempts in play (their ghosts tick for a
+	// connected player) and keeps asking for more, as a persistent one would.
+	h.set(2)
+	holdStart := time.Now()
+	holdUntil := holdStart.Add(ac.Duration)
+	var retries atomic.Int64
+	for i, p := range players {
+		if len(ids) == 0 {
+			break
+		}
+		wg.Go(func() {
+			pc := newPacer(1)
+			for k := 0; pc.wait(ctx, holdUntil); k++ {
+				retries.Add(1)
+				if _, err := p.c.startAttempt(ids[(i*37+k+len(ids)/2)%len(ids)]); err != nil {
+					refused.add(refusal(protocol.TypeStartAttempt, err))
+					if !isWire(err) {
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	sleepCtx(ctx, time.Until(holdUntil))
 	for _, p := range players {
 		wg.Go(p.c.close)
 	}
 	wg.Wait()
-	r.SetupS = time.Since(start).Seconds()
+	r.HoldS, r.Retries = time.Since(holdStart).Seconds(), retries.Load()
 	r.Refused = refused.get()
-	r.Server = append(r.Server, clock.end(ctx, names[1]))
-	t.logf("bulk-attempts: %d attempts started in %.1f s; the attacker left", r.Started, r.SetupS)
-
-	h.set(2)
-	sleepCtx(ctx, early)
 	r.Server = append(r.Server, clock.end(ctx, names[2]))
+	t.logf("bulk-attempts: %d retries while holding; the attacker left", r.Retries)
+
 	h.set(3)
-	sleepCtx(ctx, later)
+	sleepCtx(ctx, early)
 	r.Server = append(r.Server, clock.end(ctx, names[3]))
+	h.set(4)
+	sleepCtx(ctx, later)
+	r.Server = append(r.Server, clock.end(ctx, names[4]))
 	heap, rss := peak.end()
 	r.PeakHeap, r.PeakRSS = heap/1e6, rss/1e6
 	r.Honest = h.finish()
@@ -529,8 +526,8 @@ func (r *bulkAttemptsResult) lines() []string {
 	l := []string{
 		fmt.Sprintf("attacker: %d addresses (%s..%s), %d new players, %d challenges made",
 			len(r.Addrs), first(r.Addrs), last(r.Addrs), r.Players, r.Challenges),
-		fmt.Sprintf("attempts: %d started of %d tried (target %d) in %.1f s, then every attacker connection left",
-			r.Started, r.Tried, r.Target, r.SetupS),
+		fmt.Sprintf("attempts: %d started of %d tried (target %d) in %.1f s; held %.1f s with %d more tries, then every attacker connection left",
+			r.Started, r.Tried, r.Target, r.SetupS, r.HoldS, r.Retries),
 		fmt.Sprintf("refused: %s", r.Refused),
 		fmt.Sprintf("server memory at its peak: heap %.1f MB, RSS %.1f MB", r.PeakHeap, r.PeakRSS),
 		"server by phase:",

@@ -209,7 +209,7 @@ func probeOnce(ctx context.Context, t *target, src string, n, moves int, until t
 			return p
 		}
 		if m.Type == protocol.TypeMoveRejected {
-			p.refused = append(p.refused, "move: "+m.Code+": "+m.Message)
+			p.refused = append(p.refused, "move: "+m.Code+": "+m.Reason)
 			break
 		}
 		if m.View != nil {

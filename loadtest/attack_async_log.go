@@ -127,12 +127,12 @@ func attemptResume(ctx context.Context, t *target, ac attackConfig) (attackResul
 			break
 		}
 		if m.Type == protocol.TypeMoveRejected {
-			r.Refused[fmt.Sprintf("move: %s: %s", m.Code, m.Message)]++
+			r.Refused[fmt.Sprintf("move: %s: %s", m.Code, m.Reason)]++
 			if m.Code == protocol.CodeOutOfOrder && m.Expected > 0 {
 				seq = m.Expected
 				continue
 			}
-			r.Stopped = fmt.Sprintf("refused at move %d: %s: %s", seq, m.Code, m.Message)
+			r.Stopped = fmt.Sprintf("refused at move %d: %s: %s", seq, m.Code, m.Reason)
 			break
 		}
 		if m.Type != protocol.TypeMoveOK || m.View == nil {

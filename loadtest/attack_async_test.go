@@ -18,8 +18,11 @@ func TestAttackBulkAttempts(t *testing.T) {
 	if r.Players == 0 || r.Challenges == 0 || r.Started == 0 || r.Started > 20 {
 		t.Errorf("players %d, challenges %d, attempts %d: want some of each, at most 20 attempts", r.Players, r.Challenges, r.Started)
 	}
-	if len(r.Server) != 4 || len(r.Honest.Phases) != 4 || r.Honest.Phases[0].Latency.Count == 0 || r.Honest.Error != "" {
-		t.Errorf("server phases %+v, honest %+v: want 4 phases each, honest moves before the attack, no error", r.Server, r.Honest)
+	if len(r.Server) != 5 || len(r.Honest.Phases) != 5 || r.Honest.Phases[0].Latency.Count == 0 || r.Honest.Error != "" {
+		t.Errorf("server phases %+v, honest %+v: want 5 phases each, honest moves before the attack, no error", r.Server, r.Honest)
+	}
+	if r.Retries == 0 || r.HoldS < 0.15 {
+		t.Errorf("held %.2f s with %d retries: want the attempts held for --duration, retrying", r.HoldS, r.Retries)
 	}
 	if r.Server[0].Error != "" || r.Server[1].CPUCores <= 0 {
 		t.Errorf("server phases %+v: want /metrics read, CPU spent during the attack", r.Server)

@@ -184,11 +184,12 @@ an attack needs more connections than the cap allows.
                       bulk-attempts: from --attack-conns addresses
                         (127.0.0.2 on), new players make challenges until
                         refused, then start attempts until --attack-count
-                        are started, and leave; the refusals, the server's
-                        CPU and memory, and an honest player's move round
-                        trip quiet (--duration), during, the first 10 s
-                        after and until --attack-wait after (defaults 4,
-                        6000, 10s, 30s)
+                        are started, hold them for --duration retrying
+                        once a second, and leave; the refusals, the
+                        server's CPU and memory, and an honest player's
+                        move round trip quiet (--duration), during the
+                        burst, while held, the first 10 s after and until
+                        --attack-wait after (defaults 4, 6000, 10s, 30s)
                       attempt-resume: one player's attempt grows a log of
                         up to --attack-count draws and recycles within
                         --attack-wait (or until refused), then one
