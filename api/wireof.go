@@ -103,7 +103,7 @@ func settingsOf(p protocol.PartialSettings) match.PartialSettings {
 	return match.PartialSettings{
 		Draw: p.Draw, Passes: p.Passes, Scoring: p.Scoring, Undo: p.Undo, FoundationToTableau: p.FoundationToTableau,
 		Mode: (*match.Mode)(p.Mode), Rounds: p.Rounds, MaxPlayers: p.MaxPlayers, TimeLimitS: p.TimeLimitS,
-		Public: p.Public, Seed: p.Seed, CountdownS: p.CountdownS, Deals: p.Deals, Game: p.Game,
+		Public: p.Public, Seed: p.Seed, CountdownS: p.CountdownS, Deals: p.Deals, Game: p.Game, Rated: p.Rated,
 	}
 }
 
@@ -112,7 +112,7 @@ func wireSettings(s match.Settings) protocol.Settings {
 	return protocol.Settings{
 		Draw: s.Draw, Passes: s.Passes, Scoring: s.Scoring, Undo: s.Undo, FoundationToTableau: s.FoundationToTableau,
 		Mode: string(s.Mode), Rounds: s.Rounds, MaxPlayers: s.MaxPlayers, TimeLimitS: s.TimeLimitS, Public: s.Public,
-		Seed: s.Seed, CountdownS: s.CountdownS, Deals: s.Deals, Game: s.Game,
+		Seed: s.Seed, CountdownS: s.CountdownS, Deals: s.Deals, Game: s.Game, Rated: s.Rated,
 	}
 }
 
@@ -125,8 +125,17 @@ func wireInfo(in *match.MatchInfo) *protocol.MatchInfo {
 		ID: in.ID, Code: in.Code, Host: in.Host, Settings: wireSettings(in.Settings),
 		Players: convert(in.Players, func(m match.MemberInfo) protocol.MemberInfo { return protocol.MemberInfo(m) }),
 		State:   protocol.State(in.State), Round: in.Round, RoundID: in.RoundID, Spectators: in.Spectators, Quick: in.Quick,
-		Totals: wireTotals(in.Totals), NextMatch: in.NextMatch,
+		Totals: wireTotals(in.Totals), NextMatch: in.NextMatch, Ratings: wireRatings(in.Ratings),
 	}
+}
+
+// wireRatings is a round's rating changes on the wire; nil for nil.
+func wireRatings(rr *match.RoundRatings) *protocol.RoundRatings {
+	if rr == nil {
+		return nil
+	}
+	return &protocol.RoundRatings{RoundID: rr.RoundID, Unrated: rr.Unrated,
+		Changes: convert(rr.Changes, func(c match.RatingChange) protocol.RatingChange { return protocol.RatingChange(c) })}
 }
 
 // wireInfos is wireInfo of each.

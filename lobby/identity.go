@@ -151,6 +151,9 @@ func (l *Lobby) DeletePlayer(ctx context.Context, id string) error {
 		_ = l.LeaveMatch(ctx, id, mid)
 	}
 	l.announceSignedOut(ctx, id)
+	if l.cfg.Ratings != nil {
+		return l.cfg.Ratings.Forget(ctx, id)
+	}
 	return nil
 }
 

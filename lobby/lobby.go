@@ -108,6 +108,15 @@ type Config struct {
 	// OnRoundDealt and OnRoundOver count rounds for metrics; may be nil.
 	OnRoundDealt func()
 	OnRoundOver  func()
+	// Ratings keep the players' ratings, for rated matches (the
+	// backends'). nil: no match is rated, and quick matches are casual.
+	Ratings Ratings
+	// OnRated is called once a rated round is rated (true) or found to
+	// rate nobody (false); OnQuickSeated when a rated quick match starts,
+	// with how long its first player waited and the spread of its
+	// players' ratings (highest less lowest). For metrics; may be nil.
+	OnRated       func(rated bool)
+	OnQuickSeated func(wait time.Duration, spread float64)
 }
 
 // Defaults of Config.
@@ -153,6 +162,9 @@ type Lobby struct {
 	// quick holds the node's waiting quick-match requests, by the settings
 	// they asked for (see quick.go).
 	quick map[match.Settings]*quickQueue
+	// waiters are the players alone in a rated quick match this node
+	// seated, by player id (see quickrated.go); nil when none.
+	waiters map[string]*ratedWaiter
 
 	// open counts the open matches made on this node (see caps.go).
 	open openCount

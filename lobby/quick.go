@@ -92,7 +92,9 @@ func (r *quickReq) answer(info *match.MatchInfo, err error) {
 
 // QuickMatch joins an open public quick match with the same game, draw,
 // passes and scoring and a free seat, or makes one. A quick match starts by
-// itself when full, or a short wait after its second player joins.
+// itself when full, or a short wait after its second player joins. It is
+// rated, and seats players by rating (quickrated.go), unless p asks for a
+// casual one (rated false), a seed, or the lobby keeps no ratings.
 func (l *Lobby) QuickMatch(ctx context.Context, playerID string, p match.PartialSettings) (*match.MatchInfo, error) {
 	pl, err := l.Player(playerID)
 	if err != nil {
@@ -100,8 +102,12 @@ func (l *Lobby) QuickMatch(ctx context.Context, playerID string, p match.Partial
 	}
 	want := match.WithDefaults(p)
 	want.Public = true
+	want.Rated = l.cfg.Ratings != nil && (p.Rated == nil || *p.Rated) && want.Seed == ""
 	if err := want.Validate(); err != nil {
 		return nil, err
+	}
+	if want.Rated {
+		return l.quickRated(ctx, pl, want)
 	}
 	defer l.lockPlayer(playerID)()
 	cur, err := l.free(ctx, playerID)
@@ -306,7 +312,7 @@ func (l *Lobby) quickInto(ctx context.Context, id string, want match.Settings, r
 	}
 	s := info.Settings
 	if !info.Quick || len(info.Players) >= s.MaxPlayers || s.Variant() != want.Variant() || s.Draw != want.Draw ||
-		s.Passes != want.Passes || s.Scoring != want.Scoring ||
+		s.Passes != want.Passes || s.Scoring != want.Scoring || s.Rated != want.Rated ||
 		(s.Deals == match.DealsWinnable) != (want.Deals == match.DealsWinnable) {
 		return 0, nil
 	}

@@ -118,6 +118,9 @@ func (l *Lobby) matchConfig() match.Config {
 		if f := l.cfg.OnRoundResults; f != nil {
 			l.background(func() { f(r, results) })
 		}
+		if l.cfg.Ratings != nil {
+			l.background(func() { l.rateRound(r, results) })
+		}
 		if l.cfg.OnRoundOver != nil {
 			l.cfg.OnRoundOver()
 		}

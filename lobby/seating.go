@@ -3,6 +3,7 @@ package lobby
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -101,6 +102,9 @@ func (l *Lobby) CreateMatch(ctx context.Context, playerID string, p match.Partia
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	if s.Rated && l.cfg.Ratings == nil {
+		return nil, fmt.Errorf("%w: rated: this server keeps no ratings", match.ErrBadSettings)
+	}
 	defer l.lockPlayer(playerID)()
 	if err := l.checkFree(ctx, playerID); err != nil {
 		return nil, err
@@ -177,6 +181,7 @@ func (l *Lobby) join(ctx context.Context, m *match.Match, pl match.Player) error
 // undo: undoing a join that did land in a match that has started since
 // would forfeit the game of a player who was told they are not in it.
 func (l *Lobby) joinMany(ctx context.Context, m *match.Match, ps []match.Player) (int, error) {
+	l.withRatings(ctx, m.Settings, ps)
 	n, err := m.JoinMany(ctx, ps)
 	if err == nil || definitelyNotJoined(err) {
 		return n, err

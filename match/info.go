@@ -1,21 +1,27 @@
 package match
 
+import "time"
+
 // MatchInfo is a snapshot of a match, as its players and the lobby see it.
 // Its JSON is the protocol's "match" object, which the api's messages
 // carry as it is.
 type MatchInfo struct {
-	ID         string       `json:"id"`
-	Code       string       `json:"code"`
-	Host       string       `json:"host"`
-	Settings   Settings     `json:"settings"`
-	Players    []MemberInfo `json:"players"`
-	State      State        `json:"state"`
-	Round      int          `json:"round"`
-	RoundID    string       `json:"round_id,omitempty"`
-	Spectators int          `json:"spectators"`
-	Quick      bool         `json:"quick,omitempty"`
-	Totals     []Total      `json:"totals,omitempty"`
-	NextMatch  string       `json:"next_match,omitempty"` // the rematch, once made
+	ID         string        `json:"id"`
+	Code       string        `json:"code"`
+	Host       string        `json:"host"`
+	Settings   Settings      `json:"settings"`
+	Players    []MemberInfo  `json:"players"`
+	State      State         `json:"state"`
+	Round      int           `json:"round"`
+	RoundID    string        `json:"round_id,omitempty"`
+	Spectators int           `json:"spectators"`
+	Quick      bool          `json:"quick,omitempty"`
+	Totals     []Total       `json:"totals,omitempty"`
+	NextMatch  string        `json:"next_match,omitempty"` // the rematch, once made
+	Ratings    *RoundRatings `json:"ratings,omitempty"`    // the last rated round's changes
+	// OpenedAt is when the match was made: how long a quick match's
+	// players have waited.
+	OpenedAt time.Time `json:"opened_at"`
 }
 
 // MemberInfo is one player of a match.
@@ -24,6 +30,9 @@ type MemberInfo struct {
 	Name      string `json:"name"`
 	Ready     bool   `json:"ready"`
 	Connected bool   `json:"connected"`
+	// Rating and Provisional as in Player: rated matches only.
+	Rating      int  `json:"rating,omitempty"`
+	Provisional bool `json:"provisional,omitempty"`
 }
 
 // A Total is one player's line of the match totals. The match's record

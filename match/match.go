@@ -90,6 +90,7 @@ type record struct {
 	Code       string            `json:"code"`
 	Settings   Settings          `json:"settings"`
 	Quick      bool              `json:"quick,omitempty"`
+	Opened     time.Time         `json:"opened"` // when the match was made
 	Host       string            `json:"host,omitempty"`
 	Members    []*member         `json:"members"`
 	Spectators map[string]bool   `json:"spectators,omitempty"`
@@ -101,11 +102,12 @@ type record struct {
 	TimerAt    time.Time         `json:"timer_at"`
 	// The last round_over and the match_over, sent again to a player who
 	// resumes between rounds or after the match.
-	LastOver  *RoundOver `json:"last_round_over,omitempty"`
-	MatchOver *MatchOver `json:"match_over_event,omitempty"`
-	NextMatch string     `json:"next_match,omitempty"`
-	Joins     int        `json:"joins"`
-	Void      string     `json:"void,omitempty"` // why the match was voided
+	LastOver  *RoundOver    `json:"last_round_over,omitempty"`
+	MatchOver *MatchOver    `json:"match_over_event,omitempty"`
+	NextMatch string        `json:"next_match,omitempty"`
+	Ratings   *RoundRatings `json:"ratings,omitempty"`
+	Joins     int           `json:"joins"`
+	Void      string        `json:"void,omitempty"` // why the match was voided
 	// Nodes is the node each member and spectator last connected through:
 	// a node tells the others of standings changes only when someone
 	// watches from another node.
@@ -134,7 +136,7 @@ func New(id, code string, s Settings, quick bool, cfg Config) (*Match, error) {
 	}
 	m := newReplica(id, cfg)
 	m.st = record{
-		ID: id, Code: code, Settings: s, Quick: quick, State: StateOpen,
+		ID: id, Code: code, Settings: s, Quick: quick, State: StateOpen, Opened: time.Now(),
 		Members: []*member{}, Spectators: map[string]bool{}, Totals: map[string]*Total{},
 	}
 	rec := mustJSON(&m.st)
@@ -313,13 +315,15 @@ func (m *Match) snapshot() *MatchInfo {
 	info := &MatchInfo{
 		ID: m.st.ID, Code: m.st.Code, Host: m.st.Host, Settings: m.st.Settings, State: m.st.State, Round: m.st.RoundN,
 		Spectators: len(m.st.Spectators), Quick: m.st.Quick, NextMatch: m.st.NextMatch, Players: []MemberInfo{},
+		Ratings: m.st.Ratings, OpenedAt: m.st.Opened,
 	}
 	if m.st.Round != nil {
 		info.RoundID = m.st.Round.ID
 	}
 	for _, mb := range m.st.Members {
 		if !mb.Left {
-			info.Players = append(info.Players, MemberInfo{PlayerID: mb.ID, Name: mb.Name, Ready: mb.Ready, Connected: mb.Connected})
+			info.Players = append(info.Players, MemberInfo{PlayerID: mb.ID, Name: mb.Name, Ready: mb.Ready, Connected: mb.Connected,
+				Rating: mb.Rating, Provisional: mb.Provisional})
 		}
 	}
 	if len(m.st.Totals) > 0 {

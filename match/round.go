@@ -146,6 +146,11 @@ func (r *Round) setPhase(phase string, endMs int64) {
 type Player struct {
 	ID   string `json:"player_id"`
 	Name string `json:"name"`
+	// Rating is the player's rating in the match's game and draw when they
+	// were seated (or after its last rated round), in a rated match only;
+	// Provisional marks one not yet established.
+	Rating      int  `json:"rating,omitempty"`
+	Provisional bool `json:"provisional,omitempty"`
 }
 
 // Running reports whether the round takes moves now.

@@ -59,6 +59,10 @@ type Settings struct {
 	// the JSON, as in the rules, so Klondike's settings read and write as
 	// they always did; "klondike" is read too and made "").
 	Game string `json:"game,omitempty"`
+	// Rated rounds change their players' ratings (lobby.Ratings). A quick
+	// match is rated unless it asks not to be; a created match only when it
+	// asks to be.
+	Rated bool `json:"rated,omitempty"`
 }
 
 // The values of Settings.Deals.
@@ -136,6 +140,9 @@ func WithDefaults(p PartialSettings) Settings {
 	if p.Deals != nil {
 		s.Deals = *p.Deals
 	}
+	if p.Rated != nil {
+		s.Rated = *p.Rated
+	}
 	return s
 }
 
@@ -156,6 +163,7 @@ type PartialSettings struct {
 	CountdownS          *int    `json:"countdown_s,omitempty"`
 	Deals               *string `json:"deals,omitempty"`
 	Game                *string `json:"game,omitempty"`
+	Rated               *bool   `json:"rated,omitempty"`
 }
 
 // DefaultPasses returns the passes of a game whose settings leave them
@@ -218,6 +226,8 @@ func (s Settings) Validate() error {
 		return bad("deals winnable with a seed: the seed already fixes the deal")
 	case s.Deals == DealsWinnable && !Solvable(s.Variant()):
 		return bad("deals winnable: %s", ErrNotSolvable)
+	case s.Rated && s.Seed != "":
+		return bad("rated with a seed: a known deal can be studied beforehand, so it rates nobody")
 	}
 	if s.Seed != "" {
 		if _, err := strconv.ParseUint(s.Seed, 10, 64); err != nil {

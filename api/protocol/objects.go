@@ -38,7 +38,8 @@ type Settings struct {
 	Seed                string `json:"seed,omitempty"` // a known deal's number, for every round
 	CountdownS          int    `json:"countdown_s"`
 	Deals               string `json:"deals"`
-	Game                string `json:"game,omitempty"` // "" for Klondike
+	Game                string `json:"game,omitempty"`  // "" for Klondike
+	Rated               bool   `json:"rated,omitempty"` // the match's rounds change ratings
 }
 
 // Rules returns the rules the settings play under.
@@ -80,6 +81,7 @@ type PartialSettings struct {
 	CountdownS          *int    `json:"countdown_s,omitempty"`
 	Deals               *string `json:"deals,omitempty"`
 	Game                *string `json:"game,omitempty"`
+	Rated               *bool   `json:"rated,omitempty"`
 }
 
 // State is the phase of a match.
@@ -96,26 +98,48 @@ const (
 
 // MatchInfo is a match's snapshot.
 type MatchInfo struct {
-	ID         string       `json:"id"`
-	Code       string       `json:"code"`
-	Host       string       `json:"host"`
-	Settings   Settings     `json:"settings"`
-	Players    []MemberInfo `json:"players"`
-	State      State        `json:"state"`
-	Round      int          `json:"round"`
-	RoundID    string       `json:"round_id,omitempty"`
-	Spectators int          `json:"spectators"`
-	Quick      bool         `json:"quick,omitempty"`
-	Totals     []Total      `json:"totals,omitempty"`
-	NextMatch  string       `json:"next_match,omitempty"` // the rematch, once made
+	ID         string        `json:"id"`
+	Code       string        `json:"code"`
+	Host       string        `json:"host"`
+	Settings   Settings      `json:"settings"`
+	Players    []MemberInfo  `json:"players"`
+	State      State         `json:"state"`
+	Round      int           `json:"round"`
+	RoundID    string        `json:"round_id,omitempty"`
+	Spectators int           `json:"spectators"`
+	Quick      bool          `json:"quick,omitempty"`
+	Totals     []Total       `json:"totals,omitempty"`
+	NextMatch  string        `json:"next_match,omitempty"` // the rematch, once made
+	Ratings    *RoundRatings `json:"ratings,omitempty"`    // the last rated round's changes
 }
 
 // MemberInfo is one player of a match.
 type MemberInfo struct {
-	PlayerID  string `json:"player_id"`
-	Name      string `json:"name"`
-	Ready     bool   `json:"ready"`
-	Connected bool   `json:"connected"`
+	PlayerID    string `json:"player_id"`
+	Name        string `json:"name"`
+	Ready       bool   `json:"ready"`
+	Connected   bool   `json:"connected"`
+	Rating      int    `json:"rating,omitempty"`      // rated matches: the player's rating in its game and draw
+	Provisional bool   `json:"provisional,omitempty"` // the rating is not yet established
+}
+
+// RoundRatings are a rated round's rating changes; Unrated says why a
+// rated round changed none.
+type RoundRatings struct {
+	RoundID string         `json:"round_id"`
+	Changes []RatingChange `json:"changes,omitempty"`
+	Unrated string         `json:"unrated,omitempty"`
+}
+
+// RatingChange is one player's rating before and after a rated round.
+type RatingChange struct {
+	PlayerID    string `json:"player_id"`
+	Name        string `json:"name"`
+	Place       int    `json:"place"` // in the ranking rated: 1 first, ties share a place
+	Before      int    `json:"before"`
+	After       int    `json:"after"`
+	Change      int    `json:"change"`
+	Provisional bool   `json:"provisional,omitempty"` // after the round
 }
 
 // Total is a player's standing in a match over its rounds.
