@@ -93,6 +93,8 @@ type Backends struct {
 	// Allowances count the limits per player and address that every node
 	// sharing the backends shares.
 	Allowances lobby.Allowances
+	// Ratings keep the players' ratings, the rated rounds and the ladders.
+	Ratings lobby.Ratings
 	// Redis is the client of the Redis backends, for a caller that reads
 	// the server's own figures; nil for the memory backends.
 	Redis redis.UniversalClient
@@ -124,7 +126,7 @@ func Open(ctx context.Context, url string, o Options) (*Backends, error) {
 		m := memstore.NewBackends()
 		return &Backends{
 			Store: m.Store, Coord: m.Coord, Players: m.Players, Challenges: m.Challenges, Records: m.Challenges, Allowances: m.Allowances,
-			close: func() error { return nil },
+			Ratings: m.Ratings, close: func() error { return nil },
 		}, nil
 	}
 	if o.Logger != nil {
@@ -140,7 +142,7 @@ func Open(ctx context.Context, url string, o Options) (*Backends, error) {
 	}
 	return &Backends{
 		Store: r.Store, Coord: r.Coord, Players: r.Players, Challenges: r.Challenges, Records: r.Challenges,
-		Allowances: r.Allowances, Redis: r.Client, close: r.Close,
+		Allowances: r.Allowances, Ratings: r.Ratings, Redis: r.Client, close: r.Close,
 	}, nil
 }
 

@@ -36,8 +36,8 @@ type Options struct {
 	// Cluster says that URL names a Redis Cluster.
 	Cluster bool
 	// Config is the Store's and the Coord's (key prefix, TTL, batching,
-	// durability); its Prefix is the Players', the Challenges' and the
-	// Allowances' too.
+	// durability); its Prefix is the Players', the Challenges', the
+	// Allowances' and the Ratings' too.
 	Config Config
 	// DialTimeout bounds making a connection (default DefaultDialTimeout),
 	// IOTimeout each read and each write (default DefaultIOTimeout).
@@ -53,8 +53,8 @@ type Options struct {
 // logs and standings (Store), the matches' records and the lobby's indexes
 // (Coord), the players with their
 // credentials (Players), the challenges with the players' records
-// (Challenges), and the counts of the limits per player and address
-// (Allowances).
+// (Challenges), the counts of the limits per player and address
+// (Allowances), and the players' ratings (Ratings).
 type Backends struct {
 	Client     redis.UniversalClient
 	Store      *Store
@@ -62,6 +62,7 @@ type Backends struct {
 	Players    *Players
 	Challenges *Challenges
 	Allowances *Allowances
+	Ratings    *Ratings
 }
 
 // dialerRetries is how many times a connection is dialled for one command:
@@ -133,6 +134,7 @@ func Open(o Options) (*Backends, error) {
 		Players:    NewPlayers(c, o.Config.Prefix),
 		Challenges: NewChallenges(c, o.Config.Prefix),
 		Allowances: NewAllowances(c, o.Config.Prefix),
+		Ratings:    NewRatings(c, o.Config.Prefix),
 	}, nil
 }
 
