@@ -338,18 +338,5 @@ func fromSortable(u uint64) float64 {
 	return math.Float64frombits(^u)
 }
 
-// glicko2Scale converts deviations to the Glicko-2 scale (rating's scale).
-const glicko2Scale = 173.7178
-
-// lapseMicros returns when r, established, becomes provisional with no
-// further round, in microseconds since 1970: when AsOf's deviation passes
-// rating.ProvisionalRD, which is t = (φp² − φ²)/σ² periods after r.At. It
-// is +Inf when that never happens (no time, or no volatility).
-func lapseMicros(r rating.Rating) float64 {
-	phi, phiP := r.Deviation/glicko2Scale, rating.ProvisionalRD/glicko2Scale
-	t := (phiP*phiP - phi*phi) / (r.Volatility * r.Volatility)
-	if r.At.IsZero() || math.IsNaN(t) || math.IsInf(t, 0) {
-		return math.Inf(1)
-	}
-	return float64(r.At.UnixMicro()) + t*float64(rating.Period.Microseconds())
-}
+// lapseMicros is when r lapses (rating.Rating.LapseMicros).
+func lapseMicros(r rating.Rating) float64 { return r.LapseMicros() }

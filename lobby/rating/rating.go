@@ -53,3 +53,17 @@ func (r Rating) AsOf(now time.Time) Rating {
 
 // Display is the rating rounded to a whole number, as shown to players.
 func (r Rating) Display() int { return int(math.Round(r.Rating)) }
+
+// LapseMicros is when r, established, turns provisional again if no rated
+// round comes first, in Unix microseconds (AsOf's growth reaching
+// ProvisionalRD); +Inf when it never does (never rated, or no volatility).
+// The stores keep it to drop lapsed players from the ladders as they read.
+func (r Rating) LapseMicros() float64 {
+	phi, phiP := r.Deviation/scale, ProvisionalRD/scale
+	t := (phiP*phiP - phi*phi) / (r.Volatility * r.Volatility)
+	at := float64(r.At.UnixMicro()) + t*float64(Period.Microseconds())
+	if r.At.IsZero() || math.IsNaN(at) || math.IsInf(at, 0) {
+		return math.Inf(1)
+	}
+	return at
+}

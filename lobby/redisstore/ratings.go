@@ -400,18 +400,11 @@ func parsePoint(v string) (lobby.RatingPoint, error) {
 // formatFloat writes f exactly, in a form Redis reads as a score.
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
-// glicko2Scale converts deviations to the Glicko-2 scale (rating's scale).
-const glicko2Scale = 173.7178
-
-// lapseScore returns when r, established, becomes provisional with no
-// further round, in microseconds since 1970: when AsOf's deviation passes
-// rating.ProvisionalRD, which is t = (φp² − φ²)/σ² periods after r.At;
-// "+inf" when that never happens (no time, or no volatility).
+// lapseScore is when r lapses (rating.Rating.LapseMicros) as a score:
+// whole microseconds, or "+inf" for never.
 func lapseScore(r rating.Rating) string {
-	phi, phiP := r.Deviation/glicko2Scale, rating.ProvisionalRD/glicko2Scale
-	t := (phiP*phiP - phi*phi) / (r.Volatility * r.Volatility)
-	at := float64(r.At.UnixMicro()) + t*float64(rating.Period.Microseconds())
-	if r.At.IsZero() || math.IsNaN(at) || math.IsInf(at, 0) {
+	at := r.LapseMicros()
+	if math.IsInf(at, 1) {
 		return "+inf"
 	}
 	return strconv.FormatFloat(math.Floor(at), 'f', 0, 64)
