@@ -11,13 +11,14 @@ import (
 // A deleted player's games stay published, so that boards and replays can
 // still be verified from the seed and the move logs, but under
 // lobby.DeletedName: the published views (replays, leaderboards, boards,
-// a challenge's maker) ask the players' store which of their players are
-// deleted as they are served. Pushes during a live round are not: a
-// player deleted mid-round leaves the round first (lobby.DeletePlayer).
+// a challenge's maker, ladders, rated rounds' records) ask the players'
+// store which of their players are deleted as they are served. Pushes
+// during a live round are not: a player deleted mid-round leaves the round
+// first (lobby.DeletePlayer).
 
 // named is a published value with a player's id and name.
 type named interface {
-	match.Entry | match.BoardEntry | match.PlayerReplay
+	match.Entry | match.BoardEntry | match.PlayerReplay | ladderEntry | lobby.RatedPlayer
 }
 
 // anonymize renames the deleted players among vs. On a store error the
@@ -50,6 +51,10 @@ func idOf[T named](v *T) string {
 		return v.PlayerID
 	case *match.PlayerReplay:
 		return v.PlayerID
+	case *ladderEntry:
+		return v.PlayerID
+	case *lobby.RatedPlayer:
+		return v.PlayerID
 	}
 	return ""
 }
@@ -61,6 +66,10 @@ func setName[T named](v *T, name string) {
 	case *match.BoardEntry:
 		v.Name = name
 	case *match.PlayerReplay:
+		v.Name = name
+	case *ladderEntry:
+		v.Name = name
+	case *lobby.RatedPlayer:
 		v.Name = name
 	}
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 	"runtime"
+	"time"
 
 	"klondike/api/ws"
 
@@ -51,6 +52,15 @@ type Metrics struct {
 
 	StoreSeconds *prometheus.HistogramVec // klondike_store_operation_duration_seconds{op}
 	StoreErrors  *prometheus.CounterVec   // klondike_store_errors_total{op}
+
+	// RatedRounds counts the rated rounds this node rated, by result:
+	// rated (ratings changed) or unrated (the round rated nobody).
+	RatedRounds *prometheus.CounterVec // klondike_rated_rounds_total{result}
+	// QuickWait and QuickSpread observe a rated quick match as another
+	// player is seated in it: how long it had waited, and how far apart
+	// its players' ratings are (highest less lowest).
+	QuickWait   prometheus.Histogram // klondike_quick_wait_seconds
+	QuickSpread prometheus.Histogram // klondike_quick_rating_spread
 }
 
 // The fixed label values, made present (at zero) from the start so that
@@ -118,6 +128,24 @@ func NewMetrics(version string) *Metrics {
 		StoreErrors: f(prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "klondike_store_errors_total", Help: "Failed store operations, by operation.",
 		}, []string{"op"})).(*prometheus.CounterVec),
+		RatedRounds: f(prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "klondike_rated_rounds_total", Help: "Rated rounds over, by result: rated (ratings changed) or unrated (the round rated nobody).",
+		}, []string{"result"})).(*prometheus.CounterVec),
+		// The window opens to anyone after lobby.RatedMaxWait; the buckets
+		// reach past it to show the waits that run over.
+		QuickWait: f(prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "klondike_quick_wait_seconds",
+			Help:    "How long a rated quick match had waited when another player was seated in it.",
+			Buckets: []float64{.1, .25, .5, 1, 2.5, 5, 10, 15, 20, 25, 30, 45, 60},
+		})).(prometheus.Histogram),
+		// The window starts at lobby.RatedWindow and widens by
+		// lobby.RatedWiden a second: the top bucket is a match seated
+		// near the end of the wait.
+		QuickSpread: f(prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "klondike_quick_rating_spread",
+			Help:    "The spread of a rated quick match's players' ratings (highest less lowest) when another player was seated in it.",
+			Buckets: []float64{0, 25, 50, 100, 150, 200, 300, 400, 500, 700, 1000},
+		})).(prometheus.Histogram),
 	}
 	for _, r := range rejectReasons {
 		m.Rejected.WithLabelValues(r)
@@ -127,6 +155,9 @@ func NewMetrics(version string) *Metrics {
 	}
 	for _, op := range storemetrics.Ops {
 		m.StoreErrors.WithLabelValues(op)
+	}
+	for _, r := range []string{"rated", "unrated"} {
+		m.RatedRounds.WithLabelValues(r)
 	}
 	for _, kind := range []string{"challenge", "daily"} {
 		for _, ev := range []string{"created", "started", "finished"} {
@@ -179,6 +210,23 @@ func (m *Metrics) Handler() http.Handler {
 // OnEvent).
 func (m *Metrics) CountChallengeEvent(kind, event string) {
 	m.Challenges.WithLabelValues(kind, event).Inc()
+}
+
+// CountRated counts a rated round over (a lobby.Config's OnRated): rated
+// when it changed ratings, unrated when it rated nobody.
+func (m *Metrics) CountRated(rated bool) {
+	result := "unrated"
+	if rated {
+		result = "rated"
+	}
+	m.RatedRounds.WithLabelValues(result).Inc()
+}
+
+// ObserveQuickSeated records a rated quick match seating another player
+// (a lobby.Config's OnQuickSeated): its wait and its ratings' spread.
+func (m *Metrics) ObserveQuickSeated(wait time.Duration, spread float64) {
+	m.QuickWait.Observe(wait.Seconds())
+	m.QuickSpread.Observe(spread)
 }
 
 // ObserveStore records one store operation (a storemetrics.Observer):

@@ -20,6 +20,10 @@ type (
 	RecordsReply              = recordsReply
 	ChallengeLeaderboardReply = challengeLeaderboardReply
 	ChallengeReplayReply      = challengeReplayReply
+	LadderReply               = ladderReply
+	LadderEntry               = ladderEntry
+	RatedRoundReply           = ratedRoundReply
+	PlayerRating              = playerRating
 )
 
 // The answers of the players' and passkeys' routes, and the body that

@@ -36,6 +36,7 @@ import (
 	"klondike/lobby"
 	"klondike/lobby/challenge"
 	"klondike/lobby/memstore"
+	"klondike/lobby/rating"
 	"klondike/match"
 )
 
@@ -886,7 +887,7 @@ func TestOpenAPI(t *testing.T) {
 
 	// The web client: its pages, an asset of each type, a page the
 	// browser has, the icon's redirect, and paths of no page or asset.
-	for _, p := range []string{"/", "/daily", "/m/VJPYET", "/deal/1", "/c/cf0335bbf400a/", "/p/0123456789abcdef", "/privacy", "/index.html"} {
+	for _, p := range []string{"/", "/daily", "/m/VJPYET", "/deal/1", "/c/cf0335bbf400a/", "/p/0123456789abcdef", "/ladder", "/ladder/klondike/3", "/privacy", "/index.html"} {
 		c.get(base + p)
 	}
 	for _, a := range []string{"app.css", "js/app.js", "favicon.svg"} {
@@ -1094,6 +1095,13 @@ func TestOpenAPI(t *testing.T) {
 		}
 	}
 
+	// The ladders (ratings_test.go tests what they do): an empty one, a bad
+	// draw, a game of no name; a round that rated nobody.
+	c.get(base + "/api/v1/ladder/klondike/3")
+	c.get(base + "/api/v1/ladder/klondike/2")
+	c.get(base + "/api/v1/ladder/spider/3")
+	c.get(base + "/api/v1/rounds/" + roundID + "/ratings")
+
 	// Paths under /api/v1 that no route takes, and wrong methods.
 	c.get(base + "/api/v1/")
 	c.do(http.MethodPost, base+"/api/v1/matches", nil)
@@ -1108,11 +1116,13 @@ func TestOpenAPI(t *testing.T) {
 	coord := &faultCoord{Coord: memstore.NewCoord()}
 	mem := memstore.NewBackends()
 	store := &faultChallenges{Store: mem.Challenges, records: mem.Challenges, coord: coord}
+	ratings := &faultRatings{Ratings: mem.Ratings}
 	down := servertest.New(servertest.Config{
 		Logger:     slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Coord:      coord,
 		Challenges: store,
 		Records:    store,
+		Ratings:    ratings,
 		Limits:     api.Limits{MaxConnsPerIP: 1},
 	})
 	hs := httptest.NewServer(down)
@@ -1120,8 +1130,18 @@ func TestOpenAPI(t *testing.T) {
 		down.Close()
 		hs.Close()
 	})
+	// A ladder and a rated round's record, seeded.
+	seedLadder(t, mem.Ratings, "klondike/3", "00000000000000f1", []seedPlayer{
+		{id: "00000000000000a1", name: "ann", rating: 1700, at: time.Now()},
+		{id: "00000000000000a2", name: "abe", rating: 1600, at: time.Now()},
+	})
+	c.get(hs.URL + "/api/v1/ladder/klondike/3?limit=1&around=00000000000000a2")
+	c.get(hs.URL + "/api/v1/rounds/00000000000000f1/ratings")
 	for _, err := range []error{fmt.Errorf("%w: down", match.ErrUnavailable), errors.New("a broken record")} {
 		coord.set(err)
+		ratings.set(err)
+		c.get(hs.URL + "/api/v1/ladder/klondike/3")
+		c.get(hs.URL + "/api/v1/rounds/00000000000000f1/ratings")
 		c.get(hs.URL + "/api/v1/matches")
 		c.get(hs.URL + "/api/v1/rounds/0123456789abcdef/leaderboard")
 		c.get(hs.URL + "/api/v1/rounds/0123456789abcdef/replay")
@@ -1253,6 +1273,16 @@ func TestOpenAPIMatchesGoTypes(t *testing.T) {
 		"LoginCeremony":        reflect.TypeFor[api.CeremonyReply](),
 		"CreationOptions":      reflect.TypeFor[webauthnproto.CredentialCreation](),
 		"RequestOptions":       reflect.TypeFor[webauthnproto.CredentialAssertion](),
+
+		"RoundRatings": reflect.TypeFor[match.RoundRatings](),
+		"RatingChange": reflect.TypeFor[match.RatingChange](),
+		"PlayerRating": reflect.TypeFor[api.PlayerRating](),
+		"RatingPoint":  reflect.TypeFor[lobby.RatingPoint](),
+		"Ladder":       reflect.TypeFor[api.LadderReply](),
+		"LadderEntry":  reflect.TypeFor[api.LadderEntry](),
+		"RatedRound":   reflect.TypeFor[api.RatedRoundReply](),
+		"RatedPlayer":  reflect.TypeFor[lobby.RatedPlayer](),
+		"Rating":       reflect.TypeFor[rating.Rating](),
 	}
 	g := goSchemas{doc: doc, names: map[reflect.Type]string{}}
 	for name, typ := range types {
@@ -1405,6 +1435,8 @@ func (g goSchemas) value(at string, s map[string]any, typ reflect.Type, nullable
 		want["boolean"] = true
 	case typ.Kind() >= reflect.Int && typ.Kind() <= reflect.Uint64:
 		want["integer"] = true
+	case typ.Kind() == reflect.Float32 || typ.Kind() == reflect.Float64:
+		want["number"] = true
 	case typ.Kind() == reflect.Slice || typ.Kind() == reflect.Array:
 		want["array"] = true
 		if err := g.value(at+"/items", obj(s, "items"), typ.Elem(), false); err != nil {

@@ -63,6 +63,7 @@ type profile struct {
 	DailyStreak int                       `json:"daily_streak"`
 	Recent      []recentGame              `json:"recent"`
 	Challenges  []madeChallenge           `json:"challenges"`
+	Ratings     []playerRating            `json:"ratings"`
 }
 
 // passkeyInfo is what the player is shown of one of its passkeys.
@@ -130,7 +131,7 @@ func (s *Server) asPlayer(h func(ctx context.Context, w http.ResponseWriter, r *
 
 // profileOf gathers a player's public profile.
 func (s *Server) profileOf(ctx context.Context, p lobby.Player) (profile, error) {
-	pr := profile{Player: infoOf(p), Recent: []recentGame{}, Challenges: []madeChallenge{}}
+	pr := profile{Player: infoOf(p), Recent: []recentGame{}, Challenges: []madeChallenge{}, Ratings: []playerRating{}}
 	rs, err := s.Challenges.Records(ctx, p.ID)
 	if err != nil {
 		return pr, err
@@ -158,7 +159,8 @@ func (s *Server) profileOf(ctx context.Context, p lobby.Player) (profile, error)
 			ID: c.ID, Variant: c.Variant, OpensAt: c.OpensAt, ClosesAt: c.ClosesAt, ClosedEarly: c.ClosedEarly, URL: ChallengeURL(&c),
 		})
 	}
-	return pr, nil
+	pr.Ratings, err = s.ratingsOf(ctx, p.ID)
+	return pr, err
 }
 
 // player answers GET /api/v1/players/{id}: the player's public profile.

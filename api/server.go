@@ -153,6 +153,8 @@ func (s *Server) routes() []route {
 		{"GET " + apiPrefix + "/matches", http.HandlerFunc(s.listMatches)},
 		{"GET " + apiPrefix + "/rounds/{id}/leaderboard", http.HandlerFunc(s.leaderboard)},
 		{"GET " + apiPrefix + "/rounds/{id}/replay", http.HandlerFunc(s.replay)},
+		{"GET " + apiPrefix + "/rounds/{id}/ratings", http.HandlerFunc(s.roundRatings)},
+		{"GET " + apiPrefix + "/ladder/{game}/{draw}", http.HandlerFunc(s.ladder)},
 		{"GET " + apiPrefix + "/daily", http.HandlerFunc(s.daily)},
 		{"GET " + apiPrefix + "/players/{id}/records", http.HandlerFunc(s.records)},
 		{"GET " + apiPrefix + "/players/{id}", http.HandlerFunc(s.player)},

@@ -21,7 +21,8 @@ type MatchInfo struct {
 	Ratings    *RoundRatings `json:"ratings,omitempty"`    // the last rated round's changes
 	// OpenedAt is when the match was made: how long a quick match's
 	// players have waited.
-	OpenedAt time.Time `json:"opened_at"`
+	// Not published: the record keeps it (and Info reads it from there).
+	OpenedAt time.Time `json:"-"`
 }
 
 // MemberInfo is one player of a match.

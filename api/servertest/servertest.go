@@ -28,6 +28,10 @@ type Config struct {
 	Challenges challenge.Store
 	Records    challenge.RecordStore
 	Allowances lobby.Allowances
+	Ratings    lobby.Ratings
+	// NoRatings makes a lobby that keeps no ratings (lobby.Config's
+	// Ratings nil) rather than one on the memory ratings.
+	NoRatings bool
 
 	// The lobby's settings (lobby.Config; MaxOpenMatches and
 	// MaxOpenMatchesPerIP are its MaxOpen and MaxOpenPerIP).
@@ -52,7 +56,8 @@ type Config struct {
 // New returns the server of cfg; its Close stops it, the lobby and the
 // challenge service included, and leaves the backends open.
 func New(cfg Config) *api.Server {
-	if cfg.Store == nil || cfg.Players == nil || cfg.Coord == nil || cfg.Challenges == nil || cfg.Records == nil || cfg.Allowances == nil {
+	if cfg.Store == nil || cfg.Players == nil || cfg.Coord == nil || cfg.Challenges == nil || cfg.Records == nil || cfg.Allowances == nil ||
+		(cfg.Ratings == nil && !cfg.NoRatings) {
 		mem := memstore.NewBackends()
 		cfg.Store = cmp.Or(cfg.Store, match.Store(mem.Store))
 		cfg.Players = cmp.Or(cfg.Players, lobby.Players(mem.Players))
@@ -60,6 +65,9 @@ func New(cfg Config) *api.Server {
 		cfg.Challenges = cmp.Or(cfg.Challenges, challenge.Store(mem.Challenges))
 		cfg.Records = cmp.Or(cfg.Records, challenge.RecordStore(mem.Challenges))
 		cfg.Allowances = cmp.Or(cfg.Allowances, lobby.Allowances(mem.Allowances))
+		if !cfg.NoRatings {
+			cfg.Ratings = cmp.Or(cfg.Ratings, lobby.Ratings(mem.Ratings))
+		}
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -76,6 +84,7 @@ func New(cfg Config) *api.Server {
 		DataEpochEvery: cfg.DataEpochEvery, AbandonedAfter: cfg.AbandonedAfter,
 		MaxOpen: cfg.MaxOpenMatches, MaxOpenPerIP: cfg.MaxOpenMatchesPerIP, NewSessionsPerMinute: cfg.NewSessionsPerMinute,
 		OnRoundDealt: m.RoundsStarted.Inc, OnRoundOver: m.RoundsFinished.Inc, OnSignedOut: hub.SignedOut,
+		Ratings: cfg.Ratings, OnRated: m.CountRated, OnQuickSeated: m.ObserveQuickSeated,
 		AttemptRound:   func(ctx context.Context, id string) (*match.Round, error) { return ch.Round(ctx, id) },
 		OnRoundResults: func(r *match.Round, results []match.Entry) { ch.CountRound(r, results) },
 		OnDataLost:     func() { ch.DataLost() },

@@ -11,6 +11,7 @@
 //	GET /c/<id>           the client; its router shows that challenge
 //	GET /p/<id>           the client; its router shows that player's profile
 //	GET /privacy          the client; its router shows the privacy page
+//	GET /ladder/<g>/<d>   the client; its router shows the ladder of game g, draw d (/ladder: Klondike, draw 3)
 //	GET /static/<v>/…     the assets; <v> is a hash of their content, so they are immutable
 //
 // Everything else is 404, so that the handler can sit behind "GET /" on a mux
@@ -146,6 +147,9 @@ var (
 	// and digits, and the profile says when there is no such player.
 	profilePath = regexp.MustCompile(`^/p/[A-Za-z0-9]{1,32}/?$`)
 	privacyPath = regexp.MustCompile(`^/privacy/?$`)
+	// A ladder's game is a name of lower-case letters and underscores; the
+	// page says when the server has no such ladder.
+	ladderPath = regexp.MustCompile(`^/ladder(/[a-z_]{1,32}/[0-9]{1,2})?/?$`)
 )
 
 // isPage reports whether p is a path of the client's pages.
@@ -153,7 +157,7 @@ func isPage(p string) bool {
 	if p == "/" || p == "/index.html" {
 		return true
 	}
-	for _, re := range []*regexp.Regexp{matchPath, dealPath, dailyPath, challengePath, profilePath, privacyPath} {
+	for _, re := range []*regexp.Regexp{matchPath, dealPath, dailyPath, challengePath, profilePath, privacyPath, ladderPath} {
 		if re.MatchString(p) {
 			return true
 		}

@@ -33,7 +33,7 @@ func TestPagesServeTheClient(t *testing.T) {
 	h := Handler()
 	for _, p := range []string{"/", "/index.html", "/m/K7QX2M", "/m/k7qx2m/", "/deal/1", "/deal/18446744073709551615?draw=1",
 		"/daily", "/daily/", "/c/c0123456789ab", "/c/daily-2026-12-04-draw3/", "/p/51ce19722766c6cd", "/p/51CE19722766C6CD/",
-		"/privacy", "/privacy/"} {
+		"/privacy", "/privacy/", "/ladder", "/ladder/", "/ladder/klondike/3", "/ladder/double_klondike/1/"} {
 		r := get(t, h, "GET", p, nil)
 		if r.StatusCode != http.StatusOK {
 			t.Fatalf("GET %s: %d", p, r.StatusCode)
@@ -108,6 +108,7 @@ func TestNotFound(t *testing.T) {
 	v := Version()
 	for _, p := range []string{"/nope", "/m/", "/m/a/b", "/deal/x", "/deal/", "/daily/x", "/dailyx", "/c/", "/c/a/b", "/c/a.b",
 		"/c/" + strings.Repeat("a", 65), "/p/", "/p/a/b", "/p/a-b", "/p/" + strings.Repeat("a", 33), "/privacyx", "/privacy/x",
+		"/ladderx", "/ladder/klondike", "/ladder/klondike/x", "/ladder/Klondike/3", "/ladder/klondike/3/x", "/ladder/klondike/123",
 		"/static/", "/static/" + v + "/", "/static/" + v + "/index.html",
 		"/static/" + v + "/nope.js", "/static/" + v + "/../web.go", "/static/" + v, "/api/v1/whatever"} {
 		if r := get(t, h, "GET", p, nil); r.StatusCode != http.StatusNotFound {

@@ -44,6 +44,10 @@ type playConfig struct {
 	Code   string
 	Draw   int
 	Public bool // the match that Action "create" makes is listed in the lobby
+	// Rated makes the matches that create makes rated (--rated); Casual
+	// makes the quick matches that quick looks for casual (--casual),
+	// where they are rated otherwise.
+	Rated, Casual bool
 	// Window is how long the challenge that Action "create-challenge"
 	// makes stays open; 0 leaves it to the server (a day).
 	Window time.Duration
@@ -127,6 +131,17 @@ type playClient struct {
 	timerC   <-chan time.Time
 	lastMove time.Time
 
+	// The GETs of profile and ladder (ratings.go): fetches by request id
+	// until their answers come on fetched; httpStop cancels them at the end.
+	fetches  map[string]fetching
+	fetched  chan fetched
+	fetchers sync.WaitGroup
+	httpCtx  context.Context
+	httpStop context.CancelFunc
+	ladder   *ladderState // the ladder in view, for ladder next
+	// ratingsShown is the round whose rating changes were printed.
+	ratingsShown string
+
 	confirm    string // "resign" or "close" while waiting for y/N
 	elsewhere  bool   // another connection of the player plays its match (playing_elsewhere)
 	confirmArg string // what to close
@@ -164,10 +179,12 @@ func newPlayClient(cfg playConfig, in io.Reader, out io.Writer) *playClient {
 	}
 	d := *websocket.DefaultDialer
 	d.HandshakeTimeout = cfg.DialTimeout
+	httpCtx, httpStop := context.WithCancel(context.Background())
 	return &playClient{
 		cfg: cfg, in: in, out: out, dialer: d,
 		done: make(chan struct{}), frames: make(chan frame),
 		pending: map[string]request{}, token: cfg.Token, name: cfg.Name,
+		fetches: map[string]fetching{}, fetched: make(chan fetched), httpCtx: httpCtx, httpStop: httpStop,
 	}
 }
 
@@ -212,6 +229,8 @@ func (c *playClient) run(ctx context.Context) error {
 				continue
 			}
 			c.handle(f.data)
+		case f := <-c.fetched:
+			c.onFetched(f)
 		case line, ok := <-in:
 			if !ok {
 				lines = nil
@@ -237,10 +256,12 @@ func (c *playClient) shutdown() {
 		c.conn.Close()
 	}
 	close(c.done)
+	c.httpStop()
 	if c.timer != nil {
 		c.timer.Stop()
 	}
 	c.readers.Wait()
+	c.fetchers.Wait()
 }
 
 // replyWait returns how long input must still wait for replies: until the
@@ -259,6 +280,7 @@ func (c *playClient) expireRequests() {
 		if time.Since(r.at) >= c.cfg.ReplyWait {
 			c.printf("No reply to %s after %s; going on.\n", r.typ, c.cfg.ReplyWait)
 			delete(c.pending, id)
+			delete(c.fetches, id) // a late answer is dropped
 		}
 	}
 }
@@ -278,6 +300,12 @@ func (c *playClient) finished() bool {
 		if !c.eofNoted {
 			c.eofNoted = true
 			c.printf("(end of input: waiting for the match to end; Ctrl-C leaves)\n")
+		}
+		return false
+	}
+	if wait := c.ratingsWait(); wait > 0 {
+		if c.timerC == nil {
+			c.arm(wait) // to look again then
 		}
 		return false
 	}

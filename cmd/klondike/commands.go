@@ -114,16 +114,23 @@ func (c *playClient) command(line string) {
 		}
 		c.join(args[0])
 	case "create":
-		switch strings.ToLower(strings.Join(args, " ")) {
-		case "", "private":
-			c.create(false)
-		case "public":
-			c.create(true)
-		default:
-			c.printf("Usage: create [public]: a private match is joined by its code, a public one is also listed in the lobby.\n")
+		public, rated, ok := createWords(args)
+		if !ok {
+			c.printf("Usage: create [public] [rated]: a private match is joined by its code, a public one is also listed in the lobby; a rated one changes ratings.\n")
+			return
 		}
+		c.create(public, rated || c.cfg.Rated)
 	case "quick":
-		c.request(&protocol.CreateMatch{Type: protocol.TypeQuickMatch, Settings: c.settings()})
+		switch strings.ToLower(strings.Join(args, " ")) {
+		case "":
+			c.quick(c.cfg.Casual)
+		case "rated":
+			c.quick(false)
+		case "casual":
+			c.quick(true)
+		default:
+			c.printf("Usage: quick [casual]: a quick match is rated; quick casual looks for one that is not.\n")
+		}
 	case "spectate":
 		if len(args) != 1 {
 			c.printf("Usage: spectate MATCH_ID\n")
@@ -189,6 +196,18 @@ func (c *playClient) command(line string) {
 			m.PlayerID = args[0]
 		}
 		c.request(m)
+	case "profile", "ratings":
+		if len(args) > 1 {
+			c.printf("Usage: profile [PLAYER_ID or the name of a player of your match]\n")
+			return
+		}
+		c.showProfile(strings.Join(args, ""))
+	case "ladder":
+		if len(args) > 1 {
+			c.printf("Usage: ladder [GAME/DRAW], such as ladder klondike/1; ladder next for the next page.\n")
+			return
+		}
+		c.ladderCommand(strings.Join(args, ""))
 	case "close":
 		if len(args) > 1 {
 			c.printf("Usage: close [CHALLENGE_ID]\n")
@@ -213,7 +232,25 @@ func (c *playClient) command(line string) {
 var playCommands = []string{
 	"help", "quit", "exit", "board", "leaderboard", "moves", "ready", "unready", "start",
 	"resign", "join", "create", "quick", "spectate", "list", "leave", "rematch",
-	"daily", "challenge", "records", "close",
+	"daily", "challenge", "records", "close", "profile", "ratings", "ladder",
+}
+
+// createWords reads create's words, in any order: public (or private),
+// and rated. ok is false for any other word.
+func createWords(args []string) (public, rated, ok bool) {
+	for _, a := range args {
+		switch strings.ToLower(a) {
+		case "public":
+			public = true
+		case "private":
+			public = false
+		case "rated":
+			rated = true
+		default:
+			return false, false, false
+		}
+	}
+	return public, rated, true
 }
 
 // unknownCommand answers a word that is neither a command nor a move,
@@ -289,9 +326,11 @@ Commands:
   lb         print the leaderboard       resign   give up this round (y/N)
   ready      say you are ready           unready  take it back
   start      start the match (host)      leave    leave the match
-  join CODE  join a match                quick    join a quick match
+  join CODE  join a match                quick    join a rated quick match
+  quick casual   join a quick match that changes no rating
   create     create a private match: players join it by its code
   create public  create a public match: it shows in the lobby's list
+  create [public] rated  create a rated match (created ones are casual)
   list       list open public matches    list more  the next page of them
   spectate MATCH_ID  watch a match       rematch  play again, same players
   help       this text                   quit     leave (your seat is kept)
@@ -304,6 +343,11 @@ Daily deals and challenges: a deal everyone plays once, on their own clock.
   board      after your game: the round's board, top 10 and you (board ID: any)
   lb         that board again, fresh    records [PLAYER_ID]  records by variant
   close [ID] close your challenge now (y/N): its deal and replays go public
+Ratings: one a game and draw; rated rounds change them ("1500?" is provisional).
+  profile [PLAYER]  your ratings (or a player's: id, or name in your match),
+             ladder places and a sparkline of each one's history
+  ladder [GAME/DRAW]  the top of a ladder (default your match's game and draw)
+             and your place among your neighbours; ladder next: the next page
 Scores: Game score = your move points, on your board.
   ` + timedScoreNote + `  Leaderboards show the timed score with standard scoring; vegas and none have
   no time penalty, so they show the game score.

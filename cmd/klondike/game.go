@@ -24,6 +24,7 @@ type roundState struct {
 	lastSeq          int          // the last move acknowledged
 	pending          *pendingMove // the move awaiting its answer
 	over             bool
+	overAt           time.Time // when we learnt that the round is over
 	leaderboard      []protocol.Entry
 	lbKey            string // what the last printed leaderboard showed, scores aside
 	// kind is an attempt's: "challenge" or "daily" (matchID is then the
@@ -285,7 +286,7 @@ func (c *playClient) printLeaderboard() {
 	if r.number > 0 {
 		title += fmt.Sprintf(" (round %d)", r.number)
 	}
-	c.printf("%s:\n%s", title, renderLeaderboard(r.leaderboard, c.playerID, c.scoring()))
+	c.printf("%s:\n%s", title, renderLeaderboard(r.leaderboard, c.playerID, c.scoring(), c.ratingLabels(r.matchID, r.id)))
 }
 
 // onRoundOver prints the round's results and checks its deal (verifyDeal).
@@ -305,7 +306,7 @@ func (c *playClient) onRoundOver(m *protocol.RoundOver) {
 		if r.rules.Draw != 0 {
 			rules = r.rules
 		}
-		r.over = true
+		r.over, r.overAt = true, time.Now()
 		r.pending = nil
 	}
 	if c.match != nil && c.match.ID == m.MatchID {
@@ -316,8 +317,11 @@ func (c *playClient) onRoundOver(m *protocol.RoundOver) {
 	if m.ReplayURL != "" {
 		replay = c.httpURL(m.ReplayURL)
 	}
-	c.printf("\n%s", renderRoundOver(m, c.playerID, replay, c.scoring()))
+	c.printf("\n%s", renderRoundOver(m, c.playerID, replay, c.scoring(), c.ratingLabels(m.MatchID, m.RoundID)))
 	for _, line := range verifyDeal(announced, seed, m.Deal, rules, opening) {
 		c.printf("%s\n", line)
+	}
+	if r != nil && r.id == m.RoundID {
+		c.printRatings() // should they have come first
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,11 +54,11 @@ func (c *playClient) startAction() {
 	c.actionSent = true
 	switch c.cfg.Action {
 	case "create":
-		c.create(c.cfg.Public)
+		c.create(c.cfg.Public, c.cfg.Rated)
 	case "join":
 		c.join(c.cfg.Code)
 	case "quick":
-		c.request(&protocol.CreateMatch{Type: protocol.TypeQuickMatch, Settings: c.settings()})
+		c.quick(c.cfg.Casual)
 	case "spectate":
 		c.spectate(c.cfg.Code)
 	case "daily":
@@ -83,16 +84,32 @@ func (c *playClient) asyncAction() bool {
 
 // lobbyPrompt says what a player outside a match can type.
 const lobbyPrompt = "Type: join CODE, create (private, shared by its code), create public (listed),\n" +
-	"quick, spectate MATCH_ID, list, daily, challenge ID, records, help or quit.\n"
+	"quick (rated; quick casual), spectate MATCH_ID, list, daily, challenge ID, records,\n" +
+	"profile, ladder, help or quit.\n"
 
 // create asks for a new match of our settings, listed in the lobby when
-// public.
-func (c *playClient) create(public bool) {
+// public, rated when rated (a created match is casual unless it asks).
+func (c *playClient) create(public, rated bool) {
 	s := c.settings()
 	if public {
 		s.Public = &public
 	}
+	if rated {
+		s.Rated = &rated
+	}
 	c.request(&protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: s})
+}
+
+// quick asks for a quick match of our settings: rated, as the server makes
+// them unless asked, or casual. A rated one is left to the server's
+// default, which servers without ratings keep casual.
+func (c *playClient) quick(casual bool) {
+	s := c.settings()
+	if casual {
+		rated := false
+		s.Rated = &rated
+	}
+	c.request(&protocol.CreateMatch{Type: protocol.TypeQuickMatch, Settings: s})
 }
 
 // program is the command to start another client with.
@@ -177,10 +194,15 @@ func (c *playClient) onMatch(m *protocol.MatchInfo, reqType string) {
 	} else if reqType != "" && c.spectating != m.ID {
 		c.spectating = ""
 	}
-	// The round messages announce the phases: reprint the summary when
-	// something else changed (players, ready, connected, spectators).
+	// The round messages announce the phases, and the ratings line a
+	// round's changes: reprint the summary when something else changed
+	// (players, ready, connected, spectators).
 	key := *m
-	key.State, key.Round = "", 0
+	key.State, key.Round, key.Ratings = "", 0, nil
+	key.Players = slices.Clone(m.Players)
+	for i := range key.Players {
+		key.Players[i].Rating, key.Players[i].Provisional = 0, false
+	}
 	if text := renderMatch(&key, c.playerID); text != c.matchText {
 		c.matchText = text
 		c.printf("%s", renderMatch(m, c.playerID))
@@ -199,12 +221,15 @@ func (c *playClient) onMatch(m *protocol.MatchInfo, reqType string) {
 		c.printf("Joined match %s. The host starts it (or it starts when full and all are ready: type ready).\n", clean(m.Code))
 	case protocol.TypeQuickMatch:
 		c.printf("Waiting for players: a quick match starts shortly after a second player joins.\n")
+		if m.Settings.Rated {
+			c.printf("Rated: you are seated with players near your rating, a range that widens as you wait.\n")
+		}
 	case protocol.TypeSpectate:
 		c.printf("Watching match %s.\n", clean(m.Code))
 	}
 	// A round that ended while we were away: its round_over was lost.
 	if r := c.round; r != nil && !r.over && r.matchID == m.ID && (m.RoundID != r.id || m.State == protocol.StateBetween || m.State == protocol.StateOver) {
-		r.over = true
+		r.over, r.overAt = true, time.Now()
 		r.pending = nil
 		c.printf("Round %d ended while you were away; its results: %s\n", r.number, clean(c.httpURL("/api/v1/rounds/"+url.PathEscape(r.id)+"/replay")))
 		if len(m.Totals) > 0 {
@@ -214,6 +239,7 @@ func (c *playClient) onMatch(m *protocol.MatchInfo, reqType string) {
 	if m.State != prev && (m.State == protocol.StateOver || m.State == protocol.StateBetween) {
 		c.dropQueue("the round is over")
 	}
+	c.printRatings()
 }
 
 // onMatchOver prints the match's final totals and what can come next.

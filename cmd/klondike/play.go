@@ -20,7 +20,8 @@ import (
 func playUsage(w io.Writer) {
 	fmt.Fprint(w, `Usage: klondike play --server ws://HOST:PORT/ws [--name NAME]
                      [--profile NAME | --token TOKEN]
-                     [--create [--public] | --code CODE | --quick | --spectate MATCH_ID |
+                     [--create [--public] [--rated] | --code CODE | --quick [--casual] |
+                      --spectate MATCH_ID |
                       --daily 1|3 | --challenge ID |
                       --create-challenge [--window D] [--seed N]]
                      [--game GAME] [--draw 1|3] [--color[=auto|always|never]]
@@ -43,8 +44,14 @@ Flags:
                   code, and it is not listed in the lobby
   --public        with --create: a public match, which also shows in the
                   lobby's list (play's list, the web lobby) for anyone to join
+  --rated         with --create (or the lobby's create): a rated match, whose
+                  rounds change its players' ratings; a created match is
+                  casual otherwise
   --code CODE     join the match with this invite code (or match id)
-  --quick         join (or open) a public quick match
+  --quick         join (or open) a public quick match: rated, with players
+                  near your rating (the range widens as you wait)
+  --casual        with --quick (or the lobby's quick): a casual quick match,
+                  which changes no rating
   --spectate ID   watch a match's leaderboards by its match id
   --daily 1|3     play today's daily deal of draw 1 or draw 3: the same deal
                   for everyone, one attempt each on your own clock; if you
@@ -75,7 +82,9 @@ Flags:
 
 With none of --create, --code, --quick, --spectate, --daily, --challenge and
 --create-challenge, play lists the open public matches and waits for one of:
-join CODE, create, create public, quick, spectate ID, daily, challenge ID.
+join CODE, create, create public, quick, spectate ID, daily, challenge ID
+(--rated and --casual then apply to its create and quick), or for a look at
+ratings: profile, ladder.
 
 Commands (one a line):
   D, R, U, Y, W-Tn, W-F, Tn-F, Tn-Tm, Tn:k-Tm, Fs-Tn
@@ -95,7 +104,11 @@ Commands (one a line):
   resign          give up this round's game (asks y/N)
   create          create a private match, joined by its code
   create public   create a public match, listed in the lobby
-  join CODE | quick | spectate ID | leave | rematch
+  create [public] rated
+                  create a rated match (a created match is casual otherwise)
+  quick           join a rated quick match; quick casual: one that changes
+                  no rating
+  join CODE | spectate ID | leave | rematch
   list            list the open public matches; list more: the next page
   daily           list today's daily deals; daily 3, daily 1: play one
   challenge ID    play a challenge (its id or link)
@@ -107,6 +120,15 @@ Commands (one a line):
                   won, best score, fastest win, daily streak
   close [ID]      close your challenge now (asks y/N): nobody can start it
                   after, and its deal and every replay go public
+  profile [PLAYER]
+                  your ratings (or a player's, by id or by the name of a
+                  player of your match): each game and draw's rating
+                  ("1500?" while provisional), rated rounds, ladder place
+                  and a sparkline of its history
+  ladder [GAME/DRAW]
+                  the ladder of a game and draw (such as klondike/1; default
+                  your match's, or --game and --draw's): its top, then your
+                  place among your neighbours; ladder next: the next page
   help            this list of commands
   quit            leave; in a match you keep your seat, and your game goes on
                   until its time limit: play again to resume it
@@ -120,6 +142,16 @@ vegas and none scoring, the game score itself (no time penalty).
 
 The share, watch and resume lines that play prints start with the command
 you ran (go run ./cmd/klondike when you ran it with go run).
+
+Ratings (docs/ratings.md): every player has a rating in each game and draw,
+shown with "?" while provisional (new, or long away). Rated rounds change
+them: quick matches are rated unless --casual or quick casual, created
+matches only with --rated or create rated. A rated match shows each
+player's rating beside their name, in the match, the leaderboard and the
+results, and shortly after each round the changes:
+  Ratings: alice 1512 (+12), bob 1488? (-12)
+or why the round rated nobody. The ladder of a game and draw lists the
+established ratings, best first.
 
 Daily deals and challenges: everyone plays the same committed deal once,
 each on their own clock with the same time limit, and is ranked on a board
@@ -141,8 +173,9 @@ stderr and starts a new one.
 
 Ending: quit, Ctrl-C, or the end of stdin. At the end of stdin, play waits
 for whatever is under way: replies to what it sent, queued moves, a match
-that has started, until the match is over, and your game of a daily deal or
-challenge, until it ends; otherwise it ends at once. When the connection
+that has started, until the match is over (and, for a rated match, its last
+round's rating changes, a few seconds at most), and your game of a daily
+deal or challenge, until it ends; otherwise it ends at once. When the connection
 drops during a match or your game, play reconnects with its token (5 tries,
 backing off up to 5 s) and resumes where the server left off.
 
@@ -158,6 +191,9 @@ Examples:
   klondike play --server ws://127.0.0.1:8080/ws --name alice --create --public
   klondike play --server ws://127.0.0.1:8080/ws --name bob --profile bob --code K7QX2M
   klondike play --server ws://127.0.0.1:8080/ws --quick --draw 1
+  klondike play --server ws://127.0.0.1:8080/ws --quick --casual
+  klondike play --server ws://127.0.0.1:8080/ws --create --rated
+  echo 'ladder klondike/3' | klondike play --server ws://127.0.0.1:8080/ws
   klondike play --server ws://127.0.0.1:8080/ws --create --game thumb_and_pouch
   klondike play --server ws://127.0.0.1:8080/ws --daily 3
   klondike play --server ws://127.0.0.1:8080/ws --profile work --daily 3
@@ -250,6 +286,8 @@ func playSetup(args []string, env playEnv, stdout, stderr io.Writer) (cfg playCo
 	fs.BoolVar(&cfg.Public, "public", false, "list the created match in the lobby")
 	fs.StringVar(&code, "code", "", "invite `CODE` of the match to join")
 	fs.BoolVar(&quick, "quick", false, "join a quick match")
+	fs.BoolVar(&cfg.Rated, "rated", false, "make the created match rated")
+	fs.BoolVar(&cfg.Casual, "casual", false, "look for a casual quick match")
 	fs.StringVar(&spectate, "spectate", "", "`MATCH_ID` to watch")
 	fs.IntVar(&cfg.Draw, "draw", 3, "cards turned by D: 1 or 3")
 	gameName := fs.String("game", engine.Klondike.String(), "the `GAME` of the match you create or look for")
@@ -288,6 +326,14 @@ func playSetup(args []string, env playEnv, stdout, stderr io.Writer) (cfg playCo
 	}
 	if cfg.Public && !create {
 		return cfg, false, usageError(stderr, fs.Name(), errors.New("--public goes with --create (a quick match is always public; in the lobby, type create public)"))
+	}
+	// --rated and --casual also go with none of the actions: the lobby's
+	// create and quick then take them.
+	if cfg.Rated && n == 1 && !create {
+		return cfg, false, usageError(stderr, fs.Name(), errors.New("--rated goes with --create (a quick match is rated unless --casual)"))
+	}
+	if cfg.Casual && n == 1 && !quick {
+		return cfg, false, usageError(stderr, fs.Name(), errors.New("--casual goes with --quick (a created match is casual unless --rated)"))
 	}
 	switch {
 	case create:

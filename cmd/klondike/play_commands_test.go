@@ -37,7 +37,10 @@ func TestPlayUnknownInput(t *testing.T) {
 		{"T1:0-T2", `bad move "T1:0-T2": run length k in Tn:k-Tm must be 1..13. Type help for the notation.`},
 		{"D foo", `"foo" is not a move (moves look like D, W-T3, T7-F); nothing sent. Type help.`},
 		{"D T9-T1", `bad move "T9-T1": pile number must be 1..7; nothing sent. Type help for the notation.`},
-		{"create bogus", `Usage: create [public]: a private match is joined by its code, a public one is also listed in the lobby.`},
+		{"create bogus", `Usage: create [public] [rated]: a private match is joined by its code, a public one is also listed in the lobby; a rated one changes ratings.`},
+		{"quick bogus", `Usage: quick [casual]: a quick match is rated; quick casual looks for one that is not.`},
+		{"ladder nosuch/3", `ladder "nosuch/3": want GAME/DRAW, such as klondike/3 (games: klondike, thumb_and_pouch, whitehead, double_klondike)`},
+		{"ladder whitehead/3", `ladder "whitehead/3": bad rules: draw 3: whitehead turns one card at a time (draw 1)`},
 		{"list sideways", `Usage: list, or list more for the next page.`},
 	} {
 		p.typeLine(c.line)

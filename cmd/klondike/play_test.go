@@ -155,6 +155,16 @@ type fakeServer struct {
 	t     *testing.T
 	url   string
 	conns chan *fakeConn
+
+	mu  sync.Mutex
+	api http.Handler // answers every path but /ws (serveAPI); nil: 404
+}
+
+// serveAPI makes h answer the fake server's HTTP requests other than /ws.
+func (fs *fakeServer) serveAPI(h http.Handler) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	fs.api = h
 }
 
 type fakeConn struct {
@@ -170,7 +180,13 @@ func newFakeServer(t *testing.T) *fakeServer {
 	var wg sync.WaitGroup
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/ws" {
-			http.NotFound(w, r)
+			fs.mu.Lock()
+			api := fs.api
+			fs.mu.Unlock()
+			if api == nil {
+				api = http.NotFoundHandler()
+			}
+			api.ServeHTTP(w, r)
 			return
 		}
 		ws, err := up.Upgrade(w, r, nil)

@@ -3,10 +3,12 @@ package main
 // The text rendering of 'klondike play': pure functions from what the
 // server sent to plain text, so that they can be tested with fixed inputs.
 // Every line ends with '\n' and has no trailing spaces; the text is ASCII
-// except for players' names. Colour (red suits) is added only when asked.
+// except for players' names (and the sparklines of rating histories, in
+// ratings.go). Colour (red suits) is added only when asked.
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -313,20 +315,35 @@ func youMark(playerID, me string) string {
 // round score, cards on the foundations, moves, status and finish time, the
 // reader's line (player id me) marked with '>'. The score's heading and,
 // under standard scoring, a line that explains the timed score follow the
-// round's scoring by name ("" when unknown).
-func renderLeaderboard(entries []protocol.Entry, me, scoring string) string {
+// round's scoring by name ("" when unknown). ratings, by player id, are
+// the players' ratings as shown ("1512?", "1512 (+12)"; see ratingLabels):
+// a Rating column after the name when not nil, "-" for a player without one.
+func renderLeaderboard(entries []protocol.Entry, me, scoring string, ratings map[string]string) string {
 	if len(entries) == 0 {
 		return "  (no players)\n"
 	}
 	t := table{right: []bool{false, true, false, true, true, true, false, true}}
-	t.add(" ", "#", "Player", scoreHeading(scoring), "Cards", "Moves", "Status", "Finished")
+	head := []string{" ", "#", "Player", scoreHeading(scoring), "Cards", "Moves", "Status", "Finished"}
+	if ratings != nil {
+		t.right = slices.Insert(t.right, 3, false) // left: "1500?" and "1512" line up
+		head = slices.Insert(head, 3, "Rating")
+	}
+	t.add(head...)
 	for _, e := range entries {
 		fin := "-"
 		if e.FinishedMs != nil {
 			fin = formatMs(*e.FinishedMs, true)
 		}
-		t.add(youMark(e.PlayerID, me), strconv.Itoa(e.Rank), clean(e.Name), strconv.Itoa(e.Score),
-			strconv.Itoa(e.Foundation), strconv.Itoa(e.Moves), clean(e.Status.String()), fin)
+		row := []string{youMark(e.PlayerID, me), strconv.Itoa(e.Rank), clean(e.Name), strconv.Itoa(e.Score),
+			strconv.Itoa(e.Foundation), strconv.Itoa(e.Moves), clean(e.Status.String()), fin}
+		if ratings != nil {
+			r := ratings[e.PlayerID]
+			if r == "" {
+				r = "-"
+			}
+			row = slices.Insert(row, 3, r)
+		}
+		t.add(row...)
 	}
 	if scoring == engine.ScoringStandard.String() {
 		return t.String() + timedScoreNote
@@ -359,12 +376,12 @@ func renderTotals(totals []protocol.Total, me string) string {
 
 // renderRoundOver draws a round's end: the results, the deal that was
 // played, where its replay is, and the match totals so far. replayURL is
-// the replay's full address (the message carries a path); scoring is as
-// renderLeaderboard's.
-func renderRoundOver(ro *protocol.RoundOver, me, replayURL, scoring string) string {
+// the replay's full address (the message carries a path); scoring and
+// ratings are as renderLeaderboard's.
+func renderRoundOver(ro *protocol.RoundOver, me, replayURL, scoring string, ratings map[string]string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Round %d over. Results:\n", ro.Round)
-	b.WriteString(renderLeaderboard(ro.Results, me, scoring))
+	b.WriteString(renderLeaderboard(ro.Results, me, scoring, ratings))
 	d := ro.Deal
 	switch {
 	case d.KnownDeal:
@@ -410,12 +427,16 @@ func describeSettings(s protocol.Settings) string {
 }
 
 // renderMatch sums up a match: its code, phase, settings and players, the
-// reader's own name marked "you".
+// reader's own name marked "you"; in a rated match, each player's rating
+// follows their name.
 func renderMatch(m *protocol.MatchInfo, me string) string {
 	var b strings.Builder
 	kind := "Match"
 	if m.Quick {
 		kind = "Quick match"
+	}
+	if m.Settings.Rated {
+		kind = "Rated " + strings.ToLower(kind)
 	}
 	fmt.Fprintf(&b, "%s %s: %s", kind, clean(m.Code), clean(string(m.State)))
 	if m.Round > 0 {
@@ -431,6 +452,9 @@ func renderMatch(m *protocol.MatchInfo, me string) string {
 			b.WriteByte(',')
 		}
 		b.WriteString(" " + clean(p.Name))
+		if p.Rating > 0 {
+			b.WriteString(" " + formatRating(p.Rating, p.Provisional))
+		}
 		var tags []string
 		if p.PlayerID == m.Host {
 			tags = append(tags, "host")
@@ -461,16 +485,22 @@ func renderMatchList(ms []*protocol.MatchInfo, more bool) string {
 	case len(ms) == 0:
 		return "No open public matches (create public opens one that others see here).\n"
 	}
-	// A Game column only when a match on the page is not Klondike.
-	games := false
+	// A Game column only when a match on the page is not Klondike, a Rated
+	// one only when one is rated.
+	games, rated := false, false
 	for _, m := range ms {
 		games = games || m.Settings.Game != "" && m.Settings.Game != engine.Klondike.String()
+		rated = rated || m.Settings.Rated
 	}
 	t := table{right: []bool{false, false, true, true, false, true, false}}
 	head := []string{"  Code", "Host", "Players", "Draw", "Mode", "Rounds", "Time"}
 	if games {
 		t.right = append(t.right, false)
 		head = append(head, "Game")
+	}
+	if rated {
+		t.right = append(t.right, false)
+		head = append(head, "Rated")
 	}
 	t.add(head...)
 	for _, m := range ms {
@@ -489,6 +519,13 @@ func renderMatchList(ms []*protocol.MatchInfo, more bool) string {
 				g = engine.Klondike.String()
 			}
 			row = append(row, clean(g))
+		}
+		if rated {
+			yes := "no"
+			if m.Settings.Rated {
+				yes = "yes"
+			}
+			row = append(row, yes)
 		}
 		t.add(row...)
 	}

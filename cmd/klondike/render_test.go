@@ -178,12 +178,12 @@ func TestRenderLeaderboard(t *testing.T) {
    3  carol                      0      0      2  resigned    0:09.0
 Timed score = game score - 2 points each 10 s (min 0) + a win's time bonus
 `
-	checkText(t, "leaderboard", renderLeaderboard(testEntries, "p2", "standard"), want)
-	checkText(t, "empty leaderboard", renderLeaderboard(nil, "p2", "standard"), "  (no players)\n")
+	checkText(t, "leaderboard", renderLeaderboard(testEntries, "p2", "standard", nil), want)
+	checkText(t, "empty leaderboard", renderLeaderboard(nil, "p2", "standard", nil), "  (no players)\n")
 	// Without a time penalty the leaderboard shows the game score, and
 	// says so; an unknown scoring gets the plain heading.
 	for scoring, heading := range map[string]string{"vegas": "Game score", "none": "Game score", "": "Score"} {
-		got := renderLeaderboard(testEntries[:1], "", scoring)
+		got := renderLeaderboard(testEntries[:1], "", scoring, nil)
 		want := "   #  Player  " + heading + "  Cards  Moves  Status  Finished\n"
 		if first, _, _ := strings.Cut(got, "1  alice"); first != want+"   " || strings.Contains(got, "Timed") {
 			t.Errorf("renderLeaderboard(%q) =\n%s\nwant the heading %q and no timed score", scoring, got, heading)
@@ -228,11 +228,11 @@ Match totals:
 >  1  alice             1310       2    1  1 1
    2  bob the builder     40       0    0  2 3
 `
-	checkText(t, "round over", renderRoundOver(ro, "p1", "http://127.0.0.1:8080/api/v1/rounds/r1/replay", "standard"), want)
+	checkText(t, "round over", renderRoundOver(ro, "p1", "http://127.0.0.1:8080/api/v1/rounds/r1/replay", "standard", nil), want)
 
 	ro.Deal = protocol.DealReveal{Seed: "1", KnownDeal: true}
 	ro.Totals = nil
-	got := renderRoundOver(ro, "p1", "", "vegas")
+	got := renderRoundOver(ro, "p1", "", "vegas", nil)
 	if !strings.Contains(got, "Deal: #1 (a known deal)\n") || strings.Contains(got, "Replay:") || strings.Contains(got, "totals") {
 		t.Errorf("known deal round over:\n%s", got)
 	}

@@ -411,6 +411,7 @@ func newServer(b *backends.Backends, o Options, mcfg match.Config, log *slog.Log
 		Store: store, Players: b.Players, Coord: b.Coord, Allowances: b.Allowances, Sink: hub, Logger: log, Match: mcfg,
 		AbandonedAfter: o.AbandonedAfter, MaxOpen: o.MaxOpenMatches, MaxOpenPerIP: o.MaxOpenMatchesPerIP, NewSessionsPerMinute: o.NewSessionsPerMinute,
 		OnRoundDealt: m.RoundsStarted.Inc, OnRoundOver: m.RoundsFinished.Inc, OnSignedOut: hub.SignedOut,
+		Ratings: b.Ratings, OnRated: m.CountRated, OnQuickSeated: m.ObserveQuickSeated,
 		AttemptRound:   func(ctx context.Context, id string) (*match.Round, error) { return ch.Round(ctx, id) },
 		OnRoundResults: func(r *match.Round, results []match.Entry) { ch.CountRound(r, results) },
 		OnDataLost:     func() { ch.DataLost() },

@@ -91,6 +91,7 @@ func newServer(b *backends.Backends, cfg ServerConfig) *api.Server {
 		// Every bot is one address: no per-address or total lobby caps.
 		NewSessionsPerMinute: -1, MaxOpenPerIP: -1, MaxOpen: -1,
 		OnRoundDealt: m.RoundsStarted.Inc, OnRoundOver: m.RoundsFinished.Inc, OnSignedOut: hub.SignedOut,
+		Ratings: b.Ratings, OnRated: m.CountRated, OnQuickSeated: m.ObserveQuickSeated,
 		AttemptRound:   func(ctx context.Context, id string) (*match.Round, error) { return ch.Round(ctx, id) },
 		OnRoundResults: func(r *match.Round, results []match.Entry) { ch.CountRound(r, results) },
 		OnDataLost:     func() { ch.DataLost() },

@@ -21,8 +21,8 @@ type Rating struct {
 	Rating     float64   `json:"rating"`
 	Deviation  float64   `json:"deviation"`
 	Volatility float64   `json:"volatility"`
-	Rounds     int       `json:"rounds"`       // rated rounds played
-	At         time.Time `json:"at,omitempty"` // the last rated round's end; zero: never rated
+	Rounds     int       `json:"rounds"`      // rated rounds played
+	At         time.Time `json:"at,omitzero"` // the last rated round's end; zero: never rated
 }
 
 // New returns a new player's rating.

@@ -1,7 +1,7 @@
 // The Klondike race client: name, lobby, waiting room, board, results and
 // replays, the daily deals, challenges, the player's records and profile,
-// passkeys and the privacy page, over the server's WebSocket protocol
-// (docs/protocol.md) and its HTTP routes.
+// ratings and their ladders, passkeys and the privacy page, over the
+// server's WebSocket protocol (docs/protocol.md) and its HTTP routes.
 //
 // app.js is the entry point index.html loads. It wires the modules together
 // and starts the client: each server message goes to its handler, and each
@@ -29,6 +29,7 @@ import { dailyScreen } from './daily.js';
 import { challengeScreen } from './challenge.js';
 import { recordsScreen } from './records.js';
 import { profileScreen } from './profile.js';
+import { ladderScreen } from './ladder.js';
 import { privacyScreen } from './privacy.js';
 import { onPlayingElsewhere, showElsewhere, playsAgain } from './elsewhere.js';
 
@@ -101,7 +102,7 @@ function start() {
     name: nameScreen, connecting: connectingScreen, lobby: lobbyScreen, room: roomScreen,
     game: gameScreen, watch: gameScreen, results: resultsScreen, link: linkScreen,
     daily: dailyScreen, challenge: challengeScreen, records: recordsScreen,
-    profile: profileScreen, privacy: privacyScreen,
+    profile: profileScreen, privacy: privacyScreen, ladder: ladderScreen,
   });
   onRendered(showElsewhere);
   setMessageHandler(onMessage);

@@ -17,7 +17,7 @@ import { toast, fail, confirmDialog } from './feedback.js';
 import { request } from './connection.js';
 import { leaveMatch } from './match.js';
 import { sendMove } from './moves.js';
-import { playersList, scoreNote, leaderboardTable, totalsTable } from './tables.js';
+import { playersList, scoreNote, leaderboardTable, totalsTable, ratingsOf } from './tables.js';
 import { variantLabel, ghostPanel } from './asyncboard.js';
 import { shareBox } from './share.js';
 
@@ -153,12 +153,12 @@ export function gameScreen() {
       const rules = (r && r.rules) || (m && m.settings) || {};
       const mode = m && m.settings.mode;
       const cards = specOf(rules).cards;
-      parts.push(leaderboardTable(S.leaderboard.entries, { caption: `Leaderboard${r ? ` · round ${r.number}` : ''}`, scoring: rules.scoring, mode, cards }),
+      parts.push(leaderboardTable(S.leaderboard.entries, { caption: `Leaderboard${r ? ` · round ${r.number}` : ''}`, scoring: rules.scoring, mode, cards, ratings: ratingsOf(m) }),
         scoreNote(rules.scoring, mode, 'score-note', cards));
     } else if (m) {
       parts.push(h('h2', { text: 'Players' }), playersList(m));
     }
-    if (m && m.totals && m.totals.length && m.settings.rounds > 1) parts.push(totalsTable(m.totals, { caption: 'Match totals', scoring: m.settings.scoring, mode: m.settings.mode }));
+    if (m && m.totals && m.totals.length && m.settings.rounds > 1) parts.push(totalsTable(m.totals, { caption: 'Match totals', scoring: m.settings.scoring, mode: m.settings.mode, ratings: ratingsOf(m) }));
     if (m && m.spectators) parts.push(h('p', { class: 'muted', text: `${m.spectators} watching` }));
     replace(sideMain, parts);
   };

@@ -13,11 +13,13 @@ import { render, rebuild } from './screen.js';
 import { request } from './connection.js';
 import { joinByCode, watchByCode, createMatch, soloPractice } from './match.js';
 import { settingsForm, describeSettings } from './settings.js';
-import { goPage, pageLink } from './pages.js';
+import { goPage, pageLink, pagePath } from './pages.js';
 import { challengeForm } from './challenge.js';
 import { GAME_OPTIONS, gameName, gameSummary, isKlondike } from './games.js';
 import { signInButton } from './profile.js';
 import { privacyNote } from './privacy.js';
+import { ratingsOf } from './tables.js';
+import { ratingSpan } from './ratings.js';
 
 // POLL_MS is how often the open matches are read again while the lobby is
 // shown: the server pushes no changes to the list.
@@ -43,14 +45,31 @@ export function lobbyScreen() {
     gameChanged();
   });
   gameChanged();
+  // Quick match is rated unless the player asks for a casual game.
+  const ratedBox = h('input', { type: 'checkbox', id: 'quick-rated', checked: true, 'aria-describedby': 'quick-about' });
   // quickSettings are the settings quick match and practice ask for: the
-  // draw and, unless it is Klondike, the game (Whitehead with its one pass).
+  // draw, rated false when unticked, and, unless it is Klondike, the game
+  // (Whitehead with its one pass). Practice reads only the draw and game.
   const quickSettings = () => {
     const s = { draw: +drawSel.value };
+    if (!ratedBox.checked) s.rated = false;
     if (!isKlondike(gameSel.value)) s.game = gameSel.value;
     if (gameSel.value === 'whitehead') s.passes = 1;
     return s;
   };
+  // The ladder of the game and draw chosen for quick match.
+  const ladderLink = h('a', {
+    class: 'btn subtle', id: 'lobby-ladder', text: 'Ladder',
+    onclick: (e) => {
+      if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+      e.preventDefault();
+      goPage(ladderPage(quickSettings()));
+    },
+  });
+  const ladderHref = () => ladderLink.setAttribute('href', pagePath(ladderPage(quickSettings())));
+  gameSel.addEventListener('change', ladderHref);
+  drawSel.addEventListener('change', ladderHref);
+  ladderHref();
   const codeInput = h('input', { id: 'join-code', name: 'code', maxlength: '16', autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false', placeholder: 'K7QX2M' });
   const list = h('ul', { class: 'match-list', id: 'open-matches', 'aria-live': 'polite' });
   const more = h('button', { class: 'btn subtle more-matches', type: 'button', id: 'more-matches', text: 'Show more', hidden: true });
@@ -99,15 +118,17 @@ export function lobbyScreen() {
       h('h1', { id: 'play-title', text: `Hello, ${S.name}` }),
       h('div', { class: 'actions' },
         gameSel, drawSel,
+        h('label', { class: 'toggle quick-rated', for: 'quick-rated' }, ratedBox, ' Rated'),
         h('button', { class: 'btn primary', type: 'button', id: 'quick-match', text: 'Quick match', onclick: () => request('quick_match', { settings: quickSettings() }).catch(fail) }),
         h('button', { class: 'btn', type: 'button', id: 'solo', text: 'Solo practice', onclick: () => { const q = quickSettings(); soloPractice(q.draw, '', q.game); } })),
       gameAbout,
-      h('p', { class: 'hint', text: 'Quick match seats you with others who want the same game and draw; it starts a few seconds after a second player arrives.' }),
+      h('p', { class: 'hint', id: 'quick-about', text: 'Quick match seats you with others who want the same game and draw; it starts a few seconds after a second player arrives. A rated one changes your rating and seats you near it; untick Rated for a casual game.' }),
       h('div', { class: 'actions' },
         h('button', { class: 'btn', type: 'button', id: 'lobby-daily', text: 'Daily deals', onclick: () => goPage({ kind: 'daily' }) }),
         challengeBtn,
         h('button', { class: 'btn subtle', type: 'button', id: 'lobby-records', text: 'My records', onclick: () => goPage({ kind: 'records' }) }),
-        pageLink({ kind: 'profile', id: S.me }, { class: 'btn subtle', id: 'lobby-profile', text: 'My profile' }))),
+        pageLink({ kind: 'profile', id: S.me }, { class: 'btn subtle', id: 'lobby-profile', text: 'My profile' }),
+        ladderLink)),
     challengePanel,
     h('section', { class: 'panel', 'aria-labelledby': 'join-title' },
       h('h2', { id: 'join-title', text: 'Join with a code' }),
@@ -147,7 +168,9 @@ export function lobbyScreen() {
         h('div', { class: 'match-info' },
           h('strong', { text: `${host}'s match` }), ' ',
           h('span', { class: 'code', text: m.code }), m.quick ? h('span', { class: 'badge', text: 'quick' }) : null,
-          h('div', { class: 'muted', text: describeSettings(m.settings) })),
+          m.settings.rated ? h('span', { class: 'badge rated', text: 'rated' }) : null,
+          h('div', { class: 'muted', text: describeSettings(m.settings) }),
+          m.settings.rated ? ratedPlayers(m) : null),
         h('span', { class: 'seats', text: `${m.players.length}/${m.settings.max_players}` }),
         h('button', { class: 'btn', type: 'button', 'aria-label': `Join ${host}'s match ${m.code}`, text: 'Join', onclick: () => joinByCode(m.code) }));
     }));
@@ -220,6 +243,22 @@ export function lobbyScreen() {
   const timer = setInterval(read, POLL_MS);
   updateList();
   return { el, destroy: () => { gone = true; clearInterval(timer); } };
+}
+
+// ratedPlayers names a rated match's players with their ratings, so that
+// a player sees whom they would meet.
+function ratedPlayers(m) {
+  const ratings = ratingsOf(m);
+  const items = m.players.map((p) => {
+    const r = ratings.get(p.player_id);
+    return h('span', { class: 'rated-player', dataset: { player: p.name } }, p.name, r ? [' ', ratingSpan(r.rating, r.provisional)] : null);
+  });
+  return h('div', { class: 'muted rated-players' }, items.flatMap((x, i) => (i ? [' · ', x] : [x])));
+}
+
+// ladderPage is the ladder of the game and draw quick match offers.
+function ladderPage(q) {
+  return { kind: 'ladder', game: q.game || 'klondike', draw: q.draw };
 }
 
 // unique is the matches of have followed by those of add not already

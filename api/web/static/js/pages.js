@@ -1,7 +1,7 @@
 // The pages outside a match (S.page): their addresses, going to one, and
 // links to them that stay in the tab.
 //
-// A profile and the privacy page are side pages: they show over whatever
+// A profile, a ladder and the privacy page are side pages: they show over whatever
 // the tab plays (a match, an attempt), which goes on meanwhile and which
 // their Back returns to, and they show before the player has a name.
 
@@ -12,7 +12,7 @@ import { render } from './screen.js';
 
 /** isSidePage tells whether a page shows over a match or an attempt. */
 export function isSidePage(page) {
-  return page.kind === 'profile' || page.kind === 'privacy';
+  return page.kind === 'profile' || page.kind === 'privacy' || page.kind === 'ladder';
 }
 
 /** pagePath is the address of a page outside a match. */
@@ -22,10 +22,10 @@ export function pagePath(page) {
 
 /**
  * goPage shows a page outside a match: the lobby, the daily deals, a
- * challenge, the records, a profile or the privacy page. The records have
- * no address of their own: the address stays the page they were opened
- * from, which they return to; a side page returns to the page it was
- * opened from, too.
+ * challenge, the records, a profile, a ladder or the privacy page. The
+ * records have no address of their own: the address stays the page they
+ * were opened from, which they return to; a side page returns to the page
+ * it was opened from, too.
  */
 export function goPage(page) {
   // A side page the tab opened on is left: the welcome must not bring it back.

@@ -21,6 +21,8 @@ const SERVER = [
     'As long as the server keeps the round: 24 hours after a live match\u2019s round, and a week after a daily deal or a challenge closes (the server\u2019s defaults). Once you delete your player, a replay keeps your moves under the name \u201cDeleted player\u201d.'],
   ['Records: games played and won, best scores, fastest wins and daily streaks, for each game and draw.',
     'Until you delete the player.'],
+  ['Ratings: for each game and draw you played rated, your rating, how sure it is, its last 100 changes, and your place on that game\u2019s ladder, which anyone can see with your name.',
+    'Until you delete the player. The record of each rated round (every player\u2019s rating before and after it, so that anyone can check the changes) is kept 90 days.'],
 ];
 
 /**

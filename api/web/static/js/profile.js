@@ -1,10 +1,12 @@
 // A player's profile, /p/<id> (GET /api/v1/players/{id}): their name and
-// tag, records per game and draw, daily streak, recent finished games with
-// their replays, and the challenges they made. On the player's own profile,
-// their account too: the name to change, passkeys, signing out here or
-// everywhere, their data to download and deleting the player. Anyone else's
-// profile, and a browser with no player yet, offers to sign in with a
-// passkey: a person who opens their profile on a new device looks there.
+// tag, ratings per game and draw (the history as a chart, the place on the
+// ladder), records per game and draw, daily streak, recent finished games
+// with their replays, and the challenges they made. On the player's own
+// profile, their account too: the name to change, passkeys, signing out
+// here or everywhere, their data to download and deleting the player.
+// Anyone else's profile, and a browser with no player yet, offers to sign
+// in with a passkey: a person who opens their profile on a new device
+// looks there.
 
 import { h, replace, fmtClock } from './util.js';
 import { S } from './state.js';
@@ -15,9 +17,22 @@ import {
 } from './account.js';
 import { recordCard, variantName } from './records.js';
 import { ReplayViewer } from './replay.js';
+import { ratingSpan, ratingChart, variantText, ordinal } from './ratings.js';
 
 // The longest name the server takes, in characters.
 const MAX_NAME = 24;
+
+// P holds the words of the ratings' part of a profile.
+const P = {
+  ratings: 'Ratings',
+  noRatings: 'No rated games yet. Quick matches are rated unless you untick Rated.',
+  seeLadders: 'See the ladder',
+  rating: 'Rating',
+  rounds: 'Rated rounds',
+  place: 'Ladder place',
+  offLadder: 'not on the ladder: only established ratings are',
+  ladder: (v) => `The ${v} ladder`,
+};
 
 /** when writes a time of the server as a date and time of the player's. */
 function when(t) {
@@ -95,6 +110,7 @@ export function profileScreen() {
     const made = p.challenges || [];
     const replayHost = h('div', { class: 'replay-host', id: 'profile-replay' });
     replace(body,
+      ratingsPanel(p.ratings || []),
       h('section', { class: 'panel', 'aria-labelledby': 'profile-records-title' },
         h('h2', { id: 'profile-records-title', text: 'Records' }),
         recs.length ? h('div', { class: 'record-list', id: 'profile-records' }, recs.map((r) => recordCard(r, 'h3')))
@@ -107,6 +123,30 @@ export function profileScreen() {
         h('h2', { id: 'profile-challenges-title', text: 'Challenges made' }),
         made.length ? h('ul', { class: 'plain-list', id: 'profile-challenges' }, made.map(challengeItem))
           : h('p', { class: 'empty', id: 'profile-challenges', text: 'No challenges yet.' })));
+  };
+
+  // ratingsPanel shows each rating: its game and draw, the rating ("?"
+  // while provisional), the rated rounds, the place on the ladder and the
+  // history as a chart.
+  const ratingsPanel = (ratings) => h('section', { class: 'panel', 'aria-labelledby': 'profile-ratings-title' },
+    h('h2', { id: 'profile-ratings-title', text: P.ratings }),
+    ratings.length ? h('div', { class: 'rating-list', id: 'profile-ratings' }, ratings.map(ratingCard))
+      : h('p', { class: 'empty', id: 'profile-ratings' }, P.noRatings, ' ',
+        pageLink({ kind: 'ladder', game: 'klondike', draw: 3 }, { id: 'profile-ladder', text: P.seeLadders })));
+
+  const ratingCard = (r) => {
+    const key = `${r.game}/${r.draw}`;
+    const head = `rating-${r.game}-${r.draw}`;
+    const hist = r.history || [];
+    return h('section', { class: 'rating-card', dataset: { key }, 'aria-labelledby': head },
+      h('h3', { id: head, text: variantText(r.game, r.draw) }),
+      h('dl', { class: 'figures' },
+        h('div', { class: 'figure fig-rating' }, h('dt', { text: P.rating }), h('dd', { class: 'v' }, ratingSpan(r.rating, r.provisional))),
+        h('div', { class: 'figure fig-rounds' }, h('dt', { text: P.rounds }), h('dd', { class: 'v', text: String(r.rounds) })),
+        h('div', { class: 'figure fig-place', title: r.place ? null : P.offLadder },
+          h('dt', { text: P.place }), h('dd', { class: 'v', text: r.place ? ordinal(r.place) : '–' }))),
+      hist.length ? ratingChart(hist, { id: `chart-${r.game}-${r.draw}` }) : null,
+      h('p', { class: 'rating-links' }, pageLink({ kind: 'ladder', game: r.game, draw: r.draw }, { class: 'ladder-link', text: P.ladder(variantText(r.game, r.draw)) })));
   };
 
   const recentTable = (recent, host) => {

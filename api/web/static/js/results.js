@@ -15,8 +15,61 @@ import { request } from './connection.js';
 import { onMatch, leaveMatch } from './match.js';
 import { createChallenge } from './async.js';
 import { goPage } from './pages.js';
-import { scoreNote, leaderboardTable, totalsTable } from './tables.js';
+import { scoreNote, leaderboardTable, totalsTable, ratingsOf } from './tables.js';
+import { changeText, ratingText, ordinal } from './ratings.js';
 import { specOf } from './engine.js';
+
+// RATING_WAIT_MS is how long the results wait for the round's ratings
+// before saying they are late: the server sends them well under a second
+// after the round's end.
+const RATING_WAIT_MS = 15000;
+
+// R holds the words of a rated round's results.
+const R = {
+  pending: 'Rating…',
+  late: 'The ratings of this round are not in yet.',
+  rated: 'Ratings updated.',
+  mine: (after, change) => `Your rating is now ${after} (${change}).`,
+  unrated: (why) => `Not rated: ${why}.`,
+  cellPending: '…',
+  cellNone: '–',
+  noMove: 'not rated: no move made',
+  cellTitle: (place, before, after) => `rated as ${ordinal(place)}: ${before} \u2192 ${after}`,
+};
+
+// ratingWords is the line under a rated round's results.
+function ratingWords(state, rr) {
+  if (state === 'pending') return R.pending;
+  if (state === 'late') return R.late;
+  if (state === 'unrated') return R.unrated(rr.unrated);
+  if (state !== 'rated') return '';
+  const c = rr.changes.find((x) => x.player_id === S.me);
+  return c ? R.mine(ratingText(c.after, c.provisional), changeText(c.change)) : R.rated;
+}
+
+// beforeRatings are the ratings beside the names in a round's results:
+// each player's rating before the round. Once the ratings are in, the
+// match shows the new ones, so the changes' before is used, provisional as
+// seen before the round when this screen saw it (seen), else as after it.
+function beforeRatings(m, rr, seen) {
+  const map = ratingsOf(m) || new Map();
+  if (!rr || !rr.changes) return map;
+  for (const c of rr.changes) {
+    const was = seen && seen.get(c.player_id);
+    map.set(c.player_id, { rating: c.before, provisional: was ? was.provisional : !!c.provisional });
+  }
+  return map;
+}
+
+// changeOf gives the rating column's cell of each player.
+function changeOf(state, rr) {
+  return (id) => {
+    if (state === 'pending' || state === 'late') return { text: R.cellPending, cls: 'pending' };
+    const c = state === 'rated' && rr.changes.find((x) => x.player_id === id);
+    if (!c) return { text: R.cellNone, title: state === 'rated' ? R.noMove : null, cls: 'none' };
+    return { text: changeText(c.change), title: R.cellTitle(c.place, c.before, ratingText(c.after, c.provisional)), cls: c.change > 0 ? 'up' : c.change < 0 ? 'down' : 'same' };
+  };
+}
 
 /** resultsScreen is the results of the round S.roundOver, or of the match. */
 export function resultsScreen() {
@@ -27,11 +80,42 @@ export function resultsScreen() {
   const parts = [];
   let screenDestroy = null;
   parts.push(h('h1', { id: 'results-title', text: ro ? `Round ${ro.round} results` : 'Match over' }));
+  // The results table is drawn again when the round's ratings come.
+  const boardHost = h('div', { class: 'board-host-results' });
+  const ratingNote = h('p', { class: 'rating-note', id: 'rating-note', 'aria-live': 'polite', hidden: true });
+  let showBoard = () => {};
+  let shownState = '';
+  let late = false;
+  let waitTimer = null;
   if (ro) {
     const mode = m && m.settings.mode;
     const cards = specOf(rules).cards;
-    parts.push(leaderboardTable(ro.results, { caption: `Results of round ${ro.round}`, scoring: rules.scoring, mode, cards }),
-      scoreNote(rules.scoring, mode, 'score-note', cards));
+    parts.push(boardHost, ratingNote, scoreNote(rules.scoring, mode, 'score-note', cards));
+    showBoard = () => {
+      const mm = S.match;
+      const rated = !!(mm && mm.settings.rated);
+      const rr = rated && mm.ratings && mm.ratings.round_id === ro.round_id ? mm.ratings : null;
+      const state = !rated ? 'casual' : rr ? (rr.unrated ? 'unrated' : 'rated') : late ? 'late' : 'pending';
+      if (state === shownState) return;
+      shownState = state;
+      ratingNote.hidden = state === 'casual';
+      ratingNote.dataset.state = state;
+      ratingNote.textContent = ratingWords(state, rr);
+      if (state !== 'pending' && waitTimer) { clearTimeout(waitTimer); waitTimer = null; }
+      replace(boardHost, leaderboardTable(ro.results, {
+        caption: `Results of round ${ro.round}`, scoring: rules.scoring, mode, cards,
+        ratings: rated ? beforeRatings(mm, rr, seen) : null,
+        change: rated ? changeOf(state, rr) : null,
+      }));
+    };
+    // The ratings shown before the round's came: the players' ratings
+    // before it.
+    const seen = m && m.settings.rated && !(m.ratings && m.ratings.round_id === ro.round_id) ? ratingsOf(m) : null;
+    if (m && m.settings.rated) {
+      // The ratings come in a match push just after round_over; should
+      // they not, the player is told rather than left with "Rating…".
+      waitTimer = setTimeout(() => { late = true; waitTimer = null; showBoard(); }, RATING_WAIT_MS);
+    }
     const d = ro.deal;
     const check = h('p', { class: 'fair-check', id: 'commitment-check', dataset: { state: 'checking' }, text: 'Checking the commitment…' });
     // The commitment kept from round_starting is the one that proves
@@ -79,7 +163,10 @@ export function resultsScreen() {
         h('a', { class: 'btn', id: 'play-again', href: again, text: 'Play this deal again' }),
         replayBtn),
       replayHost));
-    screenDestroy = () => { if (viewer) viewer.destroy(); };
+    screenDestroy = () => {
+      if (viewer) viewer.destroy();
+      if (waitTimer) clearTimeout(waitTimer);
+    };
   }
   const totalsHost = h('div', { class: 'totals-host' });
   const next = h('p', { class: 'hint', id: 'next-round' });
@@ -91,11 +178,12 @@ export function resultsScreen() {
   const update = () => {
     const mm = S.match;
     if (!mm) return;
+    showBoard();
     const done = mm.state === 'over';
     const totals = (S.matchOver && S.matchOver.totals) || (S.roundOver && S.roundOver.totals) || mm.totals || [];
     // A match of one round has no standings beyond that round's results.
     replace(totalsHost, totals.length && mm.settings.rounds > 1
-      ? totalsTable(totals, { caption: done ? 'Final standings' : 'Match totals', scoring: mm.settings.scoring, mode: mm.settings.mode }) : null);
+      ? totalsTable(totals, { caption: done ? 'Final standings' : 'Match totals', scoring: mm.settings.scoring, mode: mm.settings.mode, ratings: ratingsOf(mm) }) : null);
     if (mm.state === 'over') {
       const player = isPlayer(mm);
       next.textContent = mm.next_match && player ? 'A rematch is open: join it to play again with the same players.' : 'The match is over.';

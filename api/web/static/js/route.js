@@ -1,7 +1,9 @@
 // The client's links: the server serves index.html for /, /m/<code>,
-// /deal/<seed>, /daily, /c/<id>, /p/<player id> and /privacy
-// (api/web/web.go), and this module reads which one opened the page. The path is kept in step with what the tab shows (replaceState, never
-// pushState), so that a reload or a copied address comes back to it.
+// /deal/<seed>, /daily, /c/<id>, /p/<player id>, /privacy and
+// /ladder/<game>/<draw> (api/web/web.go), and this module reads which one
+// opened the page. The path is kept in step with what the tab shows
+// (replaceState, never pushState), so that a reload or a copied address
+// comes back to it.
 
 import { GAMES } from './engine.js';
 import { gameName } from './games.js';
@@ -12,8 +14,10 @@ import { gameName } from './games.js';
  * (game only for a game other than Klondike),
  * {kind: 'daily'} for the daily deals, {kind: 'challenge', id} for a
  * challenge's link, {kind: 'profile', id} for a player's profile,
- * {kind: 'privacy'} for the privacy page, or {kind: 'lobby'}. The seed
- * stays a string: deal numbers are 64-bit.
+ * {kind: 'privacy'} for the privacy page, {kind: 'ladder', game, draw}
+ * for a ladder (the game as the link spells it: the page says when it
+ * knows no such game), or {kind: 'lobby'}. The seed stays a string: deal
+ * numbers are 64-bit.
  */
 export function parseRoute(loc) {
   const p = loc.pathname;
@@ -25,6 +29,9 @@ export function parseRoute(loc) {
   m = /^\/p\/([A-Za-z0-9]{1,32})\/?$/.exec(p);
   if (m) return { kind: 'profile', id: m[1].toLowerCase() };
   if (/^\/privacy\/?$/.test(p)) return { kind: 'privacy' };
+  if (/^\/ladder\/?$/.test(p)) return { kind: 'ladder', game: 'klondike', draw: 3 };
+  m = /^\/ladder\/([a-z_]{1,32})\/(\d{1,2})\/?$/.exec(p);
+  if (m) return { kind: 'ladder', game: m[1], draw: +m[2] };
   m = /^\/deal\/(\d{1,20})\/?$/.exec(p);
   if (m) {
     const q = new URLSearchParams(loc.search);
@@ -54,6 +61,7 @@ export function routePath(r) {
   if (r.kind === 'challenge') return `/c/${r.id}`;
   if (r.kind === 'profile') return `/p/${r.id}`;
   if (r.kind === 'privacy') return '/privacy';
+  if (r.kind === 'ladder') return `/ladder/${r.game}/${r.draw}`;
   if (r.kind !== 'deal') return '/';
   const q = new URLSearchParams({ draw: String(r.draw) });
   if (r.passes !== undefined) q.set('passes', String(r.passes));

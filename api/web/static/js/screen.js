@@ -30,9 +30,9 @@ export function defineScreens(m) { makers = m; }
 
 /** currentScreen names the screen the state calls for. */
 function currentScreen() {
-  // A profile and the privacy page need no name, and show over a game
-  // (pages.js).
-  if (S.page.kind === 'profile' || S.page.kind === 'privacy') return S.page.kind;
+  // A profile, a ladder and the privacy page need no name, and show over
+  // a game (pages.js).
+  if (S.page.kind === 'profile' || S.page.kind === 'privacy' || S.page.kind === 'ladder') return S.page.kind;
   if (!S.name) return 'name';
   // While a resumed session's match is weighed against a link (see
   // linkDecides in match.js), neither is shown.

@@ -22,9 +22,18 @@ const SETTING_FIELDS = [
   { key: 'time_limit_s', label: 'Time limit (seconds)', type: 'number', min: 2, max: 10800, def: 900 },
   { key: 'countdown_s', label: 'Countdown (seconds)', type: 'number', min: 0, max: 30, def: 3 },
   { key: 'public', label: 'List it in the lobby (public)', type: 'checkbox', def: true },
+  // Rated is asked for only when ticked: the server's default is casual.
+  { key: 'rated', label: 'Rated', type: 'checkbox', def: false, onlyTrue: true },
   { key: 'deals', label: 'Deals', type: 'select', options: [['any', 'Any deal'], ['winnable', 'Only deals proved winnable']], def: 'any' },
   { key: 'seed', label: 'Deal number (optional)', type: 'text', def: '', pattern: '[0-9]{1,20}' },
 ];
+
+// RATED_WORDS say what the Rated box does, and why it is off with a deal
+// number.
+const RATED_WORDS = {
+  about: 'Each round changes the players\u2019 ratings in this game and draw.',
+  seed: 'A match on a known deal (a deal number) cannot be rated.',
+};
 
 // USUAL_DRAW is the draw each game is usually played with (the server's
 // default when a game's settings leave the draw out).
@@ -59,6 +68,14 @@ export function settingsForm(prefill, submitText, onSubmit, { only = null, prefi
       fields.game.about = about;
       return h('div', { class: 'field wide' }, h('label', { for: id, text: f.label }), input, about);
     }
+    if (f.key === 'rated') {
+      // A known deal cannot be rated (its players could know it): with a
+      // deal number, the box is off and says why.
+      const note = h('p', { class: 'hint rated-note', id: `${prefix}rated-note`, text: RATED_WORDS.about });
+      input.setAttribute('aria-describedby', note.id);
+      fields.rated.note = note;
+      return h('div', { class: 'field check rated-field' }, input, h('label', { for: id, text: f.label }), note);
+    }
     return f.type === 'checkbox'
       ? h('div', { class: 'field check' }, input, h('label', { for: id, text: f.label }))
       : h('div', { class: 'field' }, h('label', { for: id, text: f.label }), input);
@@ -91,6 +108,21 @@ export function settingsForm(prefill, submitText, onSubmit, { only = null, prefi
       deals.input.title = none ? 'The server\u2019s solver does not play this game: any deal' : '';
     }
   };
+  // A deal number turns Rated off and keeps what it was for when the
+  // number goes.
+  const seedChanged = () => {
+    const r = fields.rated;
+    const seed = fields.seed;
+    if (!r || !seed) return;
+    const known = seed.input.value.trim() !== '';
+    if (known && !r.input.disabled) r.kept = r.input.checked;
+    else if (!known && r.input.disabled && r.kept !== undefined) r.input.checked = r.kept;
+    if (known) r.input.checked = false;
+    r.input.disabled = known;
+    r.note.textContent = known ? RATED_WORDS.seed : RATED_WORDS.about;
+    r.note.dataset.state = known ? 'seed' : 'about';
+  };
+  if (fields.seed) fields.seed.input.addEventListener('input', seedChanged);
   // Choosing a game sets the draw it is usually played with (Thumb and
   // Pouch one card at a time); the player may change it after.
   if (fields.game) {
@@ -107,8 +139,9 @@ export function settingsForm(prefill, submitText, onSubmit, { only = null, prefi
       e.preventDefault();
       const s = {};
       for (const [key, { f, input }] of Object.entries(fields)) {
-        if (f.type === 'checkbox') s[key] = input.checked;
-        else if (f.type === 'number') s[key] = Math.round(+input.value);
+        if (f.type === 'checkbox') {
+          if (input.checked || !f.onlyTrue) s[key] = input.checked;
+        } else if (f.type === 'number') s[key] = Math.round(+input.value);
         else if (f.type === 'select') {
           if (input.value === '' || (key === 'game' && isKlondike(input.value))) continue;
           s[key] = f.num ? +input.value : input.value;
@@ -118,6 +151,7 @@ export function settingsForm(prefill, submitText, onSubmit, { only = null, prefi
     },
   }, h('div', { class: 'fields' }, rows, extra), h('button', { class: 'btn primary', type: 'submit', id: submitId, text: submitText }));
   gameChanged();
+  seedChanged();
   return form;
 }
 
@@ -127,6 +161,7 @@ export function describeSettings(s) {
     `${s.scoring} scoring`, s.mode === 'race' ? 'race' : 'score mode', `${s.rounds} round${s.rounds === 1 ? '' : 's'}`,
     `${fmtClock(s.time_limit_s * 1000)} a round`, `undo ${s.undo.replace('_', ' ')}`];
   if (!s.foundation_to_tableau) parts.push('no cards back from the foundations');
+  if (s.rated) parts.push('rated');
   if (s.seed) parts.push(`deal #${s.seed}`);
   return parts.join(' · ');
 }

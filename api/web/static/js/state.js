@@ -54,9 +54,10 @@ export const S = {
   // page is what the tab shows outside a match: {kind: 'lobby'}, the daily
   // deals {kind: 'daily'}, a challenge {kind: 'challenge', id}, the
   // player's records {kind: 'records', back} (back: the page to return to),
-  // a player's profile {kind: 'profile', id} or the privacy page {kind:
-  // 'privacy'}. The last two need no name, so they show from the start.
-  page: route.kind === 'profile' || route.kind === 'privacy' ? { ...route } : { kind: 'lobby' },
+  // a player's profile {kind: 'profile', id}, a ladder {kind: 'ladder',
+  // game, draw} or the privacy page {kind: 'privacy'}. The last three need
+  // no name, so they show from the start.
+  page: ['profile', 'privacy', 'ladder'].includes(route.kind) ? { ...route } : { kind: 'lobby' },
   // asyncRounds holds the last async_round message of each asynchronous
   // round asked about, by round id: {round (AsyncInfo), url, attempt}.
   asyncRounds: {},
