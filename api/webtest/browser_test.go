@@ -128,11 +128,32 @@ func TestMain(m *testing.M) {
 			os.Exit(2)
 		}
 	}
+	skipAllWithoutBrowser()
 	code := m.Run()
 	if shared.stop != nil {
 		shared.stop()
 	}
 	os.Exit(code)
+}
+
+// skipAllWithoutBrowser makes a machine without Chromium visible in the
+// plain "go test ./..." output, which shows a passing package's summary
+// line only: every test here needs the browser, so none is run, the
+// summary ends "[no tests to run]", and the reason goes to the output that
+// -v shows. It exits before m.Run, whose log of what the tests read lets
+// go test cache a result: installing Chromium then counts at once. With
+// KLONDIKE_REQUIRE_BROWSER=1 each test fails instead (see newBrowser), and
+// an explicit -run is left alone.
+func skipAllWithoutBrowser() {
+	ran := false
+	flag.Visit(func(f *flag.Flag) { ran = ran || f.Name == "test.run" })
+	if ran || testing.Short() || chromiumPath() != "" || os.Getenv("KLONDIKE_REQUIRE_BROWSER") == "1" {
+		return
+	}
+	fmt.Println("api/webtest: chromium not found, so the browser tests did not run: apt-get install -y chromium to run them")
+	fmt.Println("testing: warning: no tests to run")
+	fmt.Println("PASS")
+	os.Exit(0)
 }
 
 // startShared starts the shared Chromium at path.
