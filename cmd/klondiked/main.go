@@ -299,12 +299,21 @@ func openBackends(ctx context.Context, o Options, log *slog.Logger) (*backends.B
 	return b, nil
 }
 
+// readableDuration writes durations as people read them ("10s"): the JSON
+// handler would write nanoseconds.
+func readableDuration(_ []string, a slog.Attr) slog.Attr {
+	if a.Value.Kind() == slog.KindDuration {
+		return slog.String(a.Key, a.Value.Duration().String())
+	}
+	return a
+}
+
 func newLogger(o Options, w io.Writer) (*slog.Logger, error) {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(o.LogLevel)); err != nil {
 		return nil, fmt.Errorf("log level %q: want debug, info, warn or error", o.LogLevel)
 	}
-	opts := &slog.HandlerOptions{Level: level}
+	opts := &slog.HandlerOptions{Level: level, ReplaceAttr: readableDuration}
 	switch o.LogFormat {
 	case "text":
 		return slog.New(slog.NewTextHandler(w, opts)), nil

@@ -368,3 +368,17 @@ func TestOptionsTrustedProxies(t *testing.T) {
 		t.Fatalf("a host name: err = %v, want one naming --trusted-proxies", err)
 	}
 }
+
+// TestLogDurations: a duration in a JSON log line reads as people write
+// it, not in nanoseconds.
+func TestLogDurations(t *testing.T) {
+	var b strings.Builder
+	log, err := newLogger(Options{LogLevel: "info", LogFormat: "json"}, &b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.Info("shutting down", "grace", 10*time.Second)
+	if !strings.Contains(b.String(), `"grace":"10s"`) {
+		t.Errorf("log line %s: want \"grace\":\"10s\"", b.String())
+	}
+}
