@@ -64,6 +64,11 @@ type config struct {
 	SweepFactor float64
 	SweepP99    time.Duration
 
+	// Matchmaking runs the rated matchmaking measurement instead of the
+	// load (--matchmaking; matchmaking.go), with MM's settings.
+	Matchmaking bool
+	MM          mmConfig
+
 	Verify     bool
 	JSON       bool
 	CPUProfile string

@@ -132,6 +132,30 @@ Output:
   --trace FILE        write an execution trace of the run (go tool trace;
                       -pprof=sched gives where goroutines waited for a CPU)
 
+Matchmaking (rated quick matches, docs/ratings.md): instead of the load,
+bots of known skill play rated quick matches against each other, each
+round asking quick_match anew; a bot's move is, with probability its
+skill, a simple heuristic's best (cards to the foundations, then moves
+that turn a card up, then moves that empty a column, then the waste,
+then the stock), otherwise a random legal move, and better bots think
+less. The report gives the rounds rated, the wait from quick_match to
+round_starting, the rating spread within a match at seating, the
+pair-games the daily limit kept apart, Spearman's correlation of the
+final ratings with the skills (also after a quarter, half and three
+quarters of the rated rounds), and how often the better bot of a pair
+placed ahead by their gap in skill. --server, --passes, --countdown,
+--seed, --json and --duration (then bots ask for no round after it)
+apply; --draw defaults to 1 and --time-limit to 10 here, so that the
+clock binds and skill tells in the results.
+  --matchmaking       run the measurement
+  --mm-bots N         bots (default 40)
+  --mm-rounds N       rounds each bot plays (default 30)
+  --mm-players N      max_players of the quick matches (default 2)
+  --mm-levels N       skill levels (2 or more), spread evenly from 0 to 1
+                      over the bots (default 10)
+  --mm-think D        the best bot's think time; the worst thinks twice
+                      as long (default 75ms)
+
 Attacks (docs/security.md): instead of bots, one probe of the server's
 limits from this machine, as an attacker would; it prints what it did
 and what the server did (the server's memory and counters from its
@@ -240,6 +264,7 @@ Examples:
   go run ./loadtest --server ws://127.0.0.1:8080/ws --idle --players 19000 --ramp 60s --duration 90s
   go run ./loadtest --echo-listen 127.0.0.1:18081 --duration 10m &
   go run ./loadtest --baseline --server ws://127.0.0.1:18081/ws --players 200 --sweep --think 66ms
+  go run ./loadtest --matchmaking --mm-bots 80 --mm-rounds 30
   go run ./loadtest --server ws://127.0.0.1:8080/ws --attack ping-flood --attack-conns 8
   go run ./loadtest --server ws://127.0.0.1:8080/ws --attack slow-reader --json
 `)
@@ -306,6 +331,12 @@ func parseFlags(args []string, stderr io.Writer) (config, attackConfig, error) {
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "")
 	fs.StringVar(&cfg.MemProfile, "memprofile", "", "")
 	fs.StringVar(&cfg.Trace, "trace", "", "")
+	fs.BoolVar(&cfg.Matchmaking, "matchmaking", false, "")
+	fs.IntVar(&cfg.MM.Bots, "mm-bots", 40, "")
+	fs.IntVar(&cfg.MM.Rounds, "mm-rounds", 30, "")
+	fs.IntVar(&cfg.MM.Players, "mm-players", 2, "")
+	fs.IntVar(&cfg.MM.Levels, "mm-levels", 10, "")
+	fs.DurationVar(&cfg.MM.Think, "mm-think", 75*time.Millisecond, "")
 	fs.StringVar(&ac.Name, "attack", "", "")
 	fs.IntVar(&ac.Conns, "attack-conns", 0, "")
 	fs.IntVar(&ac.Matches, "attack-matches", 0, "")
@@ -320,11 +351,29 @@ func parseFlags(args []string, stderr io.Writer) (config, attackConfig, error) {
 	if fs.NArg() > 0 {
 		return cfg, ac, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	timeLimitSet, durationSet := false, false
+	timeLimitSet, durationSet, drawSet := false, false, false
 	fs.Visit(func(f *flag.Flag) {
 		timeLimitSet = timeLimitSet || f.Name == "time-limit"
 		durationSet = durationSet || f.Name == "duration"
+		drawSet = drawSet || f.Name == "draw"
 	})
+	if cfg.Matchmaking {
+		if ac.Name != "" || cfg.Baseline || cfg.EchoListen != "" || cfg.Sweep || cfg.Idle {
+			return cfg, ac, errors.New("--matchmaking is a measurement of its own: no --attack, --baseline, --echo-listen, --sweep or --idle")
+		}
+		if durationSet {
+			cfg.MM.Duration = cfg.Duration
+		}
+		// Rounds against the clock in draw 1 unless asked otherwise: there
+		// the bots' skill tells in their results (matchmaking.go).
+		if !timeLimitSet {
+			cfg.TimeLimitS = mmTimeLimitS
+		}
+		if !drawSet {
+			cfg.Draw = 1
+		}
+		return cfg, ac, cfg.MM.check(&cfg)
+	}
 	if ac.Name != "" {
 		if cfg.Embedded || cfg.Redis != "" || cfg.Baseline || cfg.EchoListen != "" || cfg.Sweep || cfg.Idle {
 			return cfg, ac, errors.New("--attack runs against --server only: no --embedded, --redis, --baseline, --echo-listen, --sweep or --idle")
@@ -447,6 +496,9 @@ func runMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if ac.Name != "" {
 		return runAttack(ctx, ac, stdout, stderr)
+	}
+	if cfg.Matchmaking {
+		return runMatchmaking(ctx, cfg, stdout, stderr)
 	}
 	if cfg.EchoListen != "" {
 		if err := serveEcho(ctx, cfg, stderr); err != nil {
