@@ -26,6 +26,9 @@ type asyncState struct {
 	info    protocol.AsyncInfo
 	url     string // its page on the web client, a path
 	attempt protocol.AttemptState
+	// offered says that the round was shown to be played and waits for
+	// play: an attempt's clock starts with it, so nothing else starts it.
+	offered bool
 }
 
 // Board sizes the client asks for: the top of a board and the neighbours
@@ -35,9 +38,15 @@ const (
 	boardAround = 3
 )
 
-// The args of get_async_round requests (request.arg): whether to start
-// the attempt once the round is described.
-const argPlay = "play"
+// The args of get_async_round requests (request.arg): what the round was
+// asked for. Asked to be played, a challenge or a daily deal is shown and
+// offered (asyncState.offered); the rounds of a daily list are asked for
+// the player's attempt at each, to show which were played.
+const (
+	argChallenge = "challenge"
+	argDaily     = "daily"
+	argDailyList = "daily list"
+)
 
 // attemptUnderWay reports whether we play an attempt that has not ended.
 func (c *playClient) attemptUnderWay() bool {
@@ -75,16 +84,17 @@ func (c *playClient) playChallenge(ref string) {
 	if c.busy() {
 		return
 	}
-	c.ask(&protocol.RoundRef{Type: protocol.TypeGetAsyncRound, RoundID: id}, argPlay)
+	c.ask(&protocol.RoundRef{Type: protocol.TypeGetAsyncRound, RoundID: id}, argChallenge)
 }
 
-// createChallenge makes a challenge of our settings, open for window (0:
-// the server's default), to play it and share its link.
-func (c *playClient) createChallenge(window time.Duration) {
+// createChallenge makes a challenge of settings s (those a challenge
+// takes), open for window (0: the server's default), to share its link and
+// offer it.
+func (c *playClient) createChallenge(window time.Duration, s protocol.PartialSettings) {
 	if c.busy() {
 		return
 	}
-	c.request(&protocol.CreateChallenge{Type: protocol.TypeCreateChallenge, Settings: c.settings(),
+	c.request(&protocol.CreateChallenge{Type: protocol.TypeCreateChallenge, Settings: challengeSettings(s),
 		WindowS: int(window / time.Second)})
 }
 
@@ -110,18 +120,25 @@ func challengeID(ref string) (string, error) {
 	return s, nil
 }
 
-// onDaily takes today's daily rounds: it lists them, or describes the one
-// of the draw asked for (arg) before playing it.
+// onDaily takes today's daily rounds: it lists them (after asking for the
+// player's attempt at each), or asks for the one of the draw asked for
+// (arg) to offer it.
 func (c *playClient) onDaily(m *protocol.Daily, arg string) {
 	draw, _ := strconv.Atoi(arg)
 	if draw == 0 {
-		c.printf("%s", renderDaily(m, time.Now().Add(c.skew)))
+		l := &dailyListing{daily: m, asked: map[string]string{}, attempts: map[string]protocol.AttemptState{}}
+		c.dailyList = l
+		for _, r := range m.Rounds {
+			id := c.ask(&protocol.RoundRef{Type: protocol.TypeGetAsyncRound, RoundID: r.RoundID}, argDailyList)
+			l.asked[id] = r.RoundID
+		}
+		c.printDailyList()
 		return
 	}
 	variant := "draw" + arg
 	for _, r := range m.Rounds {
 		if r.Variant == variant {
-			c.ask(&protocol.RoundRef{Type: protocol.TypeGetAsyncRound, RoundID: r.RoundID}, argPlay)
+			c.ask(&protocol.RoundRef{Type: protocol.TypeGetAsyncRound, RoundID: r.RoundID}, argDaily)
 			return
 		}
 	}
@@ -129,10 +146,47 @@ func (c *playClient) onDaily(m *protocol.Daily, arg string) {
 	c.failed = true
 }
 
+// dailyListing is a list of today's daily rounds waiting for the answers
+// that say whether the player has played each.
+type dailyListing struct {
+	daily    *protocol.Daily
+	asked    map[string]string                // request id -> round id, for the answers awaited
+	attempts map[string]protocol.AttemptState // by round id, as answered
+}
+
+// onDailyAttempt takes the answer to the request re of a daily list: the
+// player's attempt at its round, nil when the server could not say.
+func (c *playClient) onDailyAttempt(re string, attempt *protocol.AttemptState) {
+	l := c.dailyList
+	if l == nil {
+		return
+	}
+	id, ok := l.asked[re]
+	if !ok {
+		return
+	}
+	delete(l.asked, re)
+	if attempt != nil {
+		l.attempts[id] = *attempt
+	}
+	c.printDailyList()
+}
+
+// printDailyList prints the daily list once every answer it waits for came.
+func (c *playClient) printDailyList() {
+	l := c.dailyList
+	if l == nil || len(l.asked) > 0 {
+		return
+	}
+	c.dailyList = nil
+	c.printf("%s", renderDaily(l.daily, l.attempts, time.Now().Add(c.skew)))
+}
+
 // onAsyncRound takes a description of an asynchronous round: the reply to
 // get_async_round, create_challenge or close_challenge (reqType), arg
-// being the request's. It plays the round when asked to and still can,
-// otherwise shows its board.
+// being the request's. A round asked for to be played is offered, to be
+// started by play, unless it was played (its result and board then) or
+// its attempt is under way (resumed at once: its clock runs).
 func (c *playClient) onAsyncRound(m *protocol.AsyncRound, reqType, arg string) {
 	a := &asyncState{info: m.Round, url: m.URL, attempt: m.Attempt}
 	c.async = a
@@ -156,15 +210,52 @@ func (c *playClient) onAsyncRound(m *protocol.AsyncRound, reqType, arg string) {
 	if in.Closed {
 		c.printDealCheck(in)
 	}
+	toPlay := reqType == protocol.TypeCreateChallenge || arg == argChallenge || arg == argDaily
 	switch {
 	case m.Attempt.State == protocol.AttemptFinished && m.Attempt.Result != nil:
 		c.printf("You have played it: %s", renderResult(m.Attempt.Result, in.Finished, in.Players))
 		c.getBoard(in.RoundID)
 	case in.Closed:
 		c.getBoard(in.RoundID)
-	case reqType == protocol.TypeCreateChallenge || arg == argPlay:
+	case toPlay && m.Attempt.State == protocol.AttemptPlaying:
+		c.printf("Your game of it is under way, on its clock: resuming it.\n")
 		c.request(&protocol.RoundRef{Type: protocol.TypeStartAttempt, RoundID: in.RoundID})
+	case toPlay:
+		a.offered = true
+		c.printf("Type play to start your game: your clock (%s) starts then, and you have one attempt.\n"+
+			"Nothing else starts it: quit leaves it for later, until its window closes.\n", formatMs(in.LimitMs, false))
 	}
+}
+
+// play starts the attempt at the round offered (asyncState.offered).
+func (c *playClient) play() {
+	a := c.async
+	switch {
+	case c.attemptUnderWay():
+		c.printf("You are playing %s already.\n", c.round.name())
+	case c.requestPending(protocol.TypeStartAttempt):
+		c.printf("Your game is starting.\n")
+	case a == nil || !a.offered:
+		c.printf("Nothing to play: daily 3, daily 1 or challenge ID shows a round first, then play starts it.\n")
+	default:
+		a.offered = false
+		c.request(&protocol.RoundRef{Type: protocol.TypeStartAttempt, RoundID: a.info.RoundID})
+	}
+}
+
+// requestPending reports whether a request of type typ awaits its reply.
+func (c *playClient) requestPending(typ string) bool {
+	for _, r := range c.pending {
+		if r.typ == typ {
+			return true
+		}
+	}
+	return false
+}
+
+// offered reports whether an asynchronous round waits for play.
+func (c *playClient) offered() bool {
+	return c.async != nil && c.async.offered
 }
 
 // printAttemptStart says what an attempt that starts is played on: its
@@ -235,7 +326,7 @@ func (c *playClient) onGhost(m *protocol.Ghost) {
 	}
 	r.ghostKey = key
 	if len(m.Ghosts) > 0 {
-		c.printf("%s", renderGhosts(m))
+		c.printf("%s", renderGhosts(m, c.scoring()))
 	}
 }
 
@@ -332,19 +423,19 @@ func (c *playClient) resumeFlag() string {
 }
 
 // parseWindow reads how long a challenge stays open: a Go duration (90m,
-// 24h) or whole days (2d), from a minute to a week, in whole seconds.
+// 24h), whole days (2d) or whole minutes (90), from a minute to a week, in
+// whole seconds.
 func parseWindow(s string) (time.Duration, error) {
 	d, err := time.ParseDuration(s)
 	if days, ok := strings.CutSuffix(s, "d"); ok {
 		var n int
 		n, err = strconv.Atoi(days)
 		d = time.Duration(n) * 24 * time.Hour
+	} else if n, aerr := strconv.Atoi(s); aerr == nil {
+		d, err = time.Duration(n)*time.Minute, nil
 	}
-	switch {
-	case err != nil:
-		return 0, fmt.Errorf("window %q: want a duration such as 90m, 24h or 2d", s)
-	case d < protocol.MinChallengeWindow || d > protocol.MaxChallengeWindow || d%time.Second != 0:
-		return 0, fmt.Errorf("window %q: want whole seconds from %s to %s", s,
+	if err != nil || d < protocol.MinChallengeWindow || d > protocol.MaxChallengeWindow || d%time.Second != 0 {
+		return 0, fmt.Errorf("window %q: want a duration from %s to %s, such as 2h", s,
 			roughDuration(protocol.MinChallengeWindow), roughDuration(protocol.MaxChallengeWindow))
 	}
 	return d, nil

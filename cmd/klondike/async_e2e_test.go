@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"klondike/api/protocol"
 )
 
 // TestPlayDailyEndToEnd plays today's draw 3 deal on the real server: the
@@ -19,6 +21,10 @@ func TestPlayDailyEndToEnd(t *testing.T) {
 	carol := startPlayer(t, "carol", playConfig{URL: url, Action: "daily", Draw: 3})
 	carol.expect("Daily deal " + time.Now().UTC().Format(time.DateOnly) + " (draw3)\n  Rules: draw 3,")
 	carol.expect("  Players: 0 started, 0 finished\n")
+	carol.expect("Type play to start your game: your clock (15:00) starts then")
+	carol.typeLine("moves")
+	carol.expect("Your game has not started: type play to start it")
+	carol.typeLine("play")
 	carol.expect("Daily deal started.")
 	carol.expect("  Deal commitment: ")
 	carol.expect("Stock: 24")
@@ -41,10 +47,14 @@ func TestPlayDailyEndToEnd(t *testing.T) {
 	carol.typeLine("daily 3")
 	carol.expect("You have played it: resigned at ")
 	carol.expect("Your rank: 1 of 1.\n")
+	// The list says draw 3 was played, and offers draw 1 alone.
 	carol.typeLine("daily")
 	carol.expect("Daily deals of ")
 	carol.expect("  draw3 ")
+	carol.expect("  resigned, rank 1  ")
 	carol.expect("  draw1 ")
+	carol.expect("  not played  ")
+	carol.expect("Type daily 1 to play: one attempt each, on your own clock.\ndaily 3 shows your result and its board.\n")
 	carol.typeLine("records")
 	carol.expect("Your records:\n")
 	carol.expect("  draw3         1    0")
@@ -67,11 +77,14 @@ func TestPlayChallengeEndToEnd(t *testing.T) {
 	t.Cleanup(hs.Close)
 	url := "ws" + strings.TrimPrefix(hs.URL, "http") + "/ws"
 
-	alice := startPlayer(t, "alice", playConfig{URL: url, Action: "create-challenge", Draw: 1, Window: time.Hour})
+	draw := 1
+	alice := startPlayer(t, "alice", playConfig{URL: url, Action: "create-challenge", Window: time.Hour,
+		Settings: protocol.PartialSettings{Draw: &draw}})
 	alice.expect("Challenge created.\nChallenge ")
 	id := alice.expect(" by alice\n")
 	alice.expect("  Window: closes ")
 	alice.expect("Link: " + hs.URL + "/c/" + id + "\nshare: klondike play --server " + url + " --challenge " + id + "\n")
+	alice.typeLine("play")
 	alice.expect("Challenge started.")
 	alice.expect("Stock: 24")
 	alice.typeLine("D")
@@ -84,12 +97,13 @@ func TestPlayChallengeEndToEnd(t *testing.T) {
 	bob := startPlayer(t, "bob", playConfig{URL: url, Action: "challenge", Code: hs.URL + "/c/" + id})
 	bob.expect("Challenge " + id + " by alice\n  Rules: draw 1,")
 	bob.expect("  Players: 1 started, 1 finished\n")
+	bob.typeLine("play")
 	bob.expect("Challenge started.")
 	bob.typeLine("D")
 	bob.expect("D ok (drew)")
 	bob.expect("Ghosts at ")
-	bob.expect("alice: ")
-	bob.expect(" pts, 0 home")
+	bob.expect("alice: timed score ")
+	bob.expect(", 0 cards home")
 
 	alice.typeLine("close")
 	alice.expect("Close challenge " + id + " now?")

@@ -81,7 +81,22 @@ func TestPlayDaily(t *testing.T) {
 	p.expect(" (draw3)\n  Rules: draw 3, passes unlimited")
 	p.expect("  Time limit: 15:00 on your own clock, one attempt\n  Window: closes ")
 	p.expect("  Players: 3 started, 2 finished\n")
+	p.expect("Type play to start your game: your clock (15:00) starts then, and you have one attempt.\n" +
+		"Nothing else starts it: quit leaves it for later, until its window closes.\n")
 
+	// Only play starts the clock: not a move, moves or a stray y.
+	for _, c := range []struct{ line, want string }{
+		{"moves", "Your game has not started: type play to start it (your clock starts then).\n"},
+		{"D", "Your game has not started: type play to start it (your clock starts then).\n"},
+		{"y", "Your game has not started: type play to start it (your clock starts then).\n"},
+		{"play now", "Usage: play starts your game of the daily deal or challenge shown (daily 3, challenge ID).\n"},
+	} {
+		p.typeLine(c.line)
+		p.expect(c.want)
+	}
+	fc.quiet()
+
+	p.typeLine("play")
 	g := newDeal1Game(t)
 	attempt := startAttempt(t, fc, g, "d3", "daily")
 	p.expect("Daily deal started.")
@@ -107,15 +122,15 @@ func TestPlayDaily(t *testing.T) {
 	}
 	ghost("other", 1, 1)
 	ghost(attempt, 20, 1)
-	p.expect("Ghosts at 0:05: leader bob: 20 pts, 1 home\n")
+	p.expect("Ghosts at 0:05: leader bob: timed score 20, 1 card home\n")
 	ghost(attempt, 18, 1)
 	ghost(attempt, 30, 2)
-	if before := p.expect("Ghosts at 0:05: leader bob: 30 pts, 2 home\n"); strings.Contains(before, "Ghosts") {
+	if before := p.expect("Ghosts at 0:05: leader bob: timed score 30, 2 cards home\n"); strings.Contains(before, "Ghosts") {
 		t.Errorf("a ghost line was printed for a score alone, or for another round:\n%s", before)
 	}
 	p.typeLine("board")
 	p.expect("Daily deal: ")
-	p.expect("Ghosts at 0:05: leader bob: 30 pts, 2 home\n")
+	p.expect("Ghosts at 0:05: leader bob: timed score 30, 2 cards home\n")
 
 	p.typeLine("resign")
 	p.expect("Resign the daily deal? Your game ends now. [y/N]")
@@ -135,7 +150,7 @@ func TestPlayDaily(t *testing.T) {
 	p.expect("Board of Daily deal ")
 	p.expect("(draw3), live: 4 players started, 3 finished\n   #  Player  Timed score")
 	p.expect(">  2  alice")
-	p.expect("  40      2      3  resigned  0:09.0\nYour rank: 2 of 3.\n")
+	p.expect("  40      2      3  resigned  0:09.0\nTies: the earlier to reach the result ranks first.\nYour rank: 2 of 3.\n")
 
 	// After the game, board and lb read the board afresh.
 	p.typeLine("lb")
@@ -143,6 +158,31 @@ func TestPlayDaily(t *testing.T) {
 	p.expect("Your rank: 2 of 3.\n")
 	p.typeLine("D")
 	p.expect("No round is running for you.")
+	p.typeLine("play")
+	p.expect("Nothing to play: daily 3, daily 1 or challenge ID shows a round first, then play starts it.\n")
+
+	// Played: daily lists it so, with the result, and offers the other.
+	p.typeLine("daily")
+	gd = fc.next("get_daily")
+	fc.reply(gd, map[string]any{"type": "daily", "day": "2026-12-05", "rounds": []any{
+		asyncInfo("d3", "daily", "draw3"), asyncInfo("d1", "daily", "draw1")}})
+	for _, want := range []string{"d3", "d1"} {
+		ga := fc.next("get_async_round")
+		if ga["round_id"] != want {
+			t.Fatalf("get_async_round = %v, want %s", ga, want)
+		}
+		attempt := map[string]any{"state": "none"}
+		if want == "d3" {
+			attempt = map[string]any{"state": "finished", "result": map[string]any{"player_id": "alice", "name": "alice",
+				"rank": 2, "score": 40, "foundation": 2, "moves": 3, "status": "resigned", "elapsed_ms": 9000}}
+		}
+		fc.reply(ga, map[string]any{"type": "async_round", "round": asyncInfo(want, "daily", "draw3"), "attempt": attempt})
+	}
+	p.expect("Daily deals of 2026-12-05 (UTC):\n  Variant   Time  Players  Finished  You               Closes\n")
+	p.expect("  draw3    15:00        3         2  resigned, rank 2  ")
+	p.expect("  draw1    15:00        3         2  not played        ")
+	p.expect("Type daily 1 to play: one attempt each, on your own clock.\ndaily 3 shows your result and its board.\n")
+	fc.quiet()
 	if err := p.end(); err != nil {
 		t.Fatalf("run: %v", err)
 	}
@@ -206,8 +246,9 @@ func TestPlayChallengePlayed(t *testing.T) {
 func TestPlayCreateChallenge(t *testing.T) {
 	fs := newFakeServer(t)
 	seed := "1"
-	p := startPlayer(t, "alice", playConfig{URL: fs.url, Action: "create-challenge", Draw: 1, Window: 2 * time.Hour,
-		Program: "go run ./cmd/klondike", Settings: protocol.PartialSettings{Seed: &seed}})
+	draw := 1
+	p := startPlayer(t, "alice", playConfig{URL: fs.url, Action: "create-challenge", Window: 2 * time.Hour,
+		Program: "go run ./cmd/klondike", Settings: protocol.PartialSettings{Draw: &draw, Seed: &seed}})
 	fc := fs.accept()
 	welcome(fc, "alice")
 	cc := fc.next("create_challenge")
@@ -223,7 +264,10 @@ func TestPlayCreateChallenge(t *testing.T) {
 	p.expect("  Open deal #1: anyone can look it up.\n")
 	p.expect("Link: http://127.0.0.1:")
 	p.expect("/c/c7\nshare: go run ./cmd/klondike play --server " + fs.url + " --challenge c7\n")
+	p.expect("Type play to start your game")
+	fc.quiet()
 
+	p.typeLine("play")
 	g := newDeal1Game(t)
 	attempt := startAttempt(t, fc, g, "c7", "challenge")
 	p.expect("Challenge started.")
@@ -278,9 +322,11 @@ func TestPlayAsyncCommands(t *testing.T) {
 	p.typeLine("daily")
 	gd := fc.next("get_daily")
 	fc.reply(gd, map[string]any{"type": "daily", "day": "2026-12-05", "rounds": []any{asyncInfo("d3", "daily", "draw3")}})
-	p.expect("Daily deals of 2026-12-05 (UTC):\n  Variant   Time  Players  Finished  Closes\n")
-	p.expect("  draw3    15:00        3         2  ")
-	p.expect("Type daily 3 or daily 1 to play one: one attempt each.\n")
+	// The server cannot say whether the player played it: "?".
+	fc.reply(fc.next("get_async_round"), map[string]any{"type": "error", "code": "unavailable", "message": "try again"})
+	p.expect("Daily deals of 2026-12-05 (UTC):\n  Variant   Time  Players  Finished  You  Closes\n")
+	p.expect("  draw3    15:00        3         2  ?    ")
+	p.expect("Type daily 3 to play: one attempt each, on your own clock.\n")
 	fc.quiet()
 
 	p.typeLine("daily 1")
@@ -293,6 +339,8 @@ func TestPlayAsyncCommands(t *testing.T) {
 	fc.reply(fc.next("get_daily"), map[string]any{"type": "daily", "day": "2026-12-05", "rounds": []any{asyncInfo("d3", "daily", "draw3")}})
 	ga := fc.next("get_async_round")
 	fc.reply(ga, map[string]any{"type": "async_round", "round": asyncInfo("d3", "daily", "draw3"), "attempt": map[string]any{"state": "none"}})
+	p.expect("Type play to start your game")
+	p.typeLine("play")
 	sa := fc.next("start_attempt")
 	fc.reply(sa, map[string]any{"type": "error", "code": "already_played", "message": "you have played this round already"})
 	p.expect("You have played this round already: one attempt a player.\n")
@@ -300,10 +348,12 @@ func TestPlayAsyncCommands(t *testing.T) {
 	p.expect("Your rank: 2 of 3.\n")
 
 	for _, c := range []struct{ line, want string }{
-		{"daily 2", "Usage: daily lists today's daily deals; daily 3 or daily 1 plays one.\n"},
+		{"daily 2", "Usage: daily lists today's daily deals; daily 3 or daily 1 shows one, to play.\n"},
 		{"challenge", "Usage: challenge ID (or its link) plays a challenge; challenge create [WINDOW] makes one.\n"},
 		{"challenge http://h/c/", `challenge "http://h/c/": want its id, or its link ending in /c/ID` + "\n"},
-		{"challenge create 3s", `window "3s": want whole seconds from 1m to 7d` + "\n"},
+		{"challenge create 3s", `challenge create: window "3s": want a duration from 1m to 7d, such as 2h` + "\n"},
+		{"challenge create 2h --rounds 3", "challenge create: --rounds goes with --create: a challenge is one game that each player plays alone, on their own clock\n"},
+		{"challenge create 2h 3h", `challenge create: unexpected ["3h"]: want one window, such as 2h` + "\n"},
 		{"records a b", "Usage: records [PLAYER_ID]\n"},
 		{"close", "No challenge in view: close ID closes one of yours.\n"},
 		{"dialy", `unknown command "dialy": did you mean daily? Type help for the commands.` + "\n"},
@@ -320,6 +370,8 @@ func TestPlayAsyncCommands(t *testing.T) {
 	}
 	fc.reply(ga, map[string]any{"type": "async_round", "round": asyncInfo("c9", "challenge", "draw3"),
 		"attempt": map[string]any{"state": "playing", "round_id": "c9.alice"}})
+	// Under way: its clock runs, so it is resumed at once.
+	p.expect("Your game of it is under way, on its clock: resuming it.\n")
 	g := newDeal1Game(t)
 	attempt := startAttempt(t, fc, g, "c9", "challenge")
 	p.expect("Challenge started.")
@@ -361,6 +413,7 @@ func TestPlayDailyEndOfInput(t *testing.T) {
 	fc.reply(fc.next("get_daily"), map[string]any{"type": "daily", "day": "2026-12-05", "rounds": []any{asyncInfo("d1", "daily", "draw1")}})
 	fc.reply(fc.next("get_async_round"), map[string]any{"type": "async_round", "round": asyncInfo("d1", "daily", "draw1"),
 		"attempt": map[string]any{"state": "none"}})
+	p.typeLine("play")
 	g := newDeal1Game(t)
 	attempt := startAttempt(t, fc, g, "d1", "daily")
 	p.in.Close()
@@ -374,6 +427,34 @@ func TestPlayDailyEndOfInput(t *testing.T) {
 	p.expect("Your rank: 2 of 3.\n")
 }
 
+// TestPlayChallengeWaitsForPlay: --challenge shows the challenge and
+// waits for play; input that ends without it starts nothing, and the
+// client ends at once, with a clean exit.
+func TestPlayChallengeWaitsForPlay(t *testing.T) {
+	fs := newFakeServer(t)
+	p := startPlayer(t, "alice", playConfig{URL: fs.url, Action: "challenge", Code: "c9"})
+	fc := fs.accept()
+	welcome(fc, "alice")
+	fc.reply(fc.next("get_async_round"), map[string]any{"type": "async_round", "round": asyncInfo("c9", "challenge", "draw3"),
+		"url": "/c/c9", "attempt": map[string]any{"state": "none"}})
+	p.expect("  Rules: draw 3, passes unlimited, foundation-to-tableau on, undo no_reveal, scoring standard, race mode\n" +
+		"  Time limit: 15:00 on your own clock, one attempt\n")
+	p.expect("Type play to start your game: your clock (15:00) starts then")
+	p.typeLine("y")
+	p.expect("Your game has not started: type play to start it (your clock starts then).\n")
+	p.typeLine("help")
+	p.expect("play       start your game of the round shown: its clock starts now\n")
+	if err := p.end(); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	for m := range fc.msgs { // until the client's close
+		t.Errorf("the client sent %v after the challenge was shown", m)
+	}
+	if p.client.failed {
+		t.Error("a challenge left for later counts as a failure")
+	}
+}
+
 // TestPlayAsyncRefused: a refused request made by a flag is exit status 1.
 func TestPlayAsyncRefused(t *testing.T) {
 	fs := newFakeServer(t)
@@ -382,7 +463,7 @@ func TestPlayAsyncRefused(t *testing.T) {
 	welcome(fc, "alice")
 	ga := fc.next("get_async_round")
 	fc.reply(ga, map[string]any{"type": "error", "code": "not_found", "message": "no such round"})
-	p.expect("get_async_round failed: no such round (not_found)\n")
+	p.expect("Could not load the challenge: no such round\n")
 	if err := p.end(); err != nil {
 		t.Fatalf("run: %v", err)
 	}
@@ -402,11 +483,13 @@ func TestPlayAsyncFlags(t *testing.T) {
 		{"--create-challenge --create", "at most one of"},
 		{"--challenge http://h/c/", "--challenge \"http://h/c/\": want its id"},
 		{"--window 2h", "--window goes with --create-challenge"},
-		{"--create-challenge --window 10s", "--window \"10s\": want whole seconds from 1m to 7d"},
-		{"--create-challenge --window 8d", "--window \"8d\": want whole seconds"},
-		{"--create-challenge --window soon", "--window \"soon\": want a duration"},
-		{"--seed 1", "--seed goes with --create-challenge"},
+		{"--create-challenge --window 30s", "--window \"30s\": want a duration from 1m to 7d, such as 2h"},
+		{"--create-challenge --window 8d", "--window \"8d\": want a duration from 1m to 7d, such as 2h"},
+		{"--create-challenge --window soon", "--window \"soon\": want a duration from 1m to 7d, such as 2h"},
+		{"--quick --seed 1", "--seed goes with --create and --create-challenge"},
+		{"--challenge c9 --seed 1", "--seed goes with --create, --quick and --create-challenge"},
 		{"--create-challenge --seed x", "--seed \"x\": want a deal number"},
+		{"--create-challenge --rounds 2", "--rounds goes with --create: a challenge is one game"},
 	} {
 		var out, errOut strings.Builder
 		_, ok, status := playSetup(append([]string{"--server", "ws://h/ws"}, strings.Fields(c.args)...), testPlayEnv(), &out, &errOut)
@@ -422,12 +505,16 @@ func TestPlayAsyncFlags(t *testing.T) {
 	}{
 		{"--daily 1", "daily", "", 1, 0, ""},
 		{"--daily=3", "daily", "", 3, 0, ""},
-		{"--challenge 9f3a", "challenge", "9f3a", 3, 0, ""},
-		{"--challenge https://k.example/c/9f3a/", "challenge", "9f3a", 3, 0, ""},
-		{"--challenge http://127.0.0.1:8080/c/9f3a#top", "challenge", "9f3a", 3, 0, ""},
+		{"--challenge 9f3a", "challenge", "9f3a", 0, 0, ""},
+		{"--challenge https://k.example/c/9f3a/", "challenge", "9f3a", 0, 0, ""},
+		{"--challenge http://127.0.0.1:8080/c/9f3a#top", "challenge", "9f3a", 0, 0, ""},
 		{"--create-challenge --draw 1", "create-challenge", "", 1, 0, ""},
-		{"--create-challenge --window 90m --seed 007", "create-challenge", "", 3, 90 * time.Minute, "7"},
-		{"--create-challenge --window 2d", "create-challenge", "", 3, 48 * time.Hour, ""},
+		{"--create-challenge --window 90m --seed 007", "create-challenge", "", 0, 90 * time.Minute, "7"},
+		{"--create-challenge --window 2d", "create-challenge", "", 0, 48 * time.Hour, ""},
+		{"--create-challenge --window 90", "create-challenge", "", 0, 90 * time.Minute, ""}, // whole minutes
+		{"--create-challenge --window 1m30s", "create-challenge", "", 0, 90 * time.Second, ""},
+		{"--seed 5", "", "", 0, 0, "5"}, // for the lobby's create and challenge create
+		{"--create --seed 5", "create", "", 0, 0, "5"},
 	} {
 		var out, errOut strings.Builder
 		cfg, ok, _ := playSetup(append([]string{"--server", "ws://h/ws"}, strings.Fields(c.args)...), testPlayEnv(), &out, &errOut)
@@ -442,7 +529,7 @@ func TestPlayAsyncFlags(t *testing.T) {
 	}
 	out, _, status := runCmd(t, "", "play", "--help")
 	for _, want := range []string{"--daily 1|3", "--challenge ID", "--create-challenge", "--window D", "--seed N",
-		"records [PLAYER_ID]", "challenge create [WINDOW]", "close [ID]"} {
+		"records [PLAYER_ID]", "challenge create [WINDOW]", "close [ID]", "\n  play            start your game"} {
 		if status != 0 || !strings.Contains(out, want) {
 			t.Errorf("play --help: exit %d, no %q", status, want)
 		}

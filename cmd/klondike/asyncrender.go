@@ -98,18 +98,71 @@ func renderAsyncInfo(in *protocol.AsyncInfo, now time.Time) string {
 	return b.String()
 }
 
-// renderDaily lists today's daily rounds at now.
-func renderDaily(d *protocol.Daily, now time.Time) string {
+// renderDaily lists today's daily rounds at now, with the player's attempt
+// at each (attempts, by round id; a round missing from it is shown "?"),
+// then what to type: daily N plays one not played yet, or shows the result
+// and board of one played.
+//
+//	Daily deals of 2026-12-05 (UTC):
+//	  Variant   Time  Players  Finished  You                    Closes
+//	  draw3    15:00        3         2  won in 3:12.4, rank 1  2026-12-06 00:00 UTC, in 9h59m
+//	  draw1    15:00        1         1  not played             2026-12-06 00:00 UTC, in 9h59m
+//	Type daily 1 to play: one attempt each, on your own clock.
+//	daily 3 shows your result and its board.
+func renderDaily(d *protocol.Daily, attempts map[string]protocol.AttemptState, now time.Time) string {
 	if len(d.Rounds) == 0 {
 		return fmt.Sprintf("No daily deals today (%s).\n", clean(d.Day))
 	}
-	t := table{right: []bool{false, true, true, true, false}}
-	t.add("  Variant", "Time", "Players", "Finished", "Closes")
+	t := table{right: []bool{false, true, true, true, false, false}}
+	t.add("  Variant", "Time", "Players", "Finished", "You", "Closes")
+	var toPlay, played []string
 	for _, r := range d.Rounds {
+		you := "?"
+		a, known := attempts[r.RoundID]
+		switch {
+		case !known:
+		case a.State == protocol.AttemptFinished && a.Result != nil:
+			you = shortResult(a.Result)
+		case a.State == protocol.AttemptFinished:
+			you = "played"
+		case a.State == protocol.AttemptPlaying:
+			you = "playing"
+		default:
+			you = "not played"
+		}
 		t.add("  "+clean(r.Variant), formatMs(r.LimitMs, false),
-			strconv.Itoa(r.Players), strconv.Itoa(r.Finished), formatWhen(r.ClosesAt, now))
+			strconv.Itoa(r.Players), strconv.Itoa(r.Finished), you, formatWhen(r.ClosesAt, now))
+		draw, ok := strings.CutPrefix(r.Variant, "draw")
+		if !ok || (draw != "1" && draw != "3") {
+			continue // daily N names draw1 and draw3 only
+		}
+		if known && a.State == protocol.AttemptFinished {
+			played = append(played, "daily "+draw)
+		} else {
+			toPlay = append(toPlay, "daily "+draw)
+		}
 	}
-	return fmt.Sprintf("Daily deals of %s (UTC):\n%sType daily 3 or daily 1 to play one: one attempt each.\n", clean(d.Day), t.String())
+	out := fmt.Sprintf("Daily deals of %s (UTC):\n%s", clean(d.Day), t.String())
+	if len(toPlay) > 0 {
+		out += "Type " + strings.Join(toPlay, " or ") + " to play: one attempt each, on your own clock.\n"
+	}
+	if len(played) > 0 {
+		out += strings.Join(played, " or ") + " shows your result and its board.\n"
+	}
+	return out
+}
+
+// shortResult writes a finished attempt in a few words: "won in 3:12.4,
+// rank 2", "resigned, rank 5".
+func shortResult(e *protocol.BoardEntry) string {
+	out := clean(e.Status.String())
+	if e.Status == engine.Won {
+		out += " in " + formatMs(e.ElapsedMs, true)
+	}
+	if e.Rank > 0 {
+		out += ", rank " + strconv.Itoa(e.Rank)
+	}
+	return out
 }
 
 // renderResult writes a finished attempt on one line: "won in 3:12.4,
@@ -141,9 +194,11 @@ func ghostKey(gs []protocol.GhostStanding) string {
 }
 
 // renderGhosts writes where the ghosts stood at our elapsed time, on one
-// line: "Ghosts at 1:23: leader alice: 1234 pts, 20 home; friend bob:
-// 345 pts, 3 home". A player who is both leader and friend shows once.
-func renderGhosts(m *protocol.Ghost) string {
+// line: "Ghosts at 1:23: leader alice: timed score 1234, 20 cards home;
+// friend bob: timed score 345, 3 cards home". The score is named as the
+// board names it under the round's scoring (scoreHeading). A player who is
+// both leader and friend shows once.
+func renderGhosts(m *protocol.Ghost, scoring string) string {
 	type ghost struct {
 		protocol.GhostStanding
 		roles []string
@@ -159,9 +214,11 @@ func renderGhosts(m *protocol.Ghost) string {
 		byID[g.PlayerID] = x
 		gs = append(gs, x)
 	}
+	score := strings.ToLower(scoreHeading(scoring))
 	parts := make([]string, len(gs))
 	for i, g := range gs {
-		parts[i] = fmt.Sprintf("%s %s: %d pts, %d home", clean(strings.Join(g.roles, " and ")), clean(g.Name), g.Score, g.Foundation)
+		parts[i] = fmt.Sprintf("%s %s: %s %d, %s home", clean(strings.Join(g.roles, " and ")), clean(g.Name),
+			score, g.Score, plural(g.Foundation, "card"))
 		if g.Won {
 			parts[i] += " (won)"
 		}
@@ -221,6 +278,9 @@ func renderBoardPage(m *protocol.Board, in *protocol.AsyncInfo, me, scoring stri
 		last = e.Rank
 	}
 	b.WriteString(t.String())
+	if m.Finished > 1 {
+		b.WriteString(tiesNote)
+	}
 	if m.Rank > 0 {
 		fmt.Fprintf(&b, "Your rank: %d of %d.\n", m.Rank, m.Finished)
 	}

@@ -11,23 +11,27 @@ import (
 
 func TestRenderGhosts(t *testing.T) {
 	for _, c := range []struct {
-		name   string
-		ghosts []protocol.GhostStanding
-		want   string
+		name    string
+		scoring string
+		ghosts  []protocol.GhostStanding
+		want    string
 	}{
-		{"leader and friend", []protocol.GhostStanding{
+		{"leader and friend", "standard", []protocol.GhostStanding{
 			{PlayerID: "a", Name: "Alice", Role: "leader", Score: 1234, Foundation: 20},
-			{PlayerID: "b", Name: "Bob", Role: "friend", Score: 345, Foundation: 3},
-		}, "Ghosts at 1:23: leader Alice: 1234 pts, 20 home; friend Bob: 345 pts, 3 home\n"},
-		{"one player in both roles, won", []protocol.GhostStanding{
+			{PlayerID: "b", Name: "Bob", Role: "friend", Score: 345, Foundation: 1},
+		}, "Ghosts at 1:23: leader Alice: timed score 1234, 20 cards home; friend Bob: timed score 345, 1 card home\n"},
+		{"one player in both roles, won", "standard", []protocol.GhostStanding{
 			{PlayerID: "a", Name: "Alice", Role: "leader", Score: 5000, Foundation: 52, Won: true},
 			{PlayerID: "a", Name: "Alice", Role: "friend", Score: 5000, Foundation: 52, Won: true},
-		}, "Ghosts at 1:23: leader and friend Alice: 5000 pts, 52 home (won)\n"},
-		{"a name with an escape", []protocol.GhostStanding{
+		}, "Ghosts at 1:23: leader and friend Alice: timed score 5000, 52 cards home (won)\n"},
+		{"vegas: the game score, as the board says", "vegas", []protocol.GhostStanding{
+			{PlayerID: "a", Name: "Alice", Role: "leader", Score: -42, Foundation: 2},
+		}, "Ghosts at 1:23: leader Alice: game score -42, 2 cards home\n"},
+		{"a name with an escape", "", []protocol.GhostStanding{
 			{PlayerID: "e", Name: "\x1b[31mEve", Role: "leader", Score: 0, Foundation: 0},
-		}, "Ghosts at 1:23: leader ?[31mEve: 0 pts, 0 home\n"},
+		}, "Ghosts at 1:23: leader ?[31mEve: score 0, 0 cards home\n"},
 	} {
-		got := renderGhosts(&protocol.Ghost{ElapsedMs: 83_400, Ghosts: c.ghosts})
+		got := renderGhosts(&protocol.Ghost{ElapsedMs: 83_400, Ghosts: c.ghosts}, c.scoring)
 		checkText(t, c.name, got, c.want)
 	}
 	// Only scores changed: the same key, so the line is not printed again.
@@ -69,6 +73,7 @@ func TestRenderBoardPage(t *testing.T) {
    6  carl            300     12     24  stuck       1:00.0
 >  7  me              250     10     20  resigned    1:01.0
    8  dora              0      0      0  timed_out  15:00.0
+Ties: the earlier to reach the result ranks first.
 Your rank: 7 of 12.
 `
 	checkText(t, "board", renderBoardPage(page, in, "me", "standard"), want)
@@ -84,6 +89,7 @@ Open deal #42: anyone can look it up.
    #  Player  Game score  Cards  Moves  Status    Time
 >  1  alice         5123     52    104  won     3:12.4
    2  bob           4000     52    104  won     4:10.0
+Ties: the earlier to reach the result ranks first.
 Your rank: 1 of 12.
 `
 	checkText(t, "closed board", renderBoardPage(page, in, "alice", "vegas"), want)
@@ -150,17 +156,48 @@ func TestRenderAsyncInfo(t *testing.T) {
 		t.Errorf("opens later:\n%s", got)
 	}
 
-	d := &protocol.Daily{Day: "2026-12-05", Rounds: []protocol.AsyncInfo{{
-		RoundID: "d3", Kind: protocol.KindDaily, Variant: "draw3", Rules: engine.DefaultRules(), LimitMs: 10 * 60_000,
-		ClosesAt: time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC), Players: 40, Finished: 31,
-	}}}
-	want = `Daily deals of 2026-12-05 (UTC):
-  Variant   Time  Players  Finished  Closes
-  draw3    10:00       40        31  2026-12-06 00:00 UTC, in 9h59m
-Type daily 3 or daily 1 to play one: one attempt each.
-`
-	checkText(t, "daily", renderDaily(d, now), want)
-	checkText(t, "no daily", renderDaily(&protocol.Daily{Day: "2026-12-05"}, now), "No daily deals today (2026-12-05).\n")
+	checkText(t, "no daily", renderDaily(&protocol.Daily{Day: "2026-12-05"}, nil, now), "No daily deals today (2026-12-05).\n")
+}
+
+// TestRenderDaily: the list of today's daily deals says which the player
+// has played, with the result, and offers only the others to play.
+func TestRenderDaily(t *testing.T) {
+	now := time.Date(2026, 12, 5, 14, 0, 30, 0, time.UTC)
+	round := func(id, variant string) protocol.AsyncInfo {
+		return protocol.AsyncInfo{RoundID: id, Kind: protocol.KindDaily, Variant: variant, Rules: engine.DefaultRules(),
+			LimitMs: 10 * 60_000, ClosesAt: time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC), Players: 40, Finished: 31}
+	}
+	d := &protocol.Daily{Day: "2026-12-05", Rounds: []protocol.AsyncInfo{round("d3", "draw3"), round("d1", "draw1")}}
+	won := entry(2, "me", 5000, 52, engine.Won, 192_400)
+	played := map[string]protocol.AttemptState{
+		"d3": {State: protocol.AttemptFinished, Result: &won},
+		"d1": {State: protocol.AttemptNone},
+	}
+	checkText(t, "draw 3 played", renderDaily(d, played, now), `Daily deals of 2026-12-05 (UTC):
+  Variant   Time  Players  Finished  You                    Closes
+  draw3    10:00       40        31  won in 3:12.4, rank 2  2026-12-06 00:00 UTC, in 9h59m
+  draw1    10:00       40        31  not played             2026-12-06 00:00 UTC, in 9h59m
+Type daily 1 to play: one attempt each, on your own clock.
+daily 3 shows your result and its board.
+`)
+	gone := entry(9, "me", 0, 3, engine.Resigned, 1_000)
+	both := map[string]protocol.AttemptState{
+		"d3": {State: protocol.AttemptFinished, Result: &won},
+		"d1": {State: protocol.AttemptFinished, Result: &gone},
+	}
+	checkText(t, "both played", renderDaily(d, both, now), `Daily deals of 2026-12-05 (UTC):
+  Variant   Time  Players  Finished  You                    Closes
+  draw3    10:00       40        31  won in 3:12.4, rank 2  2026-12-06 00:00 UTC, in 9h59m
+  draw1    10:00       40        31  resigned, rank 9       2026-12-06 00:00 UTC, in 9h59m
+daily 3 or daily 1 shows your result and its board.
+`)
+	// Unknown (the server did not say) and under way: both offered.
+	checkText(t, "unknown", renderDaily(d, map[string]protocol.AttemptState{"d1": {State: protocol.AttemptPlaying}}, now), `Daily deals of 2026-12-05 (UTC):
+  Variant   Time  Players  Finished  You      Closes
+  draw3    10:00       40        31  ?        2026-12-06 00:00 UTC, in 9h59m
+  draw1    10:00       40        31  playing  2026-12-06 00:00 UTC, in 9h59m
+Type daily 3 or daily 1 to play: one attempt each, on your own clock.
+`)
 }
 
 func TestRenderResult(t *testing.T) {

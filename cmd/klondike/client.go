@@ -124,8 +124,9 @@ type playClient struct {
 	listCursor string // where the next page of the match list starts; "" after the last
 	spectating string // the match id being watched
 	round      *roundState
-	async      *asyncState // the asynchronous round in view
-	queue      []string    // moves waiting for the round or for the pending move
+	async      *asyncState   // the asynchronous round in view
+	dailyList  *dailyListing // the daily list awaiting the player's attempts
+	queue      []string      // moves waiting for the round or for the pending move
 
 	timer    *time.Timer // paces queued moves and retries
 	timerC   <-chan time.Time
@@ -278,9 +279,12 @@ func (c *playClient) replyWait() time.Duration {
 func (c *playClient) expireRequests() {
 	for id, r := range c.pending {
 		if time.Since(r.at) >= c.cfg.ReplyWait {
-			c.printf("No reply to %s after %s; going on.\n", r.typ, c.cfg.ReplyWait)
+			c.printf("No answer from the server in %s when asked to %s; going on.\n", c.cfg.ReplyWait, r.words())
 			delete(c.pending, id)
 			delete(c.fetches, id) // a late answer is dropped
+			if r.arg == argDailyList {
+				c.onDailyAttempt(id, nil)
+			}
 		}
 	}
 }

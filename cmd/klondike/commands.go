@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -86,10 +87,26 @@ func (c *playClient) command(line string) {
 	case "moves":
 		r := c.round
 		if r == nil || r.view == nil || r.over {
-			c.printf("No board: you are not playing a round.\n")
+			c.noBoard()
 			return
 		}
 		c.printf("%s", renderMoves(r.view.LegalMoves(r.rules, nil)))
+	case "play":
+		if len(args) > 0 {
+			c.printf("Usage: play starts your game of the daily deal or challenge shown (daily 3, challenge ID).\n")
+			return
+		}
+		c.play()
+	case "undo", "redo":
+		move := "U"
+		if word == "redo" {
+			move = "Y"
+		}
+		if len(args) > 0 {
+			c.printf("Usage: %s (the move %s) takes nothing after it.\n", word, move)
+			return
+		}
+		c.moves([]string{move})
 	case "ready", "unready":
 		if needMatch() {
 			ready := word == "ready"
@@ -114,12 +131,24 @@ func (c *playClient) command(line string) {
 		}
 		c.join(args[0])
 	case "create":
-		public, rated, ok := createWords(args)
-		if !ok {
-			c.printf("Usage: create [public] [rated]: a private match is joined by its code, a public one is also listed in the lobby; a rated one changes ratings.\n")
+		const usage = "Usage: create [public] [rated] [--FLAG VALUE...]: a private match is joined by its code, a public one is also listed in the lobby; a rated one changes ratings; flags such as --draw 1 --rounds 3 give its settings (klondike play --help lists them).\n"
+		words, over, err := lobbyArgs("create", args)
+		if err != nil {
+			c.printf("create: %v\n%s", err, usage)
 			return
 		}
-		c.create(public, rated || c.cfg.Rated)
+		public, rated, ok := createWords(words)
+		if !ok {
+			c.printf("%s", usage)
+			return
+		}
+		rated = rated || c.cfg.Rated
+		s := mergeSettings(c.cfg.Settings, over)
+		if err := checkSettings(s, rated); err != nil {
+			c.printf("create: %v\n", err)
+			return
+		}
+		c.create(s, public, rated)
 	case "quick":
 		switch strings.ToLower(strings.Join(args, " ")) {
 		case "":
@@ -166,21 +195,28 @@ func (c *playClient) command(line string) {
 		case "1", "3":
 			c.playDaily(int(args[0][0] - '0'))
 		default:
-			c.printf("Usage: daily lists today's daily deals; daily 3 or daily 1 plays one.\n")
+			c.printf("Usage: daily lists today's daily deals; daily 3 or daily 1 shows one, to play.\n")
 		}
 	case "challenge":
 		switch {
-		case len(args) >= 1 && strings.ToLower(args[0]) == "create" && len(args) <= 2:
-			var window time.Duration
-			if len(args) == 2 {
-				w, err := parseWindow(args[1])
-				if err != nil {
-					c.printf("%v\n", err)
-					return
-				}
-				window = w
+		case len(args) >= 1 && strings.ToLower(args[0]) == "create":
+			words, over, err := lobbyArgs("create-challenge", args[1:])
+			if err == nil && len(words) > 1 {
+				err = fmt.Errorf("unexpected %q: want one window, such as 2h", words[1:])
 			}
-			c.createChallenge(window)
+			var window time.Duration
+			if err == nil && len(words) == 1 {
+				window, err = parseWindow(words[0])
+			}
+			s := mergeSettings(c.cfg.Settings, over)
+			if err == nil {
+				err = checkSettings(challengeSettings(s), false)
+			}
+			if err != nil {
+				c.printf("challenge create: %v\n", err)
+				return
+			}
+			c.createChallenge(window, s)
 		case len(args) == 1:
 			c.playChallenge(args[0])
 		default:
@@ -232,7 +268,7 @@ func (c *playClient) command(line string) {
 var playCommands = []string{
 	"help", "quit", "exit", "board", "leaderboard", "moves", "ready", "unready", "start",
 	"resign", "join", "create", "quick", "spectate", "list", "leave", "rematch",
-	"daily", "challenge", "records", "close", "profile", "ratings", "ladder",
+	"daily", "challenge", "records", "close", "profile", "ratings", "ladder", "play", "undo", "redo",
 }
 
 // createWords reads create's words, in any order: public (or private),
@@ -320,7 +356,8 @@ func looksLikeMove(word string) bool {
 // playHelp is the help command's text.
 const playHelp = `Moves: D (draw), R (recycle), U (undo), Y (redo what U took back), W-Tn, W-F,
   Tn-F, Tn-Tm, Tn:k-Tm, Fs-Tn (piles T1..T7, T1..T9 in double_klondike;
-  foundations FC FD FH FS; several moves may share a line)
+  foundations FC FD FH FS; several moves may share a line); undo and redo
+  are U and Y, which act only in a game you are playing
 Commands:
   moves      list your legal moves       board    print your board
   lb         print the leaderboard       resign   give up this round (y/N)
@@ -331,15 +368,20 @@ Commands:
   create     create a private match: players join it by its code
   create public  create a public match: it shows in the lobby's list
   create [public] rated  create a rated match (created ones are casual)
+  create ... --draw 1 --rounds 3 --time-limit 10m  with settings: any of
+             play's settings flags (klondike play --help), after the words
   list       list open public matches    list more  the next page of them
   spectate MATCH_ID  watch a match       rematch  play again, same players
   help       this text                   quit     leave (your seat is kept)
   here       play here the game this player plays in another terminal or tab
 Daily deals and challenges: a deal everyone plays once, on their own clock.
-  daily      list today's daily deals    daily 3 | daily 1  play one
-  challenge ID   play a challenge (its id or its link, .../c/ID)
-  challenge create [WINDOW]  make a challenge of your rules, open for WINDOW
-             (such as 2h; default 24h, at most 168h), share its link, play it
+  daily      list today's daily deals, and which you have played
+  daily 3 | daily 1  show one: its rules and time limit (or your result)
+  challenge ID   show a challenge (its id or its link, .../c/ID)
+  play       start your game of the round shown: its clock starts now
+  challenge create [WINDOW] [--FLAG VALUE...]  make a challenge of your
+             rules, open for WINDOW (such as 2h; default 24h, at most 7d),
+             share its link; play then starts your game
   board      after your game: the round's board, top 10 and you (board ID: any)
   lb         that board again, fresh    records [PLAYER_ID]  records by variant
   close [ID] close your challenge now (y/N): its deal and replays go public
@@ -351,4 +393,5 @@ Ratings: one a game and draw; rated rounds change them ("1500?" is provisional).
 Scores: Game score = your move points, on your board.
   ` + timedScoreNote + `  Leaderboards show the timed score with standard scoring; vegas and none have
   no time penalty, so they show the game score.
+  Ties: the earlier to reach the result ranks first.
 `

@@ -31,6 +31,43 @@ type request struct {
 	at  time.Time
 }
 
+// requestWords says what a request of each type asks, in the words that
+// follow "Could not" and "asked to" (the GETs of fetch by their what).
+var requestWords = map[string]string{
+	protocol.TypeHello:           "sign you in",
+	protocol.TypeCreateMatch:     "create the match",
+	protocol.TypeQuickMatch:      "find a quick match",
+	protocol.TypeListMatches:     "list the open matches",
+	protocol.TypeJoinMatch:       "join the match",
+	protocol.TypeLeaveMatch:      "leave the match",
+	protocol.TypeReady:           "say whether you are ready",
+	protocol.TypeStartMatch:      "start the match",
+	protocol.TypeSpectate:        "watch the match",
+	protocol.TypeRematch:         "start a rematch",
+	protocol.TypeResign:          "resign",
+	protocol.TypePlayHere:        "play here",
+	protocol.TypeCreateChallenge: "create the challenge",
+	protocol.TypeCloseChallenge:  "close the challenge",
+	protocol.TypeGetAsyncRound:   "load the challenge",
+	protocol.TypeGetDaily:        "load today's daily deals",
+	protocol.TypeStartAttempt:    "start your game",
+	protocol.TypeGetBoard:        "load the board",
+	protocol.TypeGetRecords:      "load the records",
+	"profile":                    "load the ratings",
+	"ladder":                     "load the ladder",
+}
+
+// words says what r asked, as requestWords does.
+func (r request) words() string {
+	switch {
+	case r.typ == protocol.TypeGetAsyncRound && (r.arg == argDaily || r.arg == argDailyList):
+		return "load the daily deal"
+	case requestWords[r.typ] != "":
+		return requestWords[r.typ]
+	}
+	return "answer " + r.typ
+}
+
 // connect dials the server, starts the read loop and says hello.
 func (c *playClient) connect(ctx context.Context) error {
 	dctx, cancel := context.WithTimeout(ctx, c.cfg.DialTimeout)

@@ -67,7 +67,13 @@ func (c *playClient) handle(data []byte) {
 	case protocol.TypeDaily:
 		handleAs(c, env.Type, data, func(m *protocol.Daily) { c.onDaily(m, req.arg) })
 	case protocol.TypeAsyncRound:
-		handleAs(c, env.Type, data, func(m *protocol.AsyncRound) { c.onAsyncRound(m, reqType, req.arg) })
+		handleAs(c, env.Type, data, func(m *protocol.AsyncRound) {
+			if req.arg == argDailyList {
+				c.onDailyAttempt(env.Re, &m.Attempt)
+				return
+			}
+			c.onAsyncRound(m, reqType, req.arg)
+		})
 	case protocol.TypeGhost:
 		handleAs(c, env.Type, data, c.onGhost)
 	case protocol.TypeAttemptOver:
@@ -82,7 +88,7 @@ func (c *playClient) handle(data []byte) {
 			c.printf("Your game is being played elsewhere (another terminal or a browser tab of this player): type here to play it here.\n")
 		})
 	case protocol.TypeError:
-		handleAs(c, env.Type, data, func(m *protocol.Error) { c.onError(env.Re, reqType, m) })
+		handleAs(c, env.Type, data, func(m *protocol.Error) { c.onError(env.Re, req, m) })
 	default:
 		// Newer servers may send more; the protocol only adds.
 	}
@@ -99,10 +105,11 @@ func truncate(s string, n int) string {
 }
 
 // onError takes an error message; re is the id of the request it answers
-// and reqType that request's type ("" when unknown). A rate-limited move is
-// sent again after RateRetry; a refused move or request is reported, and a
-// refused hello ends the client.
-func (c *playClient) onError(re, reqType string, m *protocol.Error) {
+// and req that request (its type "" when unknown). A rate-limited move is
+// sent again after RateRetry; a refused move or request is reported, in
+// the words of what it asked, and a refused hello ends the client.
+func (c *playClient) onError(re string, req request, m *protocol.Error) {
+	reqType := req.typ
 	r := c.round
 	if m.Code == protocol.CodeRateLimited && r != nil && r.pending != nil {
 		// The server dropped a message without saying which: send the move
@@ -117,6 +124,10 @@ func (c *playClient) onError(re, reqType string, m *protocol.Error) {
 		r.pending = nil
 		return
 	}
+	if req.arg == argDailyList {
+		c.onDailyAttempt(re, nil) // the list shows the round's attempt as unknown
+		return
+	}
 	if c.asyncRoundError(reqType, m) {
 		return
 	}
@@ -124,14 +135,20 @@ func (c *playClient) onError(re, reqType string, m *protocol.Error) {
 		c.newPlayer()
 		return
 	}
-	what := "error"
-	if reqType != "" {
-		what = reqType + " failed"
+	why := clean(m.Message)
+	if why == "" {
+		why = clean(m.Code)
 	}
-	c.printf("%s: %s (%s)\n", what, clean(m.Message), clean(m.Code))
 	switch reqType {
 	case protocol.TypeHello:
-		c.fatal = fmt.Errorf("the server refused hello: %s (%s)", clean(m.Message), clean(m.Code))
+		c.fatal = fmt.Errorf("could not %s: %s", req.words(), why) // printed as play's error
+		return
+	case "":
+		c.printf("The server says: %s\n", why)
+	default:
+		c.printf("Could not %s: %s\n", req.words(), why)
+	}
+	switch reqType {
 	case protocol.TypeCreateMatch, protocol.TypeJoinMatch, protocol.TypeQuickMatch, protocol.TypeSpectate:
 		if reqType == protocol.TypeSpectate {
 			c.spectating = ""

@@ -160,7 +160,7 @@ func (c *playClient) scoring() string {
 func (c *playClient) printBoard() {
 	r := c.round
 	if r == nil || r.view == nil {
-		c.printf("No board: you are not playing a round.\n")
+		c.noBoard()
 		return
 	}
 	c.printf("\n%s", renderBoard(r.view, c.scoring(), c.cfg.Color))
@@ -169,7 +169,28 @@ func (c *playClient) printBoard() {
 		c.printf("%s: %s left\n", r.title(), formatMs(left.Milliseconds(), false))
 	}
 	if r.kind != "" && !r.over && r.ghost != nil && len(r.ghost.Ghosts) > 0 {
-		c.printf("%s", renderGhosts(r.ghost))
+		c.printf("%s", renderGhosts(r.ghost, c.scoring()))
+	}
+}
+
+// noBoard says why there is no board to show or play on: a game that has
+// not started (an attempt waiting for play, a round counting down) or none.
+func (c *playClient) noBoard() {
+	r, m := c.round, c.match
+	switch {
+	case c.offered():
+		c.printf("Your game has not started: type play to start it (your clock starts then).\n")
+	case c.requestPending(protocol.TypeStartAttempt):
+		c.printf("Your game is starting.\n")
+	case r != nil && r.kind == "" && !r.over && r.view == nil && m != nil && m.ID == r.matchID && m.State == protocol.StateStarting:
+		in := max(time.Until(r.startsAt.Add(-c.skew)).Round(time.Second), 0)
+		if c.isPlayer() {
+			c.printf("Round %d is about to start (in %s): your board comes then.\n", r.number, in)
+		} else {
+			c.printf("Round %d is about to start (in %s).\n", r.number, in)
+		}
+	default:
+		c.printf("No board: you are not playing a round.\n")
 	}
 }
 

@@ -225,19 +225,16 @@ func TestPlayGameFlag(t *testing.T) {
 		return cfg, ok, errOut.String()
 	}
 	cfg, ok, errOut := setup("--create", "--game", "thumb_and_pouch")
-	c := &playClient{cfg: cfg}
-	if s := c.settings(); !ok || s.Game == nil || *s.Game != "thumb_and_pouch" || s.Draw != nil {
+	if s := cfg.Settings; !ok || s.Game == nil || *s.Game != "thumb_and_pouch" || s.Draw != nil {
 		t.Errorf("--create --game thumb_and_pouch: ok %v (%s), settings %+v; want the game and no draw", ok, errOut, s)
 	}
 	cfg, ok, _ = setup("--quick", "--game", "double_klondike", "--draw", "1")
-	c = &playClient{cfg: cfg}
-	if s := c.settings(); !ok || s.Game == nil || *s.Game != "double_klondike" || s.Draw == nil || *s.Draw != 1 {
+	if s := quickSettings(cfg.Settings); !ok || s.Game == nil || *s.Game != "double_klondike" || s.Draw == nil || *s.Draw != 1 {
 		t.Errorf("--quick --game double_klondike --draw 1: settings %+v", s)
 	}
 	cfg, ok, _ = setup("--create", "--game", "klondike")
-	c = &playClient{cfg: cfg}
-	if s := c.settings(); !ok || s.Game != nil || s.Draw == nil || *s.Draw != 3 {
-		t.Errorf("--game klondike: settings %+v; want no game and draw 3, as before", s)
+	if s := cfg.Settings; !ok || s.Game != nil || s.Draw != nil {
+		t.Errorf("--game klondike: settings %+v; want no game and no draw: the server's defaults", s)
 	}
 	for _, tc := range []struct {
 		args []string
@@ -303,7 +300,7 @@ func TestPlayGameEndToEnd(t *testing.T) {
 			}
 			p.typeLine("resign")
 			p.typeLine("y")
-			p.expect("Round 1 over. Results:")
+			p.expect("Round 1 results:")
 			p.expect("layout checked: deal #")
 			if err := p.end(); err != nil {
 				t.Errorf("run: %v", err)

@@ -54,7 +54,7 @@ func (c *playClient) startAction() {
 	c.actionSent = true
 	switch c.cfg.Action {
 	case "create":
-		c.create(c.cfg.Public, c.cfg.Rated)
+		c.create(c.cfg.Settings, c.cfg.Public, c.cfg.Rated)
 	case "join":
 		c.join(c.cfg.Code)
 	case "quick":
@@ -66,7 +66,7 @@ func (c *playClient) startAction() {
 	case "challenge":
 		c.playChallenge(c.cfg.Code)
 	case "create-challenge":
-		c.createChallenge(c.cfg.Window)
+		c.createChallenge(c.cfg.Window, c.cfg.Settings)
 	default:
 		c.request(&protocol.ListMatches{Type: protocol.TypeListMatches})
 		c.printf("%s", lobbyPrompt)
@@ -87,10 +87,9 @@ const lobbyPrompt = "Type: join CODE, create (private, shared by its code), crea
 	"quick (rated; quick casual), spectate MATCH_ID, list, daily, challenge ID, records,\n" +
 	"profile, ladder, help or quit.\n"
 
-// create asks for a new match of our settings, listed in the lobby when
+// create asks for a new match of settings s, listed in the lobby when
 // public, rated when rated (a created match is casual unless it asks).
-func (c *playClient) create(public, rated bool) {
-	s := c.settings()
+func (c *playClient) create(s protocol.PartialSettings, public, rated bool) {
 	if public {
 		s.Public = &public
 	}
@@ -100,11 +99,12 @@ func (c *playClient) create(public, rated bool) {
 	c.request(&protocol.CreateMatch{Type: protocol.TypeCreateMatch, Settings: s})
 }
 
-// quick asks for a quick match of our settings: rated, as the server makes
-// them unless asked, or casual. A rated one is left to the server's
-// default, which servers without ratings keep casual.
+// quick asks for a quick match of our settings, of those it seats players
+// by: rated, as the server makes them unless asked, or casual. A rated one
+// is left to the server's default, which servers without ratings keep
+// casual.
 func (c *playClient) quick(casual bool) {
-	s := c.settings()
+	s := quickSettings(c.cfg.Settings)
 	if casual {
 		rated := false
 		s.Rated = &rated
@@ -118,19 +118,6 @@ func (c *playClient) program() string {
 		return "klondike"
 	}
 	return c.cfg.Program
-}
-
-// settings returns the match settings that create and quick send:
-// cfg.Settings, with the draw of cfg.Draw unless they say theirs. A game
-// other than Klondike with no draw of its own (--game without --draw) is
-// sent without one: the server gives it the game's draw.
-func (c *playClient) settings() protocol.PartialSettings {
-	s := c.cfg.Settings
-	if s.Draw == nil && s.Game == nil {
-		draw := c.cfg.Draw
-		s.Draw = &draw
-	}
-	return s
 }
 
 // join asks to join by invite code or, for anything longer, by match id.

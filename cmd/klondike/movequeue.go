@@ -1,10 +1,12 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"time"
 
 	"klondike/api/protocol"
+	"klondike/engine"
 )
 
 // A pendingMove is a move sent and not yet answered.
@@ -35,9 +37,26 @@ func (c *playClient) moves(fields []string) {
 		ms = append(ms, m.String())
 	}
 	r := c.round
+	playing := r != nil && r.seated && !r.over && r.view != nil && !r.view.Status.Over()
 	switch {
+	case !playing && (c.offered() || c.requestPending(protocol.TypeStartAttempt)):
+		c.noBoard()
+		return
 	case r != nil && r.seated && !r.over && r.view != nil && r.view.Status.Over():
 		c.printf("Your game is over (%s): wait for the round to end.\n", r.view.Status)
+		return
+	case !playing && slices.ContainsFunc(ms, takesBack):
+		// A U or Y (a stray y, say) queued for a game to come would take
+		// back or replay nothing, or a move of that game once played.
+		why := "you are not playing a game"
+		if c.isPlayer() && (c.match.State == protocol.StateOpen || c.match.State == protocol.StateStarting) {
+			why = "your game has not started"
+		}
+		if slices.Contains(ms, engine.UndoMove().String()) {
+			c.printf("Nothing to undo: %s (U takes back your last move of one); nothing sent.\n", why)
+		} else {
+			c.printf("Nothing to redo: %s (Y plays again a move that U took back); nothing sent.\n", why)
+		}
 		return
 	case r != nil && r.seated && !r.over:
 	case c.isPlayer() && (c.match.State == protocol.StateOpen || c.match.State == protocol.StateStarting):
@@ -55,6 +74,12 @@ func (c *playClient) moves(fields []string) {
 	}
 	c.queue = append(c.queue, ms...)
 	c.pump()
+}
+
+// takesBack reports whether a move (as Move.String writes it) is U or Y,
+// which act on the moves of the game being played.
+func takesBack(move string) bool {
+	return move == engine.UndoMove().String() || move == engine.RedoMove().String()
 }
 
 // pump sends the next queued move when the round takes it and no move

@@ -11,9 +11,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"slices"
-	"strconv"
-
-	"klondike/engine"
+	"strings"
 )
 
 // playUsage prints play's help: its flags, commands and exit statuses.
@@ -23,8 +21,12 @@ func playUsage(w io.Writer) {
                      [--create [--public] [--rated] | --code CODE | --quick [--casual] |
                       --spectate MATCH_ID |
                       --daily 1|3 | --challenge ID |
-                      --create-challenge [--window D] [--seed N]]
-                     [--game GAME] [--draw 1|3] [--color[=auto|always|never]]
+                      --create-challenge [--window D]]
+                     [--game GAME] [--draw 1|3] [--passes 0|1|3] [--scoring S]
+                     [--undo U] [--foundation-to-tableau=false] [--mode M]
+                     [--time-limit D] [--rounds N] [--max-players N]
+                     [--countdown D] [--deals any|winnable] [--seed N]
+                     [--color[=auto|always|never]]
 
 Play connects to a klondiked server and plays matches from the terminal: it
 prints the board after every change (face-down cards as ##), reads moves in
@@ -33,7 +35,8 @@ is the reference client of the WebSocket protocol.
 
 Flags:
   --server URL    the server's WebSocket address, ws://HOST:PORT/ws (or
-                  wss://…); a URL without a path gets /ws
+                  wss://…); a URL without a path gets /ws, and HOST:PORT
+                  alone means ws://HOST:PORT/ws
   --name NAME     your name, 1 to 24 printable characters: a new player's
                   (default $USER, or "player"), or a new name for your saved
                   player, who otherwise keeps theirs
@@ -46,54 +49,62 @@ Flags:
                   lobby's list (play's list, the web lobby) for anyone to join
   --rated         with --create (or the lobby's create): a rated match, whose
                   rounds change its players' ratings; a created match is
-                  casual otherwise
+                  casual otherwise (never with --seed)
   --code CODE     join the match with this invite code (or match id)
   --quick         join (or open) a public quick match: rated, with players
                   near your rating (the range widens as you wait)
   --casual        with --quick (or the lobby's quick): a casual quick match,
                   which changes no rating
   --spectate ID   watch a match's leaderboards by its match id
-  --daily 1|3     play today's daily deal of draw 1 or draw 3: the same deal
-                  for everyone, one attempt each on your own clock; if you
-                  have played it, print your result and its board
-  --challenge ID  play a challenge: its id, or its link (…/c/ID); prints who
-                  made it, its rules, time limit, window and players first
+  --daily 1|3     today's daily deal of draw 1 or draw 3: the same deal for
+                  everyone, one attempt each on your own clock. Prints its
+                  rules and time limit, then waits for play, which starts
+                  the clock; if you have played it, prints your result and
+                  its board
+  --challenge ID  a challenge: its id, or its link (…/c/ID); prints who made
+                  it, its rules, time limit, window and players, then waits
+                  for play, as --daily does
   --create-challenge
                   create a challenge (a deal others play once each, within
                   its window), print its link and the command to share, and
-                  play it
-  --window D      with --create-challenge: how long it stays open, such as
-                  90m, 24h or 2d, from 1m to 168h (default 24h)
-  --seed N        with --create-challenge: an open deal, deal number N,
-                  that anyone can look up (default: a fresh hidden deal)
-  --game GAME     the game of the match or challenge you create or the
-                  quick match you look for: klondike (the default),
-                  thumb_and_pouch, whitehead or double_klondike
-                  (docs/rules.md, "Games"); a match you join or watch has
-                  its own
-  --draw 1|3      cards turned by each D in the match or challenge you
-                  create or the quick match you look for (default 3; with
-                  --game, the game's: 1 in thumb_and_pouch and whitehead,
-                  which plays draw 1 only)
+                  wait for play to play it yourself
+  --window D      with --create-challenge: how long it stays open, a
+                  duration such as 90m, 24h or 2d, or whole minutes, from
+                  1m to 7d (default 24h)
   --color[=WHEN]  paint the board, red suits red and card backs dim: auto
                   (the default) when stdout is a terminal, NO_COLOR is unset
                   or empty and TERM is not dumb; always (--color alone), even
                   into a pipe or with NO_COLOR; never
 
+Settings of the match you create (--create, or the lobby's create), one
+flag a field of the protocol's settings (docs/protocol.md, "Settings"); a
+setting you do not give is left to the server's default. --game, --draw,
+--passes and --scoring also go with --quick (a quick match seats you by
+them) and, with --undo, --foundation-to-tableau, --mode, --time-limit and
+--seed, with --create-challenge (and the lobby's challenge create).
+  --game GAME     klondike (the default), thumb_and_pouch, whitehead or
+                  double_klondike (docs/rules.md, "Games"); a match you join
+                  or watch has its own
+  --draw 1|3      cards turned by each D (default the game's: 3, or 1 in
+                  thumb_and_pouch and whitehead, which plays draw 1 only)
+`+settingsFlagsHelp+`
 With none of --create, --code, --quick, --spectate, --daily, --challenge and
 --create-challenge, play lists the open public matches and waits for one of:
 join CODE, create, create public, quick, spectate ID, daily, challenge ID
-(--rated and --casual then apply to its create and quick), or for a look at
-ratings: profile, ladder.
+(--rated, --casual and the settings' flags then apply to its create, quick
+and challenge create), or for a look at ratings: profile, ladder.
 
 Commands (one a line):
   D, R, U, Y, W-Tn, W-F, Tn-F, Tn-Tm, Tn:k-Tm, Fs-Tn
                   a move (several may share a line): U takes the last move
                   back and Y plays again what U took back, when the match's
-                  undo setting allows; piles are T1..T7, T1..T9 in
+                  undo setting allows (undo and redo say the same), in a
+                  game you are playing; piles are T1..T7, T1..T9 in
                   double_klondike; moves typed before the round starts, or
                   while a move awaits the server, are queued
   moves           list the legal moves of your board
+  play            start your game of the daily deal or challenge shown:
+                  its clock starts then, and you have one attempt
   board           print your board again; after your game of a daily deal
                   or challenge, its board (board ID: any such round's)
   lb              print the round's leaderboard again (of a daily deal or
@@ -106,15 +117,21 @@ Commands (one a line):
   create public   create a public match, listed in the lobby
   create [public] rated
                   create a rated match (a created match is casual otherwise)
+  create ... --FLAG VALUE
+                  with settings' flags after the words, such as create public
+                  --draw 1 --rounds 3 --time-limit 10m: those settings (over
+                  the flags play was started with)
   quick           join a rated quick match; quick casual: one that changes
                   no rating
   join CODE | spectate ID | leave | rematch
   list            list the open public matches; list more: the next page
-  daily           list today's daily deals; daily 3, daily 1: play one
-  challenge ID    play a challenge (its id or link)
-  challenge create [WINDOW]
-                  create a challenge of --draw, open for WINDOW (default
-                  24h), print its link and play it
+  daily           list today's daily deals and which you have played;
+                  daily 3, daily 1: show one (then play starts it), or your
+                  result and its board once played
+  challenge ID    show a challenge (its id or link); play then starts it
+  challenge create [WINDOW] [--FLAG VALUE...]
+                  create a challenge of the settings' flags, open for WINDOW
+                  (default 24h), print its link; play then starts your game
   records [PLAYER_ID]
                   your records (or a player's) by variant: games played and
                   won, best score, fastest win, daily streak
@@ -139,6 +156,7 @@ results show the round score: with standard scoring the timed score, the
 game score less 2 points for every full 10 seconds of the round (not below
 0), plus, for a win of at least 30 s, 700000 divided by its seconds; with
 vegas and none scoring, the game score itself (no time penalty).
+Ties: the earlier to reach the result ranks first.
 
 The share, watch and resume lines that play prints start with the command
 you ran (go run ./cmd/klondike when you ran it with go run).
@@ -155,7 +173,10 @@ established ratings, best first.
 
 Daily deals and challenges: everyone plays the same committed deal once,
 each on their own clock with the same time limit, and is ranked on a board
-(wins by time, then cards home, then score). While you play, a line shows
+(wins by time, then cards home, then score; ties: the earlier to reach the
+result ranks first). --daily, --challenge, daily N and challenge ID show
+the round's rules and time limit first; your clock starts only when you
+type play. While you play, a line shows
 where the board's leader and the challenge's creator stood at the same time
 of their own games (their ghosts). When your game ends, play prints your
 result and the board: the top 10 and your neighbours. The deal's seed and
@@ -195,7 +216,9 @@ Examples:
   klondike play --server ws://127.0.0.1:8080/ws --create --rated
   echo 'ladder klondike/3' | klondike play --server ws://127.0.0.1:8080/ws
   klondike play --server ws://127.0.0.1:8080/ws --create --game thumb_and_pouch
-  klondike play --server ws://127.0.0.1:8080/ws --daily 3
+  klondike play --server 127.0.0.1:8080 --create --draw 1 --undo off --rounds 3 --time-limit 10m
+  klondike play --server ws://127.0.0.1:8080/ws --create --seed 5 --scoring vegas
+  printf 'play\nD\n' | klondike play --server ws://127.0.0.1:8080/ws --daily 3
   klondike play --server ws://127.0.0.1:8080/ws --profile work --daily 3
   klondike play --server ws://127.0.0.1:8080/ws --create-challenge --draw 1 --window 2h
   klondike play --server ws://127.0.0.1:8080/ws --challenge http://127.0.0.1:8080/c/9f3a2b1c
@@ -289,17 +312,15 @@ func playSetup(args []string, env playEnv, stdout, stderr io.Writer) (cfg playCo
 	fs.BoolVar(&cfg.Rated, "rated", false, "make the created match rated")
 	fs.BoolVar(&cfg.Casual, "casual", false, "look for a casual quick match")
 	fs.StringVar(&spectate, "spectate", "", "`MATCH_ID` to watch")
-	fs.IntVar(&cfg.Draw, "draw", 3, "cards turned by D: 1 or 3")
-	gameName := fs.String("game", engine.Klondike.String(), "the `GAME` of the match you create or look for")
+	settings := addSettingsFlags(fs)
 	fs.Var(&color, "color", "paint the board: auto, always or never")
 	var daily int
-	var challenge, window, seed string
+	var challenge, window string
 	var createChallenge bool
 	fs.IntVar(&daily, "daily", 0, "play today's daily deal of draw `N`: 1 or 3")
 	fs.StringVar(&challenge, "challenge", "", "play the challenge `ID` (or its link)")
 	fs.BoolVar(&createChallenge, "create-challenge", false, "create a challenge and play it")
 	fs.StringVar(&window, "window", "", "how long the challenge stays open: `DURATION`")
-	fs.StringVar(&seed, "seed", "", "the challenge's open deal: deal number `N`")
 	if ok, status := parseFlags(fs, args, playUsage, stdout, stderr); !ok {
 		return cfg, false, status
 	}
@@ -321,7 +342,7 @@ func playSetup(args []string, env playEnv, stdout, stderr io.Writer) (cfg playCo
 		return cfg, false, usageError(stderr, fs.Name(), errors.New(
 			"give at most one of --create, --code, --quick, --spectate, --daily, --challenge and --create-challenge"))
 	}
-	if err := asyncFlags(fs, &cfg, daily, challenge, window, seed, createChallenge); err != nil {
+	if err := asyncFlags(fs, &cfg, daily, challenge, window, createChallenge); err != nil {
 		return cfg, false, usageError(stderr, fs.Name(), err)
 	}
 	if cfg.Public && !create {
@@ -351,13 +372,8 @@ func playSetup(args []string, env playEnv, stdout, stderr io.Writer) (cfg playCo
 	case createChallenge:
 		cfg.Action = "create-challenge"
 	}
-	if cfg.Draw != 1 && cfg.Draw != 3 {
-		return cfg, false, usageError(stderr, fs.Name(), fmt.Errorf("--draw %d: want 1 or 3", cfg.Draw))
-	}
-	if isSet(fs, "game") {
-		if err := gameSetting(&cfg, *gameName, isSet(fs, "draw")); err != nil {
-			return cfg, false, usageError(stderr, fs.Name(), err)
-		}
+	if err := settingsSetup(fs, settings, &cfg); err != nil {
+		return cfg, false, usageError(stderr, fs.Name(), err)
 	}
 	u, err := serverURL(cfg.URL)
 	if err != nil {
@@ -378,6 +394,29 @@ func playSetup(args []string, env playEnv, stdout, stderr io.Writer) (cfg playCo
 	return cfg, true, exitOK
 }
 
+// settingsSetup checks the settings' flags and puts them in cfg: those
+// given go with the action, and are sent with its request (or with the
+// lobby's create, quick and challenge create) and nothing else, so that
+// the server's defaults apply. --draw is also the game and draw that the
+// ladder shows by default.
+func settingsSetup(fs *flag.FlagSet, f *settingsFlags, cfg *playConfig) error {
+	if err := settingsFit(fs, cfg.Action); err != nil {
+		return err
+	}
+	s, err := f.settings(fs)
+	if err != nil {
+		return err
+	}
+	if err := checkSettings(s, cfg.Rated); err != nil {
+		return err
+	}
+	if s.Draw != nil {
+		cfg.Draw = *s.Draw
+	}
+	cfg.Settings = s
+	return nil
+}
+
 // playerFlags checks the flags that say who plays: --profile's name, and
 // --token, which does without a profile.
 func playerFlags(fs *flag.FlagSet, cfg *playConfig) error {
@@ -392,9 +431,9 @@ func playerFlags(fs *flag.FlagSet, cfg *playConfig) error {
 }
 
 // asyncFlags checks the flags of asynchronous rounds and puts them in cfg:
-// --daily's draw, --challenge's id, and --window and --seed, which go with
+// --daily's draw, --challenge's id, and --window, which goes with
 // --create-challenge only.
-func asyncFlags(fs *flag.FlagSet, cfg *playConfig, daily int, challenge, window, seed string, createChallenge bool) error {
+func asyncFlags(fs *flag.FlagSet, cfg *playConfig, daily int, challenge, window string, createChallenge bool) error {
 	if isSet(fs, "daily") {
 		if daily != 1 && daily != 3 {
 			return fmt.Errorf("--daily %d: want the draw, 1 or 3", daily)
@@ -420,63 +459,23 @@ func asyncFlags(fs *flag.FlagSet, cfg *playConfig, daily int, challenge, window,
 		}
 		cfg.Window = d
 	}
-	if isSet(fs, "seed") {
-		if !createChallenge {
-			return errors.New("--seed goes with --create-challenge (an open deal that anyone can look up)")
-		}
-		n, err := parseSeed(seed)
-		if err != nil {
-			return err
-		}
-		canon := strconv.FormatUint(n, 10)
-		cfg.Settings.Seed = &canon
-	}
-	return nil
-}
-
-// gameSetting checks --game and puts it in cfg's settings: a game other than
-// Klondike is sent by name, with --draw when it was given (drawSet), so that
-// without it the server deals the game's own draw. --game goes with what
-// creates a match or challenge or looks for a quick match (or with none of
-// them, for the lobby's create and quick); it must be a game the engine
-// knows and fit the draw.
-func gameSetting(cfg *playConfig, name string, drawSet bool) error {
-	v, err := engine.ParseVariant(name)
-	if err != nil {
-		return fmt.Errorf("--game %q: want klondike, thumb_and_pouch, whitehead or double_klondike", name)
-	}
-	switch cfg.Action {
-	case "join", "spectate", "daily", "challenge":
-		return errors.New("--game goes with --create, --quick and --create-challenge: a match you join or watch, a daily deal and a challenge have their own game")
-	}
-	r := engine.DefaultRulesFor(v)
-	if drawSet {
-		r.Draw = cfg.Draw
-	}
-	if err := r.Validate(); err != nil {
-		return fmt.Errorf("--game %v with --draw %d: %w", v, cfg.Draw, err)
-	}
-	if v == engine.Klondike {
-		return nil
-	}
-	game := v.String()
-	cfg.Settings.Game = &game
-	if drawSet {
-		draw := cfg.Draw
-		cfg.Settings.Draw = &draw
-	}
 	return nil
 }
 
 // serverURL checks --server and completes it: a ws or wss URL (http and
-// https are taken to mean them) with /ws when it has no path.
+// https are taken to mean them; a bare HOST:PORT, ws) with /ws when it has
+// no path.
 func serverURL(s string) (string, error) {
 	if s == "" {
 		return "", errors.New("--server: want the server's address, such as ws://127.0.0.1:8080/ws")
 	}
+	bad := fmt.Errorf("--server %q: want a ws:// or wss:// URL such as ws://127.0.0.1:8080/ws", s)
+	if !strings.Contains(s, "://") {
+		s = "ws://" + s
+	}
 	u, err := url.Parse(s)
 	if err != nil {
-		return "", fmt.Errorf("--server %q: %v", s, err)
+		return "", bad
 	}
 	switch u.Scheme {
 	case "ws", "wss":
@@ -485,10 +484,10 @@ func serverURL(s string) (string, error) {
 	case "https":
 		u.Scheme = "wss"
 	default:
-		return "", fmt.Errorf("--server %q: want a ws:// or wss:// URL", s)
+		return "", bad
 	}
 	if u.Host == "" {
-		return "", fmt.Errorf("--server %q: no host", s)
+		return "", bad
 	}
 	if u.Path == "" || u.Path == "/" {
 		u.Path = "/ws"

@@ -3,6 +3,9 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"klondike/api/protocol"
 )
 
 // welcome answers the client's hello on fc.
@@ -37,7 +40,12 @@ func TestPlayUnknownInput(t *testing.T) {
 		{"T1:0-T2", `bad move "T1:0-T2": run length k in Tn:k-Tm must be 1..13. Type help for the notation.`},
 		{"D foo", `"foo" is not a move (moves look like D, W-T3, T7-F); nothing sent. Type help.`},
 		{"D T9-T1", `bad move "T9-T1": pile number must be 1..7; nothing sent. Type help for the notation.`},
-		{"create bogus", `Usage: create [public] [rated]: a private match is joined by its code, a public one is also listed in the lobby; a rated one changes ratings.`},
+		{"create bogus", `Usage: create [public] [rated] [--FLAG VALUE...]: a private match is joined by its code, a public one is also listed in the lobby; a rated one changes ratings; flags such as --draw 1 --rounds 3 give its settings (klondike play --help lists them).`},
+		{"create --rounds 99", "create: --rounds 99: want 1 to 20"},
+		{"create public --bogus 1", "create: flag provided but not defined: -bogus"},
+		{"create --draw 1 public", `create: unexpected ["public"] after the flags: words such as public go first`},
+		{"create rated --seed 5", "create: --rated with --seed: anyone can study a known deal beforehand, so it rates nobody"},
+		{"create --game whitehead --draw 3", "create: --game whitehead --draw 3: bad rules: draw 3: whitehead turns one card at a time (draw 1)"},
 		{"quick bogus", `Usage: quick [casual]: a quick match is rated; quick casual looks for one that is not.`},
 		{"ladder nosuch/3", `ladder "nosuch/3": want GAME/DRAW, such as klondike/3 (games: klondike, thumb_and_pouch, whitehead, double_klondike)`},
 		{"ladder whitehead/3", `ladder "whitehead/3": bad rules: draw 3: whitehead turns one card at a time (draw 1)`},
@@ -113,8 +121,8 @@ func TestPlayCreatePublic(t *testing.T) {
 		p.typeLine(c.line)
 		cr := fc.next("create_match")
 		s, _ := cr["settings"].(map[string]any)
-		if s == nil || s["draw"] != float64(3) || (s["public"] == true) != c.public || (!c.public && s["public"] != nil) {
-			t.Errorf("%s: create_match = %v, want draw 3 and public %v", c.line, cr, c.public)
+		if s == nil || s["draw"] != nil || (s["public"] == true) != c.public || (!c.public && s["public"] != nil) {
+			t.Errorf("%s: create_match = %v, want no draw (the server's default) and public %v", c.line, cr, c.public)
 		}
 		m := fakeMatch("open", "bob")
 		m["settings"].(map[string]any)["public"] = c.public
@@ -125,7 +133,8 @@ func TestPlayCreatePublic(t *testing.T) {
 	}
 
 	// --create --public asks for a public match at once.
-	p2 := startPlayer(t, "carol", playConfig{URL: fs.url, Action: "create", Public: true, Draw: 1})
+	draw := 1
+	p2 := startPlayer(t, "carol", playConfig{URL: fs.url, Action: "create", Public: true, Settings: protocol.PartialSettings{Draw: &draw}})
 	fc2 := fs.accept()
 	welcome(fc2, "carol")
 	cr := fc2.next("create_match")
@@ -174,4 +183,64 @@ func TestPlayListMore(t *testing.T) {
 	}
 	fc.reply(again, map[string]any{"type": "matches", "matches": []any{}})
 	p.expect("No open public matches")
+}
+
+// TestPlayCountdownAndTakeBacks: U and Y (and the words undo and redo)
+// act only in a game being played, and say so otherwise rather than wait
+// in the queue; during a round's countdown, moves and board say that the
+// round is about to start.
+func TestPlayCountdownAndTakeBacks(t *testing.T) {
+	fs := newFakeServer(t)
+	p := startPlayer(t, "alice", playConfig{URL: fs.url})
+	fc := fs.accept()
+	welcome(fc, "alice")
+	fc.reply(fc.next("list_matches"), map[string]any{"type": "matches", "matches": []any{}})
+	for _, c := range []struct{ line, want string }{
+		{"u", "Nothing to undo: you are not playing a game (U takes back your last move of one); nothing sent.\n"},
+		{"undo", "Nothing to undo: you are not playing a game (U takes back your last move of one); nothing sent.\n"},
+		{"y", "Nothing to redo: you are not playing a game (Y plays again a move that U took back); nothing sent.\n"},
+		{"REDO", "Nothing to redo: you are not playing a game (Y plays again a move that U took back); nothing sent.\n"},
+		{"undo it", "Usage: undo (the move U) takes nothing after it.\n"},
+		{"moves", "No board: you are not playing a round.\n"},
+	} {
+		p.typeLine(c.line)
+		p.expect(c.want)
+	}
+
+	p.typeLine("join K7QX2M")
+	join := fc.next("join_match")
+	fc.reply(join, map[string]any{"type": "match", "match": fakeMatch("open", "bob", "alice")})
+	p.expect("Joined match K7QX2M")
+	p.typeLine("y")
+	p.expect("Nothing to redo: your game has not started (Y plays again a move that U took back); nothing sent.\n")
+	p.typeLine("D Y")
+	p.expect("Nothing to redo: your game has not started")
+
+	now := time.Now().UTC()
+	fc.send(map[string]any{"type": "round_starting", "match_id": "m1", "round_id": "r1", "round": 1,
+		"starts_at": now.Add(5 * time.Second), "ends_at": now.Add(15 * time.Minute), "commitment": commitment("s1", "1"), "rules": matchRules})
+	p.expect("Round 1 starts in ")
+	for _, line := range []string{"moves", "board"} {
+		p.typeLine(line)
+		p.expect("Round 1 is about to start (in ")
+		p.expect("): your board comes then.\n")
+	}
+	fc.quiet()
+
+	g := newDeal1Game(t)
+	fc.send(map[string]any{"type": "round_started", "match_id": "m1", "round_id": "r1", "round": 1,
+		"starts_at": now, "ends_at": now.Add(15 * time.Minute), "rules": matchRules, "view": g.view(), "last_seq": 0})
+	p.expect("Round 1 started")
+	// In the game, undo and redo are U and Y (W-T3 turns no card face up,
+	// so undo no_reveal takes it back).
+	p.typeLine("D W-T3")
+	moveOK(fc, g, expectMove(t, fc, 1, "D"))
+	moveOK(fc, g, expectMove(t, fc, 2, "W-T3"))
+	p.expect("W-T3 ok")
+	p.typeLine("undo")
+	moveOK(fc, g, expectMove(t, fc, 3, "U"))
+	p.expect("U ok")
+	p.typeLine("redo")
+	moveOK(fc, g, expectMove(t, fc, 4, "Y"))
+	p.expect("Y ok")
 }

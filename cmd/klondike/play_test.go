@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -479,7 +480,7 @@ func TestPlayJoinMovesAndResults(t *testing.T) {
 		"replay_url": "/api/v1/rounds/r1/replay",
 		"totals":     []map[string]any{{"player_id": "bob", "name": "bob", "total": 30, "wins": 1, "placings": []int{1}, "rank": 1}},
 	})
-	p.expect("Round 1 over. Results:\n   #  Player  Timed score")
+	p.expect("Round 1 results:\n   #  Player  Timed score")
 	p.expect(">  2  alice")
 	p.expect("\nTimed score = ")
 	p.expect("Replay: http://127.0.0.1:")
@@ -570,7 +571,8 @@ func TestPlayReconnectGivesUp(t *testing.T) {
 
 func TestPlayCreatePrintsInvite(t *testing.T) {
 	fs := newFakeServer(t)
-	p := startPlayer(t, "bob", playConfig{URL: fs.url, Action: "create", Draw: 1})
+	draw := 1
+	p := startPlayer(t, "bob", playConfig{URL: fs.url, Action: "create", Settings: protocol.PartialSettings{Draw: &draw}})
 	fc := fs.accept()
 	hello := fc.next("hello")
 	fc.reply(hello, map[string]any{"type": "welcome", "player_id": "bob", "name": "bob", "token": "t"})
@@ -590,7 +592,7 @@ func TestPlayCreatePrintsInvite(t *testing.T) {
 		t.Errorf("start_match = %v", st)
 	}
 	fc.reply(st, map[string]any{"type": "error", "code": "bad_request", "message": "nope"})
-	p.expect("start_match failed: nope (bad_request)")
+	p.expect("Could not start the match: nope\n")
 	// The match has not started: the end of input ends the client at once.
 	if err := p.end(); err != nil {
 		t.Fatalf("run: %v", err)
@@ -610,7 +612,7 @@ func TestPlayLobbyAndErrors(t *testing.T) {
 	p.typeLine("join nosuch")
 	j := fc.next("join_match")
 	fc.reply(j, map[string]any{"type": "error", "code": "not_found", "message": "no such match"})
-	p.expect("join_match failed: no such match (not_found)")
+	p.expect("Could not join the match: no such match\n")
 	p.typeLine("spectate 0123456789abcdef")
 	sp := fc.next("spectate")
 	if sp["match_id"] != "0123456789abcdef" {
@@ -644,7 +646,7 @@ func TestPlayNoReply(t *testing.T) {
 	fc.next("join_match")
 	// Input waits for the reply, but not for ever.
 	p.typeLine("help")
-	p.expect("No reply to join_match after 100ms; going on.")
+	p.expect("No answer from the server in 100ms when asked to join the match; going on.\n")
 	p.expect("Commands:")
 	if err := p.end(); err != nil {
 		t.Fatalf("run: %v", err)
@@ -661,8 +663,11 @@ func TestPlayHelloRefused(t *testing.T) {
 	}
 	fc.reply(hello, map[string]any{"type": "error", "code": "unauthorized", "message": "unknown or expired token"})
 	err := p.end()
-	if err == nil || !strings.Contains(err.Error(), "unknown or expired token") {
-		t.Fatalf("run = %v, want the refusal", err)
+	if err == nil || err.Error() != "could not sign you in: unknown or expired token" {
+		t.Fatalf("run = %v, want the refusal, in words", err)
+	}
+	if out := p.out.String(); strings.Contains(out, "hello") {
+		t.Errorf("the output names the protocol's hello:\n%s", out)
 	}
 }
 
@@ -713,9 +718,18 @@ func TestPlayFlags(t *testing.T) {
 		"http://127.0.0.1:8080/":  "ws://127.0.0.1:8080/ws",
 		"https://example.com/x/y": "wss://example.com/x/y",
 		"wss://example.com/ws":    "wss://example.com/ws",
+		"127.0.0.1:8080":          "ws://127.0.0.1:8080/ws", // HOST:PORT alone: ws
+		"localhost:8080/ws":       "ws://localhost:8080/ws",
+		"example.com":             "ws://example.com/ws",
 	} {
 		if got, err := serverURL(in); err != nil || got != want {
 			t.Errorf("serverURL(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"ftp://x", "ws://", "ws://h:port", "ws:///ws"} {
+		want := fmt.Sprintf("--server %q: want a ws:// or wss:// URL such as ws://127.0.0.1:8080/ws", in)
+		if got, err := serverURL(in); err == nil || err.Error() != want {
+			t.Errorf("serverURL(%q) = %q, %v; want the error %q", in, got, err, want)
 		}
 	}
 
@@ -786,7 +800,7 @@ func TestPlayEndToEnd(t *testing.T) {
 	alice.typeLine("resign")
 	alice.typeLine("yes")
 	for _, p := range []*player{alice, bob} {
-		p.expect("Round 1 over. Results:")
+		p.expect("Round 1 results:")
 		p.expect("deal verified: commitment matches")
 		p.expect("layout checked: deal #")
 		p.expect("Match over. Final standings:")

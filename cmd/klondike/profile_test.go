@@ -254,6 +254,7 @@ func TestCloseFromLaterRun(t *testing.T) {
 		"--create-challenge", "--draw", "1", "--window", "1h"))
 	first.expect("Challenge created.\nChallenge ")
 	id := first.expect(" by alice\n")
+	first.typeLine("play")
 	first.expect("Challenge started.")
 	first.typeLine("quit")
 	first.expect("Your game goes on until its time runs out; resume with: klondike play --server " + url + " --profile work --challenge " + id + "\n")

@@ -165,7 +165,7 @@ func (c *playClient) onFetched(f fetched) {
 	switch {
 	case !ok:
 	case f.err != nil:
-		c.printf("%s failed: %v\n", fg.what, f.err)
+		c.printf("Could not %s: %v\n", request{typ: fg.what}.words(), f.err)
 	default:
 		fg.done(f.body)
 	}

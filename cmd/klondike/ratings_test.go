@@ -301,7 +301,7 @@ func TestPlayRatedMatch(t *testing.T) {
 	p.expect("   2  bob     1512              0      0      0  playing         -\n")
 
 	fc.send(roundOverMsg())
-	p.expect("Round 1 over. Results:\n")
+	p.expect("Round 1 results:\n")
 	p.expect("   1  bob     1512 ")
 	p.expect(">  2  alice   1500? ")
 	p.expect("layout checked: deal #1")
@@ -343,7 +343,7 @@ func TestPlayRatedRoundUnrated(t *testing.T) {
 	fc.send(map[string]any{"type": "match", "match": m})
 	fc.send(roundOverMsg())
 	before := p.expect("Ratings unchanged: fewer than two players made a move, so this round rates nobody.\n")
-	if !strings.Contains(before, "Round 1 over. Results:") {
+	if !strings.Contains(before, "Round 1 results:") {
 		t.Errorf("the ratings came before the results:\n%s", before)
 	}
 	fc.send(map[string]any{"type": "match_over", "match_id": "m1", "totals": []any{}})
@@ -357,7 +357,7 @@ func TestPlayRatedRoundUnrated(t *testing.T) {
 func TestPlayRatedEndOfInput(t *testing.T) {
 	p, fc := joinRated(t)
 	fc.send(roundOverMsg())
-	p.expect("Round 1 over. Results:\n")
+	p.expect("Round 1 results:\n")
 	p.in.Close()
 	fc.send(map[string]any{"type": "match_over", "match_id": "m1", "totals": []any{}})
 	p.expect("Match over.")
@@ -389,25 +389,25 @@ func TestPlayQuickCasualCreateRated(t *testing.T) {
 		fc.reply(req, map[string]any{"type": "error", "code": "bad_request", "message": "no"})
 	}
 	for _, c := range []struct {
-		line, typ string
-		rated     any // the settings' rated: nil when left out
-		public    any
+		line, typ, words string
+		rated            any // the settings' rated: nil when left out
+		public           any
 	}{
-		{"quick", "quick_match", nil, nil},
-		{"quick casual", "quick_match", false, nil},
-		{"QUICK rated", "quick_match", nil, nil},
-		{"create rated", "create_match", true, nil},
-		{"create rated public", "create_match", true, true},
-		{"create public", "create_match", nil, true},
+		{"quick", "quick_match", "find a quick match", nil, nil},
+		{"quick casual", "quick_match", "find a quick match", false, nil},
+		{"QUICK rated", "quick_match", "find a quick match", nil, nil},
+		{"create rated", "create_match", "create the match", true, nil},
+		{"create rated public", "create_match", "create the match", true, true},
+		{"create public", "create_match", "create the match", nil, true},
 	} {
 		p.typeLine(c.line)
 		req := fc.next(c.typ)
 		s, _ := req["settings"].(map[string]any)
-		if s == nil || s["rated"] != c.rated || s["public"] != c.public || s["draw"] != float64(3) {
-			t.Errorf("%s: %s = %v, want rated %v, public %v, draw 3", c.line, c.typ, req, c.rated, c.public)
+		if s == nil || s["rated"] != c.rated || s["public"] != c.public || s["draw"] != nil {
+			t.Errorf("%s: %s = %v, want rated %v, public %v, no draw (the server's default)", c.line, c.typ, req, c.rated, c.public)
 		}
 		refuse(req)
-		p.expect(c.typ + " failed: no (bad_request)\n")
+		p.expect("Could not " + c.words + ": no\n")
 	}
 
 	// A rated quick match says so, and how players are matched.
@@ -570,10 +570,10 @@ func TestPlayLadderAndProfile(t *testing.T) {
 
 	p.typeLine("ladder whitehead")
 	asked("/api/v1/ladder/whitehead/1?around=alice&from=0&limit=20")
-	p.expect("ladder failed: this server keeps no ratings (not_found)\n")
+	p.expect("Could not load the ladder: this server keeps no ratings (not_found)\n")
 	p.typeLine("profile nosuch")
 	asked("/api/v1/players/nosuch")
-	p.expect("profile failed: this server keeps no ratings (not_found)\n")
+	p.expect("Could not load the ratings: this server keeps no ratings (not_found)\n")
 	p.typeLine("ladder a b")
 	p.expect("Usage: ladder [GAME/DRAW], such as ladder klondike/1; ladder next for the next page.\n")
 	if err := p.end(); err != nil {
@@ -613,7 +613,7 @@ func TestPlayRatedEndToEnd(t *testing.T) {
 	alice.typeLine("resign")
 	alice.typeLine("y")
 	for _, p := range []*player{alice, bob} {
-		p.expect("Round 1 over. Results:\n   #  Player  Rating  Timed score")
+		p.expect("Round 1 results:\n   #  Player  Rating  Timed score")
 		p.expect("1500?")
 		p.expect("Ratings: ")
 		line := p.expect("\n")

@@ -186,6 +186,10 @@ func foundationsLine(v *engine.View, color bool) string {
 // under standard scoring (docs/rules.md, "Timed score").
 const timedScoreNote = "Timed score = game score - 2 points each 10 s (min 0) + a win's time bonus\n"
 
+// tiesNote says how results and boards order players tied on what they
+// rank by (docs/protocol.md, "Ranking": reached_ms).
+const tiesNote = "Ties: the earlier to reach the result ranks first.\n"
+
 // scoreHeading names the score that leaderboards show: under standard
 // scoring the timed score, under vegas and none the game score itself (no
 // time penalty); just "Score" when the scoring is unknown.
@@ -380,8 +384,11 @@ func renderTotals(totals []protocol.Total, me string) string {
 // ratings are as renderLeaderboard's.
 func renderRoundOver(ro *protocol.RoundOver, me, replayURL, scoring string, ratings map[string]string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Round %d over. Results:\n", ro.Round)
+	fmt.Fprintf(&b, "Round %d results:\n", ro.Round)
 	b.WriteString(renderLeaderboard(ro.Results, me, scoring, ratings))
+	if len(ro.Results) > 1 {
+		b.WriteString(tiesNote)
+	}
 	d := ro.Deal
 	switch {
 	case d.KnownDeal:

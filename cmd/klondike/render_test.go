@@ -216,11 +216,12 @@ func TestRenderRoundOver(t *testing.T) {
 		Deal:      protocol.DealReveal{Seed: "12345678901234567890", Salt: "00ff", Commitment: "abc"},
 		ReplayURL: "/api/v1/rounds/r1/replay", Totals: testTotals[:2],
 	}
-	want := `Round 2 over. Results:
+	want := `Round 2 results:
    #  Player           Timed score  Cards  Moves  Status   Finished
 >  1  alice                    655     52    131  won        3:03.0
    2  bob the builder          -12      4     17  playing         -
 Timed score = game score - 2 points each 10 s (min 0) + a win's time bonus
+Ties: the earlier to reach the result ranks first.
 Deal: #12345678901234567890  salt 00ff
 Replay: http://127.0.0.1:8080/api/v1/rounds/r1/replay
 Match totals:
@@ -235,6 +236,12 @@ Match totals:
 	got := renderRoundOver(ro, "p1", "", "vegas", nil)
 	if !strings.Contains(got, "Deal: #1 (a known deal)\n") || strings.Contains(got, "Replay:") || strings.Contains(got, "totals") {
 		t.Errorf("known deal round over:\n%s", got)
+	}
+	// One heading, and no ties to speak of with one player.
+	ro.Results = testEntries[:1]
+	got = renderRoundOver(ro, "p1", "", "vegas", nil)
+	if strings.Count(got, "esults") != 1 || strings.Contains(got, "Ties") {
+		t.Errorf("one player's round over:\n%s", got)
 	}
 }
 

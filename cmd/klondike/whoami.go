@@ -34,8 +34,8 @@ Output, one field a line:
   tag:  #3F2A
 
 Exit status: 0 when it printed the player, 1 when the connection failed, the
-server refused hello or the player could not be saved (the player is printed
-all the same), 2 for bad usage.
+server would not sign the player in or the player could not be saved (the
+player is printed all the same), 2 for bad usage.
 
 Examples:
   klondike whoami --server ws://127.0.0.1:8080/ws
@@ -113,7 +113,7 @@ func whoamiMain(args []string, env playEnv, stdout, stderr io.Writer) int {
 	case err != nil:
 		return fail(err)
 	case refused != nil:
-		return fail(fmt.Errorf("the server refused hello: %s (%s)", clean(refused.Message), clean(refused.Code)))
+		return fail(fmt.Errorf("could not sign you in: %s (%s)", clean(refused.Message), clean(refused.Code)))
 	}
 	status := exitOK
 	if cr := (credential{Token: w.Token, PlayerID: w.PlayerID, Name: w.Name}); cr != saved {
