@@ -48,6 +48,7 @@ type Match struct {
 	Quick    bool
 
 	rules engine.Rules
+	fixed bool // Code, Settings, Quick and rules are set (adoptFixed)
 	cfg   Config
 	inbox chan func()
 	stop  chan struct{}
@@ -183,8 +184,14 @@ func DecodeInfo(rec []byte) (*MatchInfo, error) {
 	return m.snapshot(), nil
 }
 
-// adoptFixed copies the record's fixed fields to the Match.
+// adoptFixed copies the record's fixed fields to the Match, once: they
+// never change, and other goroutines read them without the match's
+// goroutine, so a later record must not write them again.
 func (m *Match) adoptFixed() {
+	if m.fixed {
+		return
+	}
+	m.fixed = true
 	m.Code, m.Settings, m.Quick = m.st.Code, m.st.Settings, m.st.Quick
 	m.rules, _ = m.st.Settings.Rules()
 }
