@@ -16,6 +16,10 @@
 //
 // Everything else is 404, so that the handler can sit behind "GET /" on a mux
 // whose other routes (/ws, /api/…, /healthz, …) are more specific.
+//
+// The page names the languages the client speaks, one catalogue each in
+// static/js/lang (<html data-languages="ar en">): a language is added by
+// adding its file.
 package web
 
 import (
@@ -43,6 +47,14 @@ const assetPrefix = "/static/"
 // versionPlaceholder is replaced in index.html by the assets' version.
 const versionPlaceholder = "__V__"
 
+// languagesPlaceholder is replaced in index.html by the codes of the
+// catalogues in static/js/lang ("ar en"): the client offers the languages
+// it finds there, so that a new language is one new file.
+const languagesPlaceholder = "__LANGS__"
+
+// langDir holds the catalogues, one file a language named by its code.
+const langDir = "js/lang/"
+
 type asset struct {
 	body        []byte
 	contentType string
@@ -50,9 +62,10 @@ type asset struct {
 }
 
 type site struct {
-	version string
-	index   asset
-	assets  map[string]asset // by path below static/, such as "js/app.js"
+	version   string
+	languages []string // the catalogues' codes, sorted
+	index     asset
+	assets    map[string]asset // by path below static/, such as "js/app.js"
 }
 
 var (
@@ -115,6 +128,9 @@ func load() *site {
 				panic("web: reading the embedded client: " + err.Error())
 			}
 			rel := strings.TrimPrefix(p, "static/")
+			if code, ok := strings.CutPrefix(rel, langDir); ok && strings.HasSuffix(code, ".js") && !strings.Contains(code, "/") {
+				s.languages = append(s.languages, strings.TrimSuffix(code, ".js"))
+			}
 			if rel == "index.html" {
 				index = b
 			} else {
@@ -126,6 +142,7 @@ func load() *site {
 		}
 		s.version = hex.EncodeToString(h.Sum(nil))[:12]
 		page := bytes.ReplaceAll(index, []byte(versionPlaceholder), []byte(s.version))
+		page = bytes.ReplaceAll(page, []byte(languagesPlaceholder), []byte(strings.Join(s.languages, " ")))
 		s.index = asset{body: page, contentType: typeOf("index.html"), etag: etagOf(page)}
 		loaded = s
 	})
@@ -135,6 +152,10 @@ func load() *site {
 // Version returns the assets' version: the part of their URLs that changes
 // whenever any of them does.
 func Version() string { return load().version }
+
+// Languages returns the codes of the languages the client speaks ("ar",
+// "en"): one catalogue each, static/js/lang/<code>.js.
+func Languages() []string { return append([]string(nil), load().languages...) }
 
 // Page routes: the client's router reads the path.
 var (

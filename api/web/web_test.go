@@ -1,10 +1,13 @@
 package web
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -209,5 +212,295 @@ func TestModuleGraph(t *testing.T) {
 		if state[m] != done {
 			t.Errorf("%s is not imported by app.js or any module it imports", m)
 		}
+	}
+}
+
+// An entry is one key of a catalogue: a sentence, or a plural's forms.
+type entry struct {
+	text  string
+	forms map[string]string // nil unless a plural
+}
+
+// readCatalogue reads static/js/lang/<code>.js, a flat object of keys
+// whose values are single-quoted strings or objects of them (the plural
+// forms): the format api/web/README.md ("Languages") describes.
+func readCatalogue(t *testing.T, code string) map[string]entry {
+	t.Helper()
+	b, err := staticFS.ReadFile("static/js/lang/" + code + ".js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(b)
+	i := strings.Index(src, "export default {")
+	if i < 0 {
+		t.Fatalf("%s.js: no export default {", code)
+	}
+	p := &jsReader{src: src, at: i + len("export default {")}
+	out := map[string]entry{}
+	for {
+		p.space()
+		if p.peek() == '}' {
+			return out
+		}
+		key := p.str()
+		p.expect(':')
+		p.space()
+		var e entry
+		if p.peek() == '{' {
+			p.at++
+			e.forms = map[string]string{}
+			for {
+				p.space()
+				if p.peek() == '}' {
+					p.at++
+					break
+				}
+				form := p.ident()
+				p.expect(':')
+				p.space()
+				e.forms[form] = p.str()
+				p.space()
+				if p.peek() == ',' {
+					p.at++
+				}
+			}
+		} else {
+			e.text = p.str()
+		}
+		if p.err != "" {
+			t.Fatalf("%s.js: %s", code, p.err)
+		}
+		if _, dup := out[key]; dup {
+			t.Errorf("%s.js: %s twice", code, key)
+		}
+		out[key] = e
+		p.space()
+		if p.peek() == ',' {
+			p.at++
+		}
+		if p.err != "" {
+			t.Fatalf("%s.js: %s", code, p.err)
+		}
+	}
+}
+
+// jsReader reads the little JavaScript a catalogue is made of; err says
+// where it met something else.
+type jsReader struct {
+	src string
+	at  int
+	err string
+}
+
+func (p *jsReader) fail(what string) {
+	if p.err == "" {
+		p.err = fmt.Sprintf("%s at line %d", what, strings.Count(p.src[:min(p.at, len(p.src))], "\n")+1)
+	}
+	p.at = len(p.src)
+}
+
+func (p *jsReader) peek() byte {
+	if p.at >= len(p.src) {
+		p.fail("unexpected end")
+		return '}'
+	}
+	return p.src[p.at]
+}
+
+// space skips white space and // comments.
+func (p *jsReader) space() {
+	for p.at < len(p.src) {
+		switch {
+		case strings.HasPrefix(p.src[p.at:], "//"):
+			n := strings.IndexByte(p.src[p.at:], '\n')
+			if n < 0 {
+				p.at = len(p.src)
+				return
+			}
+			p.at += n
+		case strings.ContainsRune(" \t\r\n", rune(p.src[p.at])):
+			p.at++
+		default:
+			return
+		}
+	}
+}
+
+func (p *jsReader) expect(c byte) {
+	p.space()
+	if p.peek() != c {
+		p.fail(fmt.Sprintf("want %q", c))
+		return
+	}
+	p.at++
+}
+
+func (p *jsReader) ident() string {
+	start := p.at
+	for p.at < len(p.src) && (p.src[p.at] >= 'a' && p.src[p.at] <= 'z') {
+		p.at++
+	}
+	if p.at == start {
+		p.fail("want a plural form")
+	}
+	return p.src[start:p.at]
+}
+
+// str reads a single-quoted string, with its escapes left as written.
+func (p *jsReader) str() string {
+	if p.peek() != '\'' {
+		p.fail("want a quoted string")
+		return ""
+	}
+	var sb strings.Builder
+	for p.at++; p.at < len(p.src); p.at++ {
+		switch c := p.src[p.at]; c {
+		case '\\':
+			sb.WriteByte(c)
+			p.at++
+			if p.at < len(p.src) {
+				sb.WriteByte(p.src[p.at])
+			}
+		case '\'':
+			p.at++
+			return sb.String()
+		case '\n':
+			p.fail("a string runs past its line")
+			return ""
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	p.fail("an unended string")
+	return ""
+}
+
+// placeholders lists the {name}s of a sentence, sorted.
+var placeholderPattern = regexp.MustCompile(`\{(\w+)\}`)
+
+func placeholders(s string, drop string) []string {
+	var out []string
+	for _, m := range placeholderPattern.FindAllStringSubmatch(s, -1) {
+		if m[1] != drop && !slices.Contains(out, m[1]) {
+			out = append(out, m[1])
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestCataloguesComplete checks every catalogue against English's: the
+// same keys, the same {params} in every sentence (a plural's form may
+// leave out a param, its count too: "one card", "two cards", but names
+// none English lacks), a plural wherever English has one, with every form
+// its language's plural rules name (its lang.plurals: the forms
+// Intl.PluralRules gives the language, which a catalogue states since Go
+// cannot ask).
+func TestCataloguesComplete(t *testing.T) {
+	langs := Languages()
+	if !slices.Contains(langs, "en") || !slices.Contains(langs, "ar") {
+		t.Fatalf("languages %v, want en and ar among them", langs)
+	}
+	en := readCatalogue(t, "en")
+	if len(en) < 500 {
+		t.Errorf("en.js has %d keys: the reader stopped early?", len(en))
+	}
+	for _, code := range langs {
+		cat := readCatalogue(t, code)
+		for key, want := range en {
+			got, ok := cat[key]
+			if !ok {
+				t.Errorf("%s.js lacks %s", code, key)
+				continue
+			}
+			if (want.forms == nil) != (got.forms == nil) {
+				t.Errorf("%s.js: %s is a plural in one catalogue and not in the other", code, key)
+				continue
+			}
+			if want.forms == nil {
+				if w, g := placeholders(want.text, ""), placeholders(got.text, ""); !slices.Equal(w, g) {
+					t.Errorf("%s.js: %s has {params} %v, English %v", code, key, g, w)
+				}
+				continue
+			}
+			if key == "ordinal" {
+				continue // its forms are the ordinal rules', which English names other than its plurals
+			}
+			forms := strings.Fields(cat["lang.plurals"].text)
+			if !slices.Contains(forms, "other") {
+				t.Errorf("%s.js: lang.plurals %q lacks other: name the forms Intl.PluralRules('%s') gives", code, cat["lang.plurals"].text, code)
+				continue
+			}
+			w := placeholders(want.forms["other"], "n")
+			for _, f := range forms {
+				s, ok := got.forms[f]
+				if !ok {
+					t.Errorf("%s.js: %s lacks the plural form %s", code, key, f)
+					continue
+				}
+				// A form may leave a param out ("the waste: empty" has
+				// no top card), but never name one that is not given.
+				for _, g := range placeholders(s, "n") {
+					if !slices.Contains(w, g) {
+						t.Errorf("%s.js: %s.%s has {%s}, which English's other lacks", code, key, f, g)
+					}
+				}
+			}
+		}
+		for key := range cat {
+			if _, ok := en[key]; !ok {
+				t.Errorf("%s.js has %s, which English lacks", code, key)
+			}
+		}
+	}
+}
+
+// keyUse finds the catalogue keys the modules ask for by name:
+// t('lobby.title'…) and plural('room.watching'…).
+var keyUse = regexp.MustCompile(`\b(?:t|plural)\(\s*'([a-z0-9_.]+)'`)
+
+// TestKeysUsedExist checks that every key a module asks for by name is in
+// English's catalogue (which every other falls back to).
+func TestKeysUsedExist(t *testing.T) {
+	en := readCatalogue(t, "en")
+	entries, err := staticFS.ReadDir("static/js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := 0
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".js") {
+			continue
+		}
+		b, err := staticFS.ReadFile("static/js/" + e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Comments show keys as examples; only code asks for them.
+		var code []string
+		for _, line := range strings.Split(string(b), "\n") {
+			if l := strings.TrimSpace(line); !strings.HasPrefix(l, "//") && !strings.HasPrefix(l, "*") && !strings.HasPrefix(l, "/*") {
+				code = append(code, line)
+			}
+		}
+		for _, m := range keyUse.FindAllStringSubmatch(strings.Join(code, "\n"), -1) {
+			used++
+			if _, ok := en[m[1]]; !ok {
+				t.Errorf("%s asks for %s, which en.js lacks", e.Name(), m[1])
+			}
+		}
+	}
+	if used < 300 {
+		t.Errorf("only %d keys asked for by name: the pattern no longer matches the modules?", used)
+	}
+}
+
+// TestPageNamesLanguages checks that the page lists the catalogues, the
+// languages the switch offers.
+func TestPageNamesLanguages(t *testing.T) {
+	b := body(t, get(t, Handler(), "GET", "/", nil))
+	want := `data-languages="` + strings.Join(Languages(), " ") + `"`
+	if !strings.Contains(b, want) || strings.Contains(b, languagesPlaceholder) {
+		t.Errorf("the page does not say %s", want)
 	}
 }

@@ -82,7 +82,7 @@ func TestAsyncChallenge(t *testing.T) {
 	// The server reads the board's leader again only every few seconds: a
 	// read made while Alice was still playing (no leader yet) can make the
 	// first panels show her as the friend alone.
-	bob.waitText("Alice as friend and leader", "#ghosts", "Friend and leader (Alice): score")
+	bob.waitText("Alice as friend and leader", "#ghosts", "Friend and leader (Alice): timed score")
 	bob.wantShown("the guest's attempt", map[string]bool{"#challenge-link": false, "#resign": true, "#hint": false})
 	bob.dblclick("AH up", card("T6", "AH"))
 	bob.waitShown("AH up", card("FH", "AH"))

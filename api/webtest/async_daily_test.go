@@ -60,7 +60,7 @@ func TestAsyncDaily(t *testing.T) {
 	dana.waitShown("the board", card("T6", "AH"))
 	dana.wantShown("the attempt", map[string]bool{"#resign": true, "#hint": false, "#clock": true, "#countdown": false})
 	dana.waitShown("the ghost panel", "#ghosts")
-	if g := dana.textOf("#ghosts"); !strings.Contains(g, "Leader (Zed): score") || !strings.Contains(g, "cards home") {
+	if g := dana.textOf("#ghosts"); !strings.Contains(g, "Leader (Zed): timed score") || !strings.Contains(g, "cards home") {
 		t.Errorf("the ghost panel reads %q", g)
 	}
 	if path := eval[string](dana, "the path", `location.pathname`); path != "/daily" {

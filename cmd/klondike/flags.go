@@ -16,9 +16,11 @@ import (
 
 // seedFlagHelp documents --seed for every command that takes it.
 const seedFlagHelp = `  --seed N        the deal: deal number N of the game, any whole number
-                  from 0 to 18446744073709551615; PySolFC's game number N
-                  (its Klondike deal in Klondike, Thumb and Pouch and
-                  Whitehead, its Double Klondike deal in Double Klondike)
+                  from 0 to 18446744073709551615; from 1 on, the layout
+                  PySolFC deals as its game number N (its Klondike deal in
+                  Klondike, Thumb and Pouch and Whitehead, its Double
+                  Klondike deal in Double Klondike); PySolFC numbers from
+                  1, so deal 0 is this server's own
 `
 
 // gameFlagHelp documents --game for every command that takes it.

@@ -19,7 +19,7 @@ import { showWho } from './match.js';
 // tokenOrFail is the browser's credential, for the routes that need one.
 function tokenOrFail() {
   const t = savedToken();
-  if (!t) throw { code: 'unauthorized', message: 'This browser is not signed in as a player.' };
+  if (!t) throw { code: 'unauthorized', key: 'account.not_signed_in' };
   return t;
 }
 

@@ -9,14 +9,16 @@
 // the top, so that no module imports one above it and the imports form no
 // cycle (see api/web/README.md for the layers).
 
-import { storageGet, storageSet, FOUR_KEY, TOKEN_KEY, NAME_KEY } from './storage.js';
+import { t, languages, language, languageName, setLanguage, translateDom } from './i18n.js';
+import { h } from './util.js';
+import { storageGet, storageSet, FOUR_KEY, TOKEN_KEY, NAME_KEY, LANG_KEY } from './storage.js';
 import { forgetSession } from './net.js';
 import { S } from './state.js';
 import { parseRoute } from './route.js';
 import { announce } from './feedback.js';
 import { defineScreens, render, rebuild, onRendered } from './screen.js';
-import { connect, setMessageHandler } from './connection.js';
-import { onWelcome, onMatch, handleRoute, showWho } from './match.js';
+import { connect, setMessageHandler, showStatus } from './connection.js';
+import { onWelcome, onMatch, handleRoute, showWho, goLobby } from './match.js';
 import { onRoundStarting, onRoundStarted, onLeaderboard, onRoundOver, onMatchOver } from './round.js';
 import { onMoveOK, onMoveRejected, onError } from './moves.js';
 import { onAsyncRound, onAttemptStarted, onGhost, onAttemptOver, onAsyncWelcome } from './async.js';
@@ -31,7 +33,7 @@ import { recordsScreen } from './records.js';
 import { profileScreen } from './profile.js';
 import { ladderScreen } from './ladder.js';
 import { privacyScreen } from './privacy.js';
-import { onPlayingElsewhere, showElsewhere, playsAgain } from './elsewhere.js';
+import { onPlayingElsewhere, showElsewhere, playsAgain, redrawElsewhere } from './elsewhere.js';
 
 // onMessage hands each server message to its handler. Replies reach it
 // too, before their request's promise settles (net.js), so a match a
@@ -51,7 +53,7 @@ function onMessage(m) {
     case 'leaderboard': onLeaderboard(m); break;
     case 'round_over': onRoundOver(m); break;
     case 'match_over': onMatchOver(m); break;
-    case 'resigned': announce('You resigned this round.'); break;
+    case 'resigned': announce(t('app.resigned')); break;
     case 'async_round': onAsyncRound(m); break;
     case 'ghost': onGhost(m); break;
     case 'attempt_over': onAttemptOver(m); break;
@@ -74,6 +76,33 @@ function setupFourColour() {
   });
 }
 
+// setupLanguage fills the top bar's language switch, each language named
+// in its own words, and draws the page again in the language chosen: the
+// screen is built anew (a game goes on, the server's state is in S), the
+// top bar's words and the connection's state are written again.
+function setupLanguage() {
+  translateDom(document);
+  const sel = document.getElementById('lang-switch');
+  const codes = languages();
+  if (codes.length < 2) return;
+  sel.replaceChildren(...codes.map((c) => h('option', { value: c, lang: c, text: languageName(c), selected: c === language() })));
+  sel.hidden = false;
+  sel.addEventListener('change', () => switchLanguage(sel.value));
+}
+
+// switchLanguage shows the page in the language code, chosen here or in
+// another tab of the browser.
+async function switchLanguage(code) {
+  if (!code || code === language()) return;
+  await setLanguage(code);
+  document.getElementById('lang-switch').value = code;
+  showStatus();
+  if (S.welcomed) showWho();
+  redrawElsewhere();
+  rebuild();
+  render();
+}
+
 // onStorage follows what another tab of the browser changed. A new
 // credential there (a passkey sign-in, a new player) or none (signed out,
 // deleted) makes this tab another player, or none: it starts again from
@@ -88,6 +117,11 @@ function onStorage(e) {
   if (e.key === TOKEN_KEY || e.key === null) {
     const held = S.conn ? S.conn.token : '';
     if ((e.key === null ? storageGet(TOKEN_KEY) : e.newValue || '') !== held) location.reload();
+    return;
+  }
+  // A language chosen in another tab is every tab's.
+  if (e.key === LANG_KEY && e.newValue) {
+    switchLanguage(e.newValue);
     return;
   }
   if (e.key === NAME_KEY && e.newValue && S.welcomed && e.newValue !== S.name) {
@@ -108,6 +142,14 @@ function start() {
   setMessageHandler(onMessage);
   window.addEventListener('storage', onStorage);
   setupFourColour();
+  setupLanguage();
+  // The top bar's "back to the lobby" is followed in the page, not by a
+  // reload: a reload of / would bring back the finished match the server
+  // keeps for the player, and its results.
+  document.querySelector('.brand').addEventListener('click', (e) => {
+    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || !S.welcomed) return;
+    if (goLobby()) e.preventDefault();
+  });
   // A Back or Forward within the page fires popstate: outside a match, the
   // path it lands on is followed as a new link; in a match or an attempt,
   // the game stays.

@@ -16,6 +16,7 @@ import { S, resetRound } from './state.js';
 import { setPath } from './route.js';
 import { pagePath } from './pages.js';
 import { toast, fail, announce } from './feedback.js';
+import { t } from './i18n.js';
 import { render, update, updateSide } from './screen.js';
 import { request } from './connection.js';
 import { takeDeal } from './round.js';
@@ -34,9 +35,9 @@ export function dailyId(day, variant) {
 
 /** dayBefore is the UTC date before day ("2026-12-05" gives "2026-12-04"). */
 export function dayBefore(day) {
-  const t = Date.parse(`${day}T00:00:00Z`);
-  if (Number.isNaN(t)) return '';
-  return new Date(t - 86400000).toISOString().slice(0, 10);
+  const at = Date.parse(`${day}T00:00:00Z`);
+  if (Number.isNaN(at)) return '';
+  return new Date(at - 86400000).toISOString().slice(0, 10);
 }
 
 function loadCommitments() {
@@ -105,7 +106,7 @@ export function startAttempt(id) {
  */
 export function createChallenge(settings, windowS = DAY_WINDOW_S) {
   return request('create_challenge', { settings, window_s: windowS }).then((m) => {
-    announce('Challenge made: your attempt starts now.');
+    announce(t('async.challenge_made'));
     return startAttempt(m.round.round_id);
   });
 }
@@ -137,7 +138,7 @@ export function onAttemptStarted(m) {
     resetRound();
     S.attempt = { asyncId: m.match_id, roundId: m.round_id, kind: m.kind };
     S.ghost = null;
-    if (!m.resumed) announce('Your attempt started. Good luck!');
+    if (!m.resumed) announce(t('async.attempt_started'));
   }
   rememberCommitment({ round_id: m.match_id, commitment: m.commitment, known_deal: m.known_deal, closed: false });
   takeDeal(m);
@@ -168,7 +169,7 @@ export function onAttemptOver(m) {
     setPath(pagePath(S.page));
   }
   const r = m.result || {};
-  announce(`Your attempt is over: rank ${r.rank} of ${m.finished}.`);
+  announce(t('async.attempt_over', { rank: r.rank, of: m.finished }));
   fetchRound(m.async_round_id).catch(() => {});
   render();
 }
@@ -189,7 +190,7 @@ export function resumeAttempt() {
       resetRound();
       S.page = pageOf(a.kind, a.asyncId);
       setPath(pagePath(S.page));
-      toast('Your attempt ended while you were away.');
+      toast(t('async.ended_away'));
       fetchRound(a.asyncId).catch(() => {});
       render();
       return;

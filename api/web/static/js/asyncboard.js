@@ -8,6 +8,7 @@
 // while it is shown and the round is open.
 
 import { h, replace, fmtClock } from './util.js';
+import { t, plural, fmtNumber, fmtDuration, errorText } from './i18n.js';
 import { checkCommitment } from './fair.js';
 import { ReplayViewer } from './replay.js';
 import { S } from './state.js';
@@ -15,7 +16,8 @@ import { fail } from './feedback.js';
 import { seenCommitment } from './async.js';
 import { pageLink } from './pages.js';
 import { scoreNote } from './tables.js';
-import { gameName, isKlondike } from './games.js';
+import { passesWords } from './settings.js';
+import { gameName, isKlondike, statusWords } from './games.js';
 import { specOf } from './engine.js';
 
 // BOARD_POLL_MS is how often an open round's board is read again.
@@ -29,30 +31,27 @@ const BOARD_AROUND = 5;
 export function variantLabel(info) {
   const r = info.rules || {};
   const draw = r.draw || (/(^|-)draw1(-|$)/.test(String(info.variant || '')) ? 1 : 3);
-  const game = isKlondike(r) ? '' : `${gameName(r)} · `;
-  const scoring = r.scoring && r.scoring !== 'standard' ? ` · ${r.scoring === 'vegas' ? 'Vegas' : 'no scoring'}` : '';
-  return `${game}Draw ${draw}${scoring}`;
+  const parts = [...(isKlondike(r) ? [] : [gameName(r)]), t('common.draw_n', { n: draw })];
+  if (r.scoring && r.scoring !== 'standard') parts.push(t(r.scoring === 'vegas' ? 'settings.scoring_vegas' : 'async.no_scoring'));
+  return parts.join(t('common.sep'));
 }
 
 /** describeRules writes a round's rules and time limit in one line. */
 export function describeRules(info) {
   const r = info.rules || {};
-  const parts = [...(isKlondike(r) ? [] : [gameName(r)]), `Draw ${r.draw}`, r.passes ? `${r.passes} pass${r.passes === 1 ? '' : 'es'}` : 'unlimited passes',
-    `${r.scoring} scoring`, info.mode === 'score' ? 'ranked by score' : 'ranked like a race',
-    `undo ${String(r.undo || '').replace('_', ' ')}`];
-  if (r.foundation_to_tableau === false) parts.push('no cards back from the foundations');
-  parts.push(`${fmtClock(info.limit_ms)} to play`);
-  return parts.join(' · ');
+  const parts = [...(isKlondike(r) ? [] : [gameName(r)]), t('common.draw_n', { n: r.draw }), passesWords(r.passes),
+    t(`settings.d.scoring_${r.scoring || 'standard'}`), t(info.mode === 'score' ? 'async.by_score' : 'async.like_race'),
+    t(`settings.d.undo_${r.undo || 'no_reveal'}`)];
+  if (r.foundation_to_tableau === false) parts.push(t('settings.d.no_back'));
+  parts.push(t('async.to_play', { time: fmtClock(info.limit_ms) }));
+  return parts.join(t('common.sep'));
 }
 
-/** leftText writes the time left in a window: "5 h 12 min" past an hour, m:ss under it. */
+/** leftText writes the time left in a window: "5 hr, 12 min" past an hour, m:ss under it. */
 export function leftText(ms) {
-  if (ms <= 0) return '0:00';
+  if (ms <= 0) return fmtClock(0);
   if (ms < 3600000) return fmtClock(ms);
-  const mins = Math.floor(ms / 60000);
-  const days = Math.floor(mins / 1440);
-  if (days >= 1) return `${days} d ${Math.floor((mins % 1440) / 60)} h`;
-  return `${Math.floor(mins / 60)} h ${String(mins % 60).padStart(2, '0')} min`;
+  return fmtDuration(ms);
 }
 
 /** serverNow is the time on the server's clock. */
@@ -62,7 +61,25 @@ export function serverNow() {
 
 /** playersText counts a round's players: "3 players (2 finished)". */
 export function playersText(players, finished) {
-  return `${players} player${players === 1 ? '' : 's'}${finished !== undefined && finished !== players ? ` (${finished} finished)` : ''}`;
+  const n = plural('async.players', players);
+  return finished !== undefined && finished !== players ? t('async.players_finished', { players: n, finished }) : n;
+}
+
+/**
+ * hashOf is the hash a commitment is of, as the check writes it:
+ * SHA-256("salt:<seed>"), the word salt in the page's language, kept whole
+ * among words of either direction (a first-strong isolate).
+ */
+export function hashOf(seed) {
+  return `\u2068${t('fair.hash_of', { seed })}\u2069`;
+}
+
+/** proofList is the revealed commitment, salt and the command to check them by hand. */
+export function proofList(commitment, salt, seed) {
+  return h('dl', { class: 'proof' },
+    h('dt', { text: t('fair.commitment') }), h('dd', {}, h('code', { text: commitment })),
+    h('dt', { text: t('fair.salt') }), h('dd', {}, h('code', { text: salt })),
+    h('dt', { text: t('fair.by_hand') }), h('dd', {}, h('code', { dir: 'ltr', text: `printf '%s:%s' ${salt} ${seed} | sha256sum` })));
 }
 
 /**
@@ -74,24 +91,24 @@ export function commitmentLine(info, id) {
   if (info.known_deal) return null;
   const c = info.commitment || '';
   return h('details', { class: 'commit', id },
-    h('summary', {}, 'Commitment ', h('code', { text: c.length > 16 ? `${c.slice(0, 8)}…${c.slice(-6)}` : c })),
-    h('p', { class: 'muted', text: 'SHA-256 of "<salt>:<deal number>", published before anyone plays; the deal and the salt are revealed when the round closes.' }),
+    h('summary', {}, t('fair.commitment'), ' ', h('code', { dir: 'ltr', text: c.length > 16 ? `${c.slice(0, 8)}…${c.slice(-6)}` : c })),
+    h('p', { class: 'muted', text: t('fair.commitment_about') }),
     h('code', { class: 'commit-full', text: c }));
 }
 
 // cardsHome counts the cards on the foundations: "1 card home", "5 cards home".
 function cardsHome(n) {
-  return `${n} card${n === 1 ? '' : 's'} home`;
+  return plural('async.cards_home', n);
 }
 
 // statusText writes an entry's end: won, stuck, resigned, out of time.
 function statusText(e) {
-  return { won: 'won', stuck: 'stuck', resigned: 'resigned', timed_out: 'out of time' }[e.status] || e.status;
+  return statusWords(e.status);
 }
 
 // scoreHeader names the score column of the rules' scoring; '' for none.
 function scoreHeader(scoring) {
-  return { standard: 'Timed score', vegas: 'Vegas score' }[scoring] || '';
+  return { standard: t('tables.timed'), vegas: t('tables.vegas') }[scoring] || '';
 }
 
 /**
@@ -111,25 +128,25 @@ export function boardTable(page, { id, caption, scoring, cards = 52 }) {
     class: [e.player_id === S.me ? 'me' : near.has(e.player_id) ? 'near' : '', `st-${e.status}`].filter(Boolean).join(' '),
     dataset: { player: e.name, rank: String(e.rank) },
   },
-  h('td', { class: 'num', text: String(e.rank) }),
+  h('td', { class: 'num', text: fmtNumber(e.rank) }),
   // A name links the player's profile.
   h('th', { scope: 'row' }, e.player_id ? pageLink({ kind: 'profile', id: e.player_id }, { text: e.name }) : e.name,
-    e.player_id === S.me ? h('span', { class: 'badge you', text: 'you' }) : null),
-  h('td', { class: 'num', text: String(e.foundation) }),
-  header ? h('td', { class: 'num score', text: String(e.score) }) : null,
-  h('td', { class: 'num col-moves', text: String(e.moves) }),
+    e.player_id === S.me ? h('span', { class: 'badge you', text: t('common.you') }) : null),
+  h('td', { class: 'num', text: fmtNumber(e.foundation) }),
+  header ? h('td', { class: 'num score', text: fmtNumber(e.score) }) : null,
+  h('td', { class: 'num col-moves', text: fmtNumber(e.moves) }),
   h('td', { class: 'num', text: fmtClock(e.elapsed_ms) }),
   h('td', { class: 'status', text: statusText(e) }));
   const cols = header ? 7 : 6;
   return h('table', { class: 'board-table async-table', id },
     h('caption', { text: caption }),
     h('thead', {}, h('tr', {},
-      num('#', 'rank'), h('th', { scope: 'col', text: 'Player' }),
-      num('Cards', `cards on the foundations, of ${cards}`),
+      num('#', t('common.rank')), h('th', { scope: 'col', text: t('common.player') }),
+      num(t('game.cards'), t('game.cards_of', { n: cards })),
       header ? num(header) : null,
-      h('th', { scope: 'col', class: 'num col-moves', text: 'Moves' }),
-      num('Time', 'on the player\u2019s own clock: the finish, or the end of the attempt'),
-      h('th', { scope: 'col', class: 'status', text: 'Status' }))),
+      h('th', { scope: 'col', class: 'num col-moves', text: t('common.moves') }),
+      num(t('common.time'), t('async.time_title')),
+      h('th', { scope: 'col', class: 'status', text: t('common.status') }))),
     h('tbody', {}, top.map(row),
       below.length ? h('tr', { class: 'gap' }, h('td', { colspan: String(cols), text: '…' })) : null,
       below.map(row)));
@@ -144,21 +161,21 @@ export function boardTable(page, { id, caption, scoring, cards = 52 }) {
 export function liveBoard(info, { id, onPage, showRank = true } = {}) {
   const roundId = info.round_id;
   const host = h('div', { class: 'async-board', id, dataset: { round: roundId } },
-    info.known_deal ? h('p', { class: 'open-deal', id: `${id}-open`, text: `Open deal #${info.seed} — anyone can look this deal up` }) : null);
-  const body = h('div', {}, h('p', { class: 'muted', text: 'Reading the board…' }));
+    info.known_deal ? h('p', { class: 'open-deal', id: `${id}-open`, text: t('async.open_deal', { seed: info.seed }) }) : null);
+  const body = h('div', {}, h('p', { class: 'muted', text: t('async.reading_board') }));
   const cards = specOf(info.rules).cards;
   host.append(body, scoreNote(info.rules && info.rules.scoring, info.mode === 'score' ? 'score' : 'race', `${id}-note`, cards));
   let gone = false;
   let reading = false;
   let timer = 0;
   const draw = (b) => {
-    const caption = b.closed ? 'Final board' : 'Board (live)';
+    const caption = t(b.closed ? 'async.final_board' : 'async.live_board');
     if (!(b.top && b.top.length)) {
-      replace(body, h('p', { class: 'empty muted', text: b.players ? `Nobody has finished yet (${playersText(b.players)} so far).` : 'Nobody has played yet.' }));
+      replace(body, h('p', { class: 'empty muted', text: b.players ? t('async.none_finished', { players: playersText(b.players) }) : t('async.none_played') }));
       return;
     }
     replace(body,
-      b.rank && showRank ? h('p', { class: 'my-rank', text: `Your rank: ${b.rank} of ${b.finished}` }) : null,
+      b.rank && showRank ? h('p', { class: 'my-rank', text: t('async.my_rank', { rank: b.rank, of: b.finished }) }) : null,
       boardTable(b, { id: `${id}-table`, caption, scoring: info.rules && info.rules.scoring, cards }));
   };
   const read = () => {
@@ -170,7 +187,7 @@ export function liveBoard(info, { id, onPage, showRank = true } = {}) {
       if (onPage) onPage(b);
       if (b.closed) clearInterval(timer);
     }, (err) => {
-      if (!gone && err.code !== 'disconnected' && err.code !== 'rate_limited') replace(body, h('p', { class: 'muted', text: `The board could not be read: ${err.message || err.code}` }));
+      if (!gone && err.code !== 'disconnected' && err.code !== 'rate_limited') replace(body, h('p', { class: 'muted', text: t('async.board_failed', { why: errorText(err) }) }));
     }).finally(() => { reading = false; });
   };
   read();
@@ -186,7 +203,7 @@ let openReplay = null;
 export function closeReplay() {
   if (!openReplay) return;
   openReplay.viewer.destroy();
-  openReplay.btn.textContent = 'Watch the replays';
+  openReplay.btn.textContent = t('async.watch_replays');
   openReplay = null;
 }
 
@@ -198,40 +215,38 @@ export function closeReplay() {
  */
 export function revealPanel(info, prefix) {
   const seen = seenCommitment(info.round_id);
-  const check = h('p', { class: 'fair-check', id: `${prefix}-check`, dataset: { state: 'checking' }, text: 'Checking the commitment…' });
+  const check = h('p', { class: 'fair-check', id: `${prefix}-check`, dataset: { state: 'checking' }, text: t('fair.checking') });
   checkCommitment({ seed: info.seed, salt: info.salt, commitment: info.commitment, known_deal: info.known_deal }, seen || info.commitment).then((res) => {
     if (res.known) {
       check.dataset.state = 'known';
-      check.textContent = `Deal #${info.seed} was an open deal: there was no secret to commit to.`;
+      check.textContent = t('fair.known_open', { seed: info.seed });
     } else if (res.ok) {
       check.dataset.state = 'ok';
-      replace(check, 'Commitment verified ', h('span', { class: 'tick', text: '✓' }),
-        ` SHA-256("salt:${info.seed}") equals the commitment ${seen ? 'you saw before the round closed' : 'the server published'}.`);
+      replace(check, t('fair.verified_head'), h('span', { class: 'tick', text: '✓' }),
+        t(seen ? 'fair.verified_seen' : 'fair.verified_server', { hash: hashOf(info.seed) }));
     } else {
       check.dataset.state = 'bad';
+      const params = { hash: hashOf(info.seed), computed: `${res.computed.slice(0, 12)}…`, expected: `${res.expected.slice(0, 12)}…` };
       replace(check, h('span', { class: 'cross', 'aria-hidden': 'true', text: '✗ ' }),
-        `Commitment check failed: SHA-256("salt:${info.seed}") is ${res.computed.slice(0, 12)}…, not the commitment ${res.expected.slice(0, 12)}…${seen && seen !== info.commitment ? ' you saw before the round closed' : ''}.`);
+        t(seen && seen !== info.commitment ? 'fair.failed_seen' : 'fair.failed', params));
     }
-  }).catch(() => { check.dataset.state = 'error'; check.textContent = 'Could not compute the hash in this browser.'; });
+  }).catch(() => { check.dataset.state = 'error'; check.textContent = t('fair.no_hash'); });
   const replayHost = h('div', { class: 'replay-host' });
   const url = `/api/v1/rounds/${encodeURIComponent(info.round_id)}/replay`;
-  const btn = h('button', { class: 'btn', type: 'button', id: `${prefix}-replay`, text: 'Watch the replays' });
+  const btn = h('button', { class: 'btn', type: 'button', id: `${prefix}-replay`, text: t('async.watch_replays') });
   btn.addEventListener('click', () => {
     const mine = openReplay && openReplay.btn === btn;
     closeReplay();
     if (mine) return;
     openReplay = { btn, viewer: new ReplayViewer(replayHost, url, S.me, { onError: fail }) };
-    btn.textContent = 'Close the replay';
+    btn.textContent = t('results.close_replay');
   });
   return h('div', { class: 'reveal', id: prefix },
-    h('p', { class: 'revealed' }, 'The deal: ', h('strong', { class: 'revealed-seed', text: `#${info.seed}` })),
+    h('p', { class: 'revealed' }, t('fair.the_deal'), h('strong', { class: 'revealed-seed', text: `#${info.seed}` })),
     check,
-    info.salt ? h('dl', { class: 'proof' },
-      h('dt', { text: 'Commitment' }), h('dd', {}, h('code', { text: seen || info.commitment })),
-      h('dt', { text: 'Salt' }), h('dd', {}, h('code', { text: info.salt })),
-      h('dt', { text: 'Check it yourself' }), h('dd', {}, h('code', { text: `printf '%s:%s' ${info.salt} ${info.seed} | sha256sum` }))) : null,
+    info.salt ? proofList(seen || info.commitment, info.salt, info.seed) : null,
     h('div', { class: 'actions' }, btn,
-      h('a', { href: url, class: 'muted', id: `${prefix}-data`, text: 'the replays\u2019 data (JSON)', title: 'every move of every player, to check the board with your own tools' })),
+      h('a', { href: url, class: 'muted', id: `${prefix}-data`, text: t('async.replays_data'), title: t('async.replays_data_title') })),
     replayHost);
 }
 
@@ -244,15 +259,18 @@ export function attemptAction(info, attempt, { id, onPlay }) {
   const state = (attempt && attempt.state) || 'none';
   if (state === 'finished' && attempt.result) {
     const r = attempt.result;
+    const sep = t('common.sep');
+    const facts = [statusText(r), cardsHome(r.foundation), fmtClock(r.elapsed_ms)];
+    if (scoreHeader(info.rules && info.rules.scoring)) facts.push(t('async.score', { score: r.score }));
     return h('p', { class: 'played', id: `${id}-played` },
-      h('strong', { text: `Played — rank ${r.rank}` }),
-      h('span', { class: 'muted', text: ` · ${statusText(r)} · ${cardsHome(r.foundation)} · ${fmtClock(r.elapsed_ms)}${scoreHeader(info.rules && info.rules.scoring) ? ` · score ${r.score}` : ''}` }));
+      h('strong', { text: t('async.played_rank', { rank: r.rank }) }),
+      h('span', { class: 'muted', text: sep + facts.join(sep) }));
   }
   if (state === 'playing') {
-    return h('button', { class: 'btn primary', type: 'button', id: `${id}-resume`, text: 'Resume', title: 'Your clock has been running since you started', onclick: onPlay });
+    return h('button', { class: 'btn primary', type: 'button', id: `${id}-resume`, text: t('async.resume'), title: t('async.resume_title'), onclick: onPlay });
   }
-  if (info.closed) return h('p', { class: 'muted', id: `${id}-closed`, text: 'Closed: you did not play this one.' });
-  return h('button', { class: 'btn primary', type: 'button', id: `${id}-play`, text: 'Play', onclick: onPlay });
+  if (info.closed) return h('p', { class: 'muted', id: `${id}-closed`, text: t('async.closed_unplayed') });
+  return h('button', { class: 'btn primary', type: 'button', id: `${id}-play`, text: t('async.play'), onclick: onPlay });
 }
 
 /**
@@ -261,17 +279,20 @@ export function attemptAction(info, attempt, { id, onPlay }) {
  * own games; null when there is no one to show. A friend who leads the
  * board comes once, as the leader, and is named both.
  */
-export function ghostPanel(g, friendId = '') {
+export function ghostPanel(g, friendId = '', scoring = 'standard') {
   const ghosts = (g && g.ghosts) || [];
   if (!ghosts.length) return null;
   const label = (x) => {
     const friend = x.role === 'friend' || (friendId && x.player_id === friendId);
-    if (x.role === 'leader' && friend) return 'Friend and leader';
-    return friend ? 'Friend' : 'Leader';
+    if (x.role === 'leader' && friend) return 'async.ghost_both';
+    return friend ? 'async.ghost_friend' : 'async.ghost_leader';
   };
+  // A ghost's score is its round score, named as the board's column names
+  // it (the timed score, or Vegas), never as the board's own points.
+  const scoreKey = { vegas: 'async.ghost_vegas', none: 'async.ghost_none' }[scoring] || 'async.ghost_timed';
   return h('section', { class: 'ghosts', id: 'ghosts', 'aria-labelledby': 'ghosts-title' },
-    h('h2', { id: 'ghosts-title', text: `At ${fmtClock(g.elapsed_ms)} of their game` }),
+    h('h2', { id: 'ghosts-title', text: t('async.ghost_at', { time: fmtClock(g.elapsed_ms) }) }),
     h('ul', {}, ghosts.map((x) => h('li', { class: `ghost ghost-${x.role}`, dataset: { role: x.role, player: x.name } },
-      h('strong', { text: `${label(x)} (${x.name}):` }),
-      ` score ${x.score}, ${cardsHome(x.foundation)}${x.won ? ' · won' : ''}`))));
+      h('strong', { text: t(label(x), { name: x.name }) }),
+      ' ', t(scoreKey, { score: x.score, cards: cardsHome(x.foundation) }), x.won ? t('async.ghost_won') : null))));
 }

@@ -1,19 +1,27 @@
 // The board: renders a view (the server's, or a replay's) and turns the
 // player's gestures into moves of the notation. It never changes what it
 // shows by itself: a move is only shown once a new view comes.
+//
+// The board is laid out left to right in every language (dir="ltr"): the
+// stock and the waste top left, the foundations top right, the piles T1 to
+// T7 from the left, as the game is dealt and as the notation and the keys
+// 1-7 name them (api/web/README.md, "Languages"). Its words (the labels a
+// screen reader reads) follow the page's language.
 
 import { h, replace, reducedMotion } from './util.js';
+import { t, plural } from './i18n.js';
 import {
-  SUITS, SUIT_SYMBOLS, cardName, rankLabel, suitOf, isRed, suitName,
+  SUITS, SUIT_SYMBOLS, rankLabel, suitOf, isRed,
   runLength, fitLength, gameOf, specOf, foundationCard, RANKS,
 } from './engine.js';
+import { cardWords as cardName, suitWords } from './games.js';
 
 const TEXT_STYLE = '\uFE0E'; // keeps the suit symbols from turning into emoji
 
 /** cardEl draws one card face up (with CSS) or face down. */
 export function cardEl(card, extra = {}) {
   if (!card) {
-    return h('div', { class: 'card back', role: 'img', 'aria-label': 'face-down card', ...extra });
+    return h('div', { class: 'card back', role: 'img', 'aria-label': t('board.face_down'), ...extra });
   }
   const sym = SUIT_SYMBOLS[suitOf(card)] + TEXT_STYLE;
   const r = rankLabel(card);
@@ -47,7 +55,7 @@ function foundationSlots(sp) {
  * the dragged cards so that a refusal can snap them back.
  */
 export class Board {
-  constructor(root, { interactive = false, onMove = () => {}, onHint = () => {}, label = 'Your game' } = {}) {
+  constructor(root, { interactive = false, onMove = () => {}, onHint = () => {}, label = t('board.label') } = {}) {
     this.root = root;
     this.interactive = interactive;
     this.onMove = onMove;
@@ -60,7 +68,7 @@ export class Board {
     this.drag = null;
     this.ghost = null;
     this.suppressClick = false;
-    this.el = h('section', { class: 'board', 'aria-label': label, role: 'region' });
+    this.el = h('section', { class: 'board', 'aria-label': label, role: 'region', dir: 'ltr' });
     root.appendChild(this.el);
     if (interactive) this.bind();
   }
@@ -146,10 +154,14 @@ export class Board {
   }
 
   stockEl(v) {
-    let label = `Stock: ${v.stock} card${v.stock === 1 ? '' : 's'}`;
-    if (v.stock > 0) label += this.interactive ? '. Press to draw (D).' : '';
-    else if (v.waste_size > 0) label += v.passes_left === 0 ? '. No passes left.' : this.interactive ? '. Press to turn the waste over (D).' : '';
-    const passes = v.passes_left === null ? '' : `${v.passes_left} pass${v.passes_left === 1 ? '' : 'es'} left`;
+    let label = plural('board.stock', v.stock);
+    if (v.stock > 0) label += this.interactive ? t('board.stock_draw') : '';
+    else if (v.waste_size > 0) label += v.passes_left === 0 ? t('board.stock_no_passes') : this.interactive ? t('board.stock_turn') : '';
+    // passes_left counts the times the waste may still go back to the
+    // stock: a game of one pass has none from its first move, which is no
+    // news, so the title says so only where there were some.
+    const onePass = this.rules && this.rules.passes === 1;
+    const passes = v.passes_left === null ? '' : onePass ? t('board.one_pass') : plural('board.recycles_left', v.passes_left);
     return h('div', this.slotAttrs('S', label, { title: passes || null }),
       v.stock > 0 ? cardEl(null, { class: 'card back stock-card', 'aria-hidden': 'true', role: null })
         : h('div', { class: `empty-mark recycle${v.waste_size > 0 && v.passes_left !== 0 ? '' : ' done'}`, 'aria-hidden': 'true', text: v.waste_size > 0 && v.passes_left !== 0 ? '\u21BB' : '\u2715' }),
@@ -159,7 +171,7 @@ export class Board {
   wasteEl(v) {
     const topCard = topOf(v.waste);
     const selected = this.sel && this.sel.pile === 'W';
-    const label = topCard ? `Waste: ${v.waste_size} card${v.waste_size === 1 ? '' : 's'}, top ${cardName(topCard)}${selected ? ', selected' : ''}` : 'Waste: empty';
+    const label = topCard ? plural('board.waste', v.waste_size, { top: cardName(topCard) }) + (selected ? t('board.selected') : '') : t('board.waste_empty');
     const slot = h('div', this.slotAttrs('W', label, selected ? { 'aria-pressed': 'true' } : {}));
     const n = v.waste.length;
     v.waste.forEach((c, i) => {
@@ -185,9 +197,9 @@ export class Board {
     // ones show beside the suit.
     const base = this.view.foundation_base;
     const baseRank = base ? RANKS[base - 1].replace('T', '10') : '';
-    const what = `${second ? 'second ' : ''}${suitName(s)} foundation`;
-    const label = n ? `${what}: ${n} card${n === 1 ? '' : 's'}, top ${cardName(this.foundationTop(s, second))}${selected ? ', selected' : ''}`
-      : `${what}: empty${baseRank ? `, starts at ${baseRank}` : ''}`;
+    const what = t(second ? 'board.foundation2' : 'board.foundation', { suit: suitWords(s) });
+    const label = n ? plural('board.foundation_cards', n, { what, top: cardName(this.foundationTop(s, second)) }) + (selected ? t('board.selected') : '')
+      : baseRank ? t('board.foundation_base', { what, rank: baseRank }) : t('board.foundation_empty', { what });
     const slot = h('div', this.slotAttrs(name, label, { dataset: { slot: name, drop: 'F', suit: s }, ...(selected ? { 'aria-pressed': 'true' } : {}) }));
     slot.appendChild(h('div', { class: `empty-mark suit-mark suit-${s} ${s === 'D' || s === 'H' ? 'red' : 'black'}${baseRank ? ' base' : ''}`, 'aria-hidden': 'true', text: baseRank + SUIT_SYMBOLS[s] + TEXT_STYLE }));
     if (n) {
@@ -202,10 +214,10 @@ export class Board {
   pileEl(p, n) {
     const sel = this.sel && this.sel.pile === `T${n}` ? this.sel : null;
     const words = [];
-    if (p.down) words.push(`${p.down} face down`);
-    if (p.up.length) words.push(p.up.map(cardName).join(', '));
-    let label = `Pile ${n}: ${words.length ? words.join('; ') : 'empty'}`;
-    if (sel) label += `; selected from ${cardName(p.up[sel.index])}`;
+    if (p.down) words.push(plural('board.face_down_n', p.down));
+    if (p.up.length) words.push(p.up.map(cardName).join(t('board.card_sep')));
+    let label = t('board.pile', { n, cards: words.length ? words.join(t('board.part_sep')) : t('board.empty') });
+    if (sel) label += t('board.selected_from', { card: cardName(p.up[sel.index]) });
     const slot = h('div', this.slotAttrs(`T${n}`, label, { dataset: { slot: `T${n}`, drop: `T${n}` }, ...(sel ? { 'aria-pressed': 'true' } : {}) }));
     // Offsets in card heights: face-down cards close together, face-up
     // cards far enough apart to read their corners, squeezed when long.
@@ -259,9 +271,9 @@ export class Board {
       // sent, lest the other foundation's card come down instead.
       if (this.sp.decks === 2) {
         const c = this.foundationTop(sel.suit, sel.second);
-        const t = topOf(v.tableau[+slot.slice(1) - 1].up);
-        if (c && (t ? !this.sp.goes(c, t) : !this.sp.empty(c))) {
-          this.onHint(`The ${cardName(c)} does not go there.`);
+        const onto = topOf(v.tableau[+slot.slice(1) - 1].up);
+        if (c && (onto ? !this.sp.goes(c, onto) : !this.sp.empty(c))) {
+          this.onHint(t('board.not_there', { card: cardName(c) }));
           return 'HINT';
         }
       }
@@ -271,7 +283,7 @@ export class Board {
     const up = v.tableau[from - 1].up;
     if (toF) {
       if (!sel.auto && sel.index !== up.length - 1) {
-        this.onHint('Only the top card of a pile goes to a foundation.');
+        this.onHint(t('board.top_only'));
         return 'HINT';
       }
       return `T${from}-F`;
@@ -348,7 +360,7 @@ export class Board {
       const up = v.tableau[n - 1].up;
       if (!up.length) return;
       if (index !== undefined && index !== up.length - 1) {
-        this.onHint('Only the top card of a pile goes to a foundation.');
+        this.onHint(t('board.top_only'));
         return;
       }
       this.play(`T${n}-F`, { pile: slot, index: up.length - 1 });
@@ -453,6 +465,8 @@ export class Board {
   }
 
   startGhost(d) {
+    // The ghost is placed by the cards' boxes on the screen, which are
+    // physical: left and top, not logical properties.
     const first = d.els[0].getBoundingClientRect();
     const g = h('div', { class: 'drag-ghost', 'aria-hidden': 'true' });
     g.style.setProperty('left', `${first.left}px`);
@@ -574,9 +588,9 @@ export class Board {
   onKey(e) {
     if (!this.view || !this.el.isConnected) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
-    const t = e.target;
-    if (t && ((t.tagName === 'INPUT' && !['checkbox', 'radio', 'button', 'submit', 'range'].includes(t.type))
-      || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
+    const el = e.target;
+    if (el && ((el.tagName === 'INPUT' && !['checkbox', 'radio', 'button', 'submit', 'range'].includes(el.type))
+      || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable)) return;
     if (document.querySelector('dialog[open]')) return;
     const key = e.key;
     const focusedSlot = document.activeElement && this.el.contains(document.activeElement)

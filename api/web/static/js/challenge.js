@@ -5,6 +5,7 @@
 // deal revealed, the check of its commitment and the replays.
 
 import { h, replace } from './util.js';
+import { t, fmtTime, errorText } from './i18n.js';
 import { storageGet, LAST_SETTINGS_KEY } from './storage.js';
 import { S } from './state.js';
 import { fail, confirmDialog } from './feedback.js';
@@ -22,8 +23,8 @@ import {
 // and, for an open deal, its number.
 const CHALLENGE_FIELDS = ['game', 'draw', 'passes', 'scoring', 'undo', 'foundation_to_tableau', 'mode', 'time_limit_s', 'seed'];
 
-// The windows a challenge can stay open for.
-const WINDOWS = [[3600, '1 hour'], [DAY_WINDOW_S, '24 hours'], [7 * DAY_WINDOW_S, '7 days']];
+// The windows a challenge can stay open for: [seconds, catalogue key].
+const WINDOWS = [[3600, 'challenge.window_hour'], [DAY_WINDOW_S, 'challenge.window_day'], [7 * DAY_WINDOW_S, 'challenge.window_week']];
 
 // TICK_MS is how often the time left is redrawn.
 const TICK_MS = 1000;
@@ -37,24 +38,36 @@ export function challengeForm() {
   let last = {};
   try { last = JSON.parse(storageGet(LAST_SETTINGS_KEY, '{}')) || {}; } catch { last = {}; }
   const windowSel = h('select', { id: 'ch-window', name: 'window' },
-    WINDOWS.map(([s, text]) => h('option', { value: String(s), text, selected: s === DAY_WINDOW_S })));
-  const windowField = h('div', { class: 'field' }, h('label', { for: 'ch-window', text: 'Open for' }), windowSel);
-  return settingsForm(last, 'Challenge and play first', (s) => {
+    WINDOWS.map(([s, key]) => h('option', { value: String(s), text: t(key), selected: s === DAY_WINDOW_S })));
+  const windowField = h('div', { class: 'field' }, h('label', { for: 'ch-window', text: t('challenge.open_for') }), windowSel);
+  return settingsForm(last, t('challenge.submit'), (s) => {
     createChallenge(s, +windowSel.value).catch(fail);
   }, { only: CHALLENGE_FIELDS, prefix: 'ch-', submitId: 'challenge-submit', extra: windowField });
+}
+
+// introOf is the line under a challenge's title: what the link offers,
+// and once the player has played it, no longer a dare but what stands
+// (finding: "dares you … You get one try" after the try was made).
+function introOf(info, attempt, mine) {
+  const name = info.creator_name || t('challenge.a_friend');
+  if (mine) return t('challenge.intro_mine');
+  if (attempt.state === 'finished') return t('challenge.intro_done', { name });
+  if (attempt.state === 'playing') return t('challenge.intro_playing', { name });
+  if (info.closed) return t('challenge.intro_closed', { name });
+  return t('challenge.intro_dare', { name });
 }
 
 /** challengeScreen is the page of the challenge S.page.id. */
 export function challengeScreen() {
   const id = S.page.id;
-  const body = h('div', { class: 'challenge-body' }, h('p', { class: 'muted', text: 'Reading the challenge…' }));
+  const body = h('div', { class: 'challenge-body' }, h('p', { class: 'muted', text: t('challenge.reading') }));
   const el = h('section', { class: 'panel challenge', 'aria-labelledby': 'challenge-title' },
-    h('h1', { id: 'challenge-title', text: 'Challenge' }),
+    h('h1', { id: 'challenge-title', text: t('challenge.title') }),
     body,
     h('div', { class: 'actions page-links' },
-      h('button', { class: 'btn', type: 'button', id: 'challenge-records', text: 'My records', onclick: () => goPage({ kind: 'records' }) }),
-      h('button', { class: 'btn subtle', type: 'button', id: 'challenge-daily', text: 'Daily deals', onclick: () => goPage({ kind: 'daily' }) }),
-      h('button', { class: 'btn subtle', type: 'button', id: 'challenge-lobby', text: 'Back to the lobby', onclick: () => goPage({ kind: 'lobby' }) })));
+      h('button', { class: 'btn', type: 'button', id: 'challenge-records', text: t('common.my_records'), onclick: () => goPage({ kind: 'records' }) }),
+      h('button', { class: 'btn subtle', type: 'button', id: 'challenge-daily', text: t('common.daily_deals'), onclick: () => goPage({ kind: 'daily' }) }),
+      h('button', { class: 'btn subtle', type: 'button', id: 'challenge-lobby', text: t('common.back_lobby'), onclick: () => goPage({ kind: 'lobby' }) })));
   const title = el.querySelector('h1');
 
   let gone = false;
@@ -68,8 +81,8 @@ export function challengeScreen() {
     fetchRound(id).catch((err) => {
       if (gone) return;
       if (err.code === 'disconnected') { asked = false; return; }
-      title.textContent = 'No such challenge';
-      replace(body, h('p', { id: 'challenge-missing', text: err.code === 'not_found' ? 'This challenge does not exist, or it has expired.' : `The challenge could not be read: ${err.message || err.code}` }));
+      title.textContent = t('challenge.missing_title');
+      replace(body, h('p', { id: 'challenge-missing', text: err.code === 'not_found' ? t('challenge.missing') : t('challenge.failed', { why: errorText(err) }) }));
     });
   };
 
@@ -84,8 +97,8 @@ export function challengeScreen() {
     if (board) board.destroy();
     board = liveBoard(info, { id: 'challenge-board', showRank: false, onPage: (b) => { players.textContent = playersText(b.players, b.finished); } });
     const closes = new Date(info.closes_at);
-    const when = closes.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
-    title.textContent = mine ? 'Your challenge' : `${info.creator_name || 'Someone'} challenges you`;
+    const when = fmtTime(closes);
+    title.textContent = mine ? t('challenge.yours') : t('challenge.theirs', { name: info.creator_name || t('challenge.someone') });
     let reread = false;
     const tick = () => {
       const ms = closes - serverNow();
@@ -95,29 +108,27 @@ export function challengeScreen() {
         fetchRound(id).catch(() => {});
       }
       left.textContent = info.closed || ms <= 0
-        ? `${when}${info.closed_early ? ' (closed early by its creator)' : ''}`
-        : `${when} (in ${leftText(ms)})`;
+        ? (info.closed_early ? t('challenge.closed_early', { when }) : when)
+        : t('challenge.until', { when, left: leftText(ms) });
     };
     tick();
     tickers = [tick];
     const closeBtn = mine && !info.closed ? h('button', {
-      class: 'btn subtle', type: 'button', id: 'challenge-close', text: 'Close now',
-      onclick: () => confirmDialog('Close this challenge now? Attempts still being played end, and the deal and the replays are published.', 'Close now', () => closeChallenge(id)),
+      class: 'btn subtle', type: 'button', id: 'challenge-close', text: t('challenge.close_now'),
+      onclick: () => confirmDialog(t('challenge.close_ask'), t('challenge.close_now'), () => closeChallenge(id)),
     }) : null;
     replace(body,
-      h('p', { class: 'lead', id: 'challenge-intro', text: mine
-        ? 'Everyone with the link plays this deal once, on their own clock; the board ranks you all.'
-        : `${info.creator_name || 'A friend'} played this deal and dares you to do better. You get one try, on your own clock.` }),
+      h('p', { class: 'lead', id: 'challenge-intro', text: introOf(info, attempt, mine) }),
       h('dl', { class: 'facts-list' },
-        h('dt', { text: 'Rules' }), h('dd', { id: 'challenge-rules', text: describeRules(info) }),
-        h('dt', { text: info.closed ? 'Closed' : 'Open until' }), left,
-        h('dt', { text: 'Players so far' }), players),
-      isKlondike(info.rules) ? null : h('p', { class: 'hint game-summary', id: 'challenge-game', text: `${gameName(info.rules)}: ${gameSummary(info.rules)}` }),
+        h('dt', { text: t('challenge.rules') }), h('dd', { id: 'challenge-rules', text: describeRules(info) }),
+        h('dt', { text: t(info.closed ? 'challenge.closed' : 'challenge.open_until') }), left,
+        h('dt', { text: t('challenge.players_so_far') }), players),
+      isKlondike(info.rules) ? null : h('p', { class: 'hint game-summary', id: 'challenge-game', text: t('games.line', { game: gameName(info.rules), rules: gameSummary(info.rules) }) }),
       commitmentLine(info, 'challenge-commit'),
       h('div', { class: 'actions round-action' },
         attemptAction(info, attempt, { id: 'challenge', onPlay: () => startAttempt(id) })),
       mine && !info.closed ? h('div', { class: 'share' },
-        shareBox({ id: 'challenge-link', copyId: 'challenge-copy', label: 'Link to share', url: `${location.origin}/c/${id}` }),
+        shareBox({ id: 'challenge-link', copyId: 'challenge-copy', label: t('challenge.link'), url: `${location.origin}/c/${id}` }),
         h('div', { class: 'actions' }, closeBtn)) : null,
       info.closed ? revealPanel(info, 'challenge-reveal') : null,
       board.el);
@@ -137,7 +148,7 @@ export function challengeScreen() {
       if (f) f.focus();
     }
   };
-  const timer = setInterval(() => tickers.forEach((t) => t()), TICK_MS);
+  const timer = setInterval(() => tickers.forEach((tick) => tick()), TICK_MS);
   return {
     el, update,
     destroy: () => {

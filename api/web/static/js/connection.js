@@ -5,6 +5,7 @@
 // screens.
 
 import { h } from './util.js';
+import { t, errorText } from './i18n.js';
 import { storageSet, NAME_KEY } from './storage.js';
 import { Connection } from './net.js';
 import { S } from './state.js';
@@ -25,23 +26,27 @@ export function connect() {
   if (S.conn) return;
   S.conn = new Connection({
     name: S.name, onMessage: (m) => onMessage(m), onStatus,
-    onForgotten: () => toast('This browser\u2019s sign-in no longer works (it was signed out, or its player deleted): you play as a new player. Sign in with a passkey to be your player again.', 'error'),
+    onForgotten: () => toast(t('conn.forgotten'), 'error'),
   });
   S.conn.connect();
 }
 
+/** showStatus writes the connection's state in the top bar, in the page's language. */
+export function showStatus() {
+  const status = connStatus.dataset.state;
+  connStatus.textContent = t(status ? `conn.${status}` : 'conn.starting');
+}
+
+// onStatus is told each state of the connection; detail, with closed, is
+// the server's refusal of the hello.
 function onStatus(status, detail) {
   S.connected = status === 'open';
-  const text = {
-    connecting: 'Connecting…', open: 'Connected', reconnecting: 'Reconnecting…',
-    replaced: 'Opened elsewhere', closed: 'Disconnected', signedout: 'Signed out',
-  }[status] || status;
-  connStatus.textContent = text;
   connStatus.dataset.state = status;
-  if (status === 'replaced') showReplaced(detail);
+  showStatus();
+  if (status === 'replaced') showReplaced();
   if (status === 'signedout') showSignedOut();
   if (status === 'closed' && detail) {
-    toast(detail, 'error');
+    toast(errorText(detail), 'error');
     if (!S.welcomed) {
       // The name was refused: ask again.
       S.conn.close();
@@ -65,11 +70,11 @@ function onStatus(status, detail) {
 // the server closed this connection (4000) and net.js does not reconnect,
 // since two tabs would take the session from each other in turn. Playing
 // here again is a reload, whose hello takes it back.
-function showReplaced(detail) {
+function showReplaced() {
   const dlg = h('div', { class: 'panel replaced', role: 'alertdialog', 'aria-labelledby': 'replaced-title' },
-    h('h2', { id: 'replaced-title', text: 'Playing in another tab' }),
-    h('p', { text: detail }),
-    h('button', { class: 'btn primary', type: 'button', onclick: () => location.reload(), text: 'Play here instead' }));
+    h('h2', { id: 'replaced-title', text: t('conn.replaced_title') }),
+    h('p', { text: t('conn.replaced_detail') }),
+    h('button', { class: 'btn primary', type: 'button', onclick: () => location.reload(), text: t('conn.play_here_instead') }));
   takeOver('replaced', dlg);
 }
 
@@ -81,9 +86,9 @@ function showReplaced(detail) {
 function showSignedOut() {
   storageSet(NAME_KEY, '');
   const dlg = h('div', { class: 'panel replaced', role: 'alertdialog', 'aria-labelledby': 'signedout-title' },
-    h('h2', { id: 'signedout-title', text: 'Signed out' }),
-    h('p', { text: 'This browser was signed out: the player signed out everywhere, or was deleted.' }),
-    h('button', { class: 'btn primary', type: 'button', id: 'signedout-again', onclick: () => location.assign('/'), text: 'Start again' }));
+    h('h2', { id: 'signedout-title', text: t('conn.signedout') }),
+    h('p', { text: t('conn.signedout_detail') }),
+    h('button', { class: 'btn primary', type: 'button', id: 'signedout-again', onclick: () => location.assign('/'), text: t('conn.start_again') }));
   takeOver('signedout', dlg);
 }
 
@@ -94,7 +99,7 @@ function showSignedOut() {
  */
 export function request(type, body) {
   if (!S.conn || !S.conn.isOpen()) {
-    toast('Not connected yet; try again in a moment.', 'error');
+    toast(t('conn.not_yet'), 'error');
     return Promise.reject({ code: 'disconnected' });
   }
   return S.conn.request(type, body);

@@ -7,6 +7,7 @@
 // are asked for by id (get_async_round) with the variants of today's.
 
 import { h, replace } from './util.js';
+import { t, fmtDate, errorText } from './i18n.js';
 import { S } from './state.js';
 import { startAttempt, fetchRound, dailyId, dayBefore } from './async.js';
 import { goPage } from './pages.js';
@@ -23,16 +24,16 @@ const RELOAD_MS = 60000;
 
 /** dailyScreen is the page of the daily deals. */
 export function dailyScreen() {
-  const title = h('h1', { id: 'daily-title', text: 'Daily deals' });
-  const today = h('div', { class: 'daily-rounds', id: 'daily-rounds' }, h('p', { class: 'panel muted', text: 'Reading today\u2019s deals…' }));
+  const title = h('h1', { id: 'daily-title', text: t('common.daily_deals') });
+  const today = h('div', { class: 'daily-rounds', id: 'daily-rounds' }, h('p', { class: 'panel muted', text: t('daily.reading') }));
   const yesterday = h('section', { class: 'panel yesterday', id: 'yesterday', 'aria-labelledby': 'yesterday-title', hidden: true });
   const el = h('div', { class: 'daily' },
     h('section', { class: 'panel daily-head', 'aria-labelledby': 'daily-title' },
       title,
-      h('p', { class: 'lead', text: 'One deal a day for each draw: everyone plays it once, on their own clock, and the board ranks you all. When the day ends (UTC) the deals and the replays are published, and your browser checks each deal against its commitment.' }),
+      h('p', { class: 'lead', text: t('daily.lead') }),
       h('div', { class: 'actions' },
-        h('button', { class: 'btn', type: 'button', id: 'daily-records', text: 'My records', onclick: () => goPage({ kind: 'records' }) }),
-        h('button', { class: 'btn subtle', type: 'button', id: 'daily-lobby', text: 'Back to the lobby', onclick: () => goPage({ kind: 'lobby' }) }))),
+        h('button', { class: 'btn', type: 'button', id: 'daily-records', text: t('common.my_records'), onclick: () => goPage({ kind: 'records' }) }),
+        h('button', { class: 'btn subtle', type: 'button', id: 'daily-lobby', text: t('common.back_lobby'), onclick: () => goPage({ kind: 'lobby' }) }))),
     today, yesterday);
 
   let gone = false;
@@ -58,14 +59,14 @@ export function dailyScreen() {
       if (gone) return;
       destroyAll();
       day = m.day;
-      title.textContent = `Daily deals · ${m.day}`;
+      title.textContent = t('daily.title_day', { day: fmtDate(m.day) });
       cards = (m.rounds || []).map((info) => roundCard(info));
-      replace(today, cards.length ? cards.map((c) => c.el) : h('p', { class: 'panel muted', text: 'No daily deal today.' }));
+      replace(today, cards.length ? cards.map((c) => c.el) : h('p', { class: 'panel muted', text: t('daily.none_today') }));
       for (const c of cards) fetchRound(c.info.round_id).catch(() => {});
       loadYesterday(m.rounds || []);
     }, (err) => {
       if (gone) return;
-      replace(today, h('p', { class: 'panel muted', text: err.code === 'disconnected' ? 'Waiting for the connection…' : `The daily deals could not be read: ${err.message || err.code}` }));
+      replace(today, h('p', { class: 'panel muted', text: err.code === 'disconnected' ? t('daily.waiting_conn') : t('daily.failed', { why: errorText(err) }) }));
     });
   };
 
@@ -73,23 +74,23 @@ export function dailyScreen() {
     const prev = dayBefore(day);
     if (!prev) return;
     const variants = rounds.map((r) => r.variant);
-    replace(yesterday, h('h2', { id: 'yesterday-title', text: `Yesterday\u2019s results · ${prev}` }));
+    replace(yesterday, h('h2', { id: 'yesterday-title', text: t('daily.yesterday', { day: fmtDate(prev) }) }));
     Promise.all(variants.map((v) => S.conn.request('get_async_round', { round_id: dailyId(prev, v) }).then((m) => m.round, () => null)))
       .then((infos) => {
         if (gone) return;
         const shown = infos.filter(Boolean);
         yesterday.hidden = false;
         if (!shown.length) {
-          yesterday.append(h('p', { class: 'muted', text: 'No daily deal was played yesterday.' }));
+          yesterday.append(h('p', { class: 'muted', text: t('daily.none_yesterday') }));
           return;
         }
         for (const info of shown) {
           const b = liveBoard(info, { id: `board-${info.round_id}` });
           boards.push(b);
-          yesterday.append(h('section', { class: 'past-round', dataset: { variant: info.variant }, 'aria-label': `Yesterday, ${variantLabel(info)}` },
+          yesterday.append(h('section', { class: 'past-round', dataset: { variant: info.variant }, 'aria-label': t('daily.yesterday_label', { variant: variantLabel(info) }) },
             h('h3', { text: variantLabel(info) }),
-            h('p', { class: 'muted', text: `${describeRules(info)} · ${playersText(info.players, info.finished)}` }),
-            info.closed ? revealPanel(info, `reveal-${info.variant}`) : h('p', { class: 'muted', text: 'Still open: its deal is revealed when it closes.' }),
+            h('p', { class: 'muted', text: describeRules(info) + t('common.sep') + playersText(info.players, info.finished) }),
+            info.closed ? revealPanel(info, `reveal-${info.variant}`) : h('p', { class: 'muted', text: t('daily.still_open') }),
             b.el));
         }
       });
@@ -117,7 +118,7 @@ export function dailyScreen() {
     let shown = null;
     const update = () => {
       const ms = Date.parse(info.closes_at) - serverNow();
-      left.textContent = ms > 0 ? `Closes in ${leftText(ms)}` : 'Closed';
+      left.textContent = ms > 0 ? t('daily.closes_in', { left: leftText(ms) }) : t('daily.closed');
       const a = S.asyncRounds[info.round_id];
       const attempt = a ? a.attempt : null;
       const closed = ms <= 0 || (a && a.round.closed);

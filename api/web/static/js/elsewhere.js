@@ -6,6 +6,7 @@
 // and the handlers of those messages put the game back together.
 
 import { h } from './util.js';
+import { t } from './i18n.js';
 import { S, resetRound } from './state.js';
 import { setPath } from './route.js';
 import { toast, fail } from './feedback.js';
@@ -53,12 +54,23 @@ function playHere(btn) {
       resetRound();
       S.page = { kind: 'lobby' };
       setPath('/');
-      toast('That game is over.');
+      toast(t('elsewhere.over'));
       render();
       return;
     }
     fail(err);
   });
+}
+
+/**
+ * redrawElsewhere writes the notice again, in the language just chosen:
+ * the next render lays it over the screen anew.
+ */
+export function redrawElsewhere() {
+  if (!overlay) return;
+  overlay.remove();
+  overlay = null;
+  app.inert = false;
 }
 
 /**
@@ -78,11 +90,11 @@ export function showElsewhere(kind) {
     return;
   }
   if (overlay) return;
-  const btn = h('button', { class: 'btn primary', type: 'button', id: 'play-here', text: 'Play here' });
+  const btn = h('button', { class: 'btn primary', type: 'button', id: 'play-here', text: t('elsewhere.play_here') });
   btn.addEventListener('click', () => playHere(btn));
   overlay = h('div', { class: 'elsewhere', id: 'elsewhere' },
     h('div', { class: 'panel elsewhere-box', role: 'alertdialog', 'aria-modal': 'true', 'aria-labelledby': 'elsewhere-text' },
-      h('p', { id: 'elsewhere-text', text: 'This game is being played in another tab.' }),
+      h('p', { id: 'elsewhere-text', text: t('elsewhere.text') }),
       btn));
   app.inert = true;
   document.body.append(overlay);

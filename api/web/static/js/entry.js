@@ -5,6 +5,7 @@
 // player who followed an invite knows it was not lost while they type.
 
 import { h } from './util.js';
+import { t } from './i18n.js';
 import { storageGet, storageSet, NAME_KEY } from './storage.js';
 import { S } from './state.js';
 import { describeRoute, routePath, setPath } from './route.js';
@@ -27,7 +28,7 @@ export function nameScreen() {
       e.preventDefault();
       const name = input.value.trim();
       if (!name || name.length > MAX_NAME) {
-        toast('A name is 1 to 24 characters.', 'error');
+        toast(t('common.name_rule'), 'error');
         return;
       }
       storageSet(NAME_KEY, name);
@@ -36,14 +37,14 @@ export function nameScreen() {
       render();
     },
   },
-  h('h1', { id: 'name-title', text: 'Klondike race' }),
+  h('h1', { id: 'name-title', text: t('app.title') }),
   waitingLine(),
-  h('p', { class: 'lead', text: 'Race other players on the same deal of solitaire. Every move is checked by the server; every deal is provably fair.' }),
-  h('label', { for: 'name-input', text: 'Your name' }),
+  h('p', { class: 'lead', text: t('entry.lead') }),
+  h('label', { for: 'name-input', text: t('entry.your_name') }),
   input,
-  h('button', { class: 'btn primary', type: 'submit', id: 'name-go', text: 'Continue' }),
+  h('button', { class: 'btn primary', type: 'submit', id: 'name-go', text: t('entry.continue') }),
   h('div', { class: 'signin-line' },
-    h('p', { class: 'hint', text: 'Played on another device? Sign in with the passkey you added there, and play as that player here.' }),
+    h('p', { class: 'hint', text: t('entry.other_device') }),
     signInButton('name-passkey', 'btn')),
   privacyNote('name-privacy'));
   return { el: form };
@@ -54,17 +55,13 @@ export function nameScreen() {
 function waitingLine() {
   const what = describeRoute(S.route);
   if (!what) return null;
-  return h('p', { class: 'waiting', id: 'waiting-link' }, 'Waiting for you: ', h('strong', { text: what }),
-    {
-      deal: ' (play it alone or race friends on it)',
-      daily: ' (everyone plays the same deals today, once each)',
-      challenge: ' (it opens once you have a name)',
-    }[S.route.kind] || ' (you join it once you have a name)');
+  const why = { deal: 'entry.waiting_deal', daily: 'entry.waiting_daily', challenge: 'entry.waiting_challenge' }[S.route.kind] || 'entry.waiting_match';
+  return h('p', { class: 'waiting', id: 'waiting-link' }, t('entry.waiting'), h('strong', { text: what }), t(why));
 }
 
 /** connectingScreen shows until the server's welcome (and a link's decision). */
 export function connectingScreen() {
-  return { el: h('section', { class: 'panel narrow' }, h('h1', { text: 'Connecting…' }), waitingLine(), h('p', { text: 'Reaching the server.' })) };
+  return { el: h('section', { class: 'panel narrow' }, h('h1', { text: t('conn.connecting') }), waitingLine(), h('p', { text: t('entry.reaching') })) };
 }
 
 /**
@@ -75,8 +72,8 @@ export function connectingScreen() {
 export function linkScreen() {
   const r = S.linkConflict;
   const m0 = S.match;
-  const what = describeRoute(r);
-  const phase = { open: 'in its waiting room', starting: 'its round is about to start', running: 'a round is being played', between: 'between two rounds' }[m0.state] || m0.state;
+  const what = describeRoute(r) || t('route.lobby');
+  const phase = t(`entry.phase.${m0.state}`);
   const go = () => {
     S.linkConflict = null;
     S.routeDone = false;
@@ -85,11 +82,11 @@ export function linkScreen() {
   };
   const el = h('section', { class: 'panel narrow link-conflict', 'aria-labelledby': 'link-title' },
     h('h1', { id: 'link-title', text: what }),
-    h('p', { text: `You are still in match ${m0.code} (${phase}). Leave it to go on${m0.state === 'open' ? '' : ': leaving gives up your game in it'}, or go back to it.` }),
+    h('p', { text: t(m0.state === 'open' ? 'entry.still_in_open' : 'entry.still_in', { code: m0.code, phase }) }),
     h('div', { class: 'actions' },
-      h('button', { class: 'btn primary', type: 'button', id: 'link-go', 'data-autofocus': true, text: `Leave match ${m0.code} and go on`, onclick: () => leaveMatch(go) }),
+      h('button', { class: 'btn primary', type: 'button', id: 'link-go', 'data-autofocus': true, text: t('entry.leave_go', { code: m0.code }), onclick: () => leaveMatch(go) }),
       h('button', {
-        class: 'btn', type: 'button', id: 'link-back', text: `Back to match ${m0.code}`,
+        class: 'btn', type: 'button', id: 'link-back', text: t('entry.back_to', { code: m0.code }),
         onclick: () => { S.linkConflict = null; setPath(`/m/${S.match.code}`); render(); },
       })));
   return { el };

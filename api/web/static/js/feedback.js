@@ -3,6 +3,7 @@
 // these, so that messages look and read the same wherever they come from.
 
 import { h } from './util.js';
+import { t, errorText } from './i18n.js';
 
 const toasts = document.getElementById('toasts');
 const announcer = document.getElementById('announce');
@@ -28,10 +29,11 @@ export function announce(text) {
 
 /**
  * fail shows a refused request or a failed step as an error toast: err is a
- * protocol error ({code, message}), a move refusal ({reason}) or an Error.
+ * protocol error ({code, message}), a move refusal ({reason}) or one of the
+ * client's own ({code, key}); errorText (i18n.js) says it in words.
  */
 export function fail(err) {
-  toast((err && (err.message || err.reason)) || 'something went wrong', 'error');
+  toast(errorText(err), 'error');
 }
 
 /**
@@ -44,7 +46,7 @@ export function confirmDialog(question, yes, onYes) {
       h('p', { id: 'dlg-q', text: question }),
       h('div', { class: 'actions' },
         h('button', { class: 'btn danger', value: 'yes', id: 'confirm-yes', text: yes }),
-        h('button', { class: 'btn', value: 'no', id: 'confirm-no', text: 'Cancel', autofocus: true }))));
+        h('button', { class: 'btn', value: 'no', id: 'confirm-no', text: t('common.cancel'), autofocus: true }))));
   dlg.addEventListener('close', () => {
     if (dlg.returnValue === 'yes') onYes();
     dlg.remove();

@@ -9,6 +9,7 @@
 // countdown and time left agree whatever their own clock says.
 
 import { h, replace, fmtClock } from './util.js';
+import { t, plural, fmtNumber, ltr } from './i18n.js';
 import { Board } from './board.js';
 import { timedScore, foundationsHome, pilesOf, specOf } from './engine.js';
 import { boardSummary, hasSolver } from './games.js';
@@ -48,7 +49,7 @@ function stat(id, label, title, cls = '', short = '') {
     set(value, newLabel) {
       el.hidden = value === null || value === undefined;
       if (newLabel !== undefined) setLabel(newLabel);
-      if (!el.hidden) v.textContent = String(value);
+      if (!el.hidden) v.textContent = typeof value === 'number' ? fmtNumber(value) : String(value);
     },
   };
 }
@@ -62,38 +63,57 @@ function soloRound() {
   return !!S.match && S.match.players.length === 1;
 }
 
+// touchOnly tells whether the page is played by touch (a coarse pointer,
+// or a phone's width): its help speaks of taps, not of keys and a mouse.
+function touchOnly() {
+  return !!(window.matchMedia && window.matchMedia('(pointer: coarse), (max-width: 520px)').matches);
+}
+
+// helpPanel is the help beside the board: how to move cards, by keyboard
+// and mouse, or by touch on a touch screen.
+function helpPanel() {
+  const touch = touchOnly();
+  const items = touch
+    ? ['game.help.touch_drag', 'game.help.touch_double', 'game.help.touch_stock']
+    : ['game.help.drag', 'game.help.double', 'game.help.keys_piles', 'game.help.keys_arrows', 'game.help.keys_draw'];
+  const piles = pilesOf(S.round && S.round.rules);
+  return h('details', { class: 'keys-help', id: 'keys-help' },
+    h('summary', { text: t(touch ? 'game.help.touch_title' : 'game.help.title') }),
+    h('ul', {}, items.map((k) => h('li', { text: t(k, { last: piles }) }))));
+}
+
 /** gameScreen is the game screen of a player or a spectator. */
 export function gameScreen() {
-  const hud = h('div', { class: 'hud', role: 'group', 'aria-label': 'Round status' });
-  const roundStat = stat('round-label', 'Round');
-  const dealStat = stat('deal-label', 'Deal', 'a known deal: anyone can play it again');
-  const clock = stat('clock', 'Left', null, 'clock');
-  const cards = stat('cards', 'Cards', 'cards on the foundations');
-  const points = stat('points', 'Points', 'move points: what your moves earned, before the clock');
-  const timed = stat('timed-score', 'Timed score', 'the timed score the leaderboard shows: points − 2 for every 10 s played (never below 0), + a bonus for a win', '', 'Timed');
-  const moves = stat('moves', 'Moves');
-  const passes = stat('passes', 'Recycles left', 'how many more times the waste may go back to the stock', '', 'Recycles');
-  const undoBtn = h('button', { class: 'btn', type: 'button', id: 'undo', text: 'Undo', title: 'Undo (U)', onclick: () => sendMove('U', {}) });
+  const hud = h('div', { class: 'hud', role: 'group', 'aria-label': t('game.hud') });
+  const roundStat = stat('round-label', t('game.round'));
+  const dealStat = stat('deal-label', t('game.deal'), t('game.deal_title'));
+  const clock = stat('clock', t('game.left'), null, 'clock');
+  const cards = stat('cards', t('game.cards'), t('game.cards_title'));
+  const points = stat('points', t('game.points'), t('game.points_title'));
+  const timed = stat('timed-score', t('game.timed'), t('game.timed_title'), '', t('game.timed_short'));
+  const moves = stat('moves', t('common.moves'));
+  const passes = stat('passes', t('game.recycles'), t('game.recycles_title'), '', t('game.recycles_short'));
+  const undoBtn = h('button', { class: 'btn', type: 'button', id: 'undo', text: t('game.undo'), title: t('game.undo_title'), onclick: () => sendMove('U', {}) });
   // Redo plays again the move Undo took back: the client counts what can
   // be redone (round.redoable), since the view does not say.
-  const redoBtn = h('button', { class: 'btn', type: 'button', id: 'redo', text: 'Redo', title: 'Redo (Y)', onclick: () => sendMove('Y', {}) });
+  const redoBtn = h('button', { class: 'btn', type: 'button', id: 'redo', text: t('game.redo'), title: t('game.redo_title'), onclick: () => sendMove('Y', {}) });
   const resignBtn = h('button', {
-    class: 'btn subtle', type: 'button', id: 'resign', text: 'Resign',
-    onclick: () => confirmDialog('Resign this round? Your game ends where it stands.', 'Resign', () => {
+    class: 'btn subtle', type: 'button', id: 'resign', text: t('game.resign'),
+    onclick: () => confirmDialog(t('game.resign_ask'), t('game.resign'), () => {
       if (S.round) request('resign', { round_id: S.round.id }).catch(fail);
     }),
   });
   // Hints are for solo practice: the server's solver sees every card, so
   // it never helps in a round with rivals; a hinted game is marked so.
   const hintBtn = h('button', {
-    class: 'btn subtle', type: 'button', id: 'hint', text: 'Hint', title: 'Ask the solver for the next move (solo rounds only)',
+    class: 'btn subtle', type: 'button', id: 'hint', text: t('game.hint'), title: t('game.hint_title'),
     onclick: () => {
       if (!S.round) return;
       hintBtn.disabled = true;
       request('hint', { round_id: S.round.id }).then((m) => {
-        if (m.move) toast(`Hint: ${m.move}`);
-        else if (m.verdict === 'unwinnable') toast('No line wins from here.');
-        else toast('The solver could not decide in time.');
+        if (m.move) toast(t('game.hint_move', { move: ltr(m.move) }));
+        else if (m.verdict === 'unwinnable') toast(t('game.hint_unwinnable'));
+        else toast(t('game.hint_undecided'));
       }).catch(fail).finally(() => { hintBtn.disabled = false; });
     },
   });
@@ -107,20 +127,13 @@ export function gameScreen() {
   const overlay = h('div', { class: 'countdown', id: 'countdown', 'aria-live': 'assertive', hidden: true });
   const boardHost = h('div', { class: 'board-host' });
   const sideMain = h('div', { class: 'side-main' });
-  const help = h('details', { class: 'keys-help', id: 'keys-help' },
-    h('summary', { text: 'Keyboard and mouse' }),
-    h('ul', {},
-      h('li', { text: 'Drag a card (or a run) onto a pile or a foundation; or click it, then click where it goes.' }),
-      h('li', { text: 'Double-click a card to send it to its foundation.' }),
-      h('li', { text: `1–${pilesOf(S.round && S.round.rules)} choose a pile (first the source, then the target); W the waste; F sends the chosen card to its foundation.` }),
-      h('li', { text: 'Arrow keys move between piles; up/down change how many cards are chosen; Enter or Space picks or places; Esc cancels.' }),
-      h('li', { text: 'D draws (or turns the waste over); U undoes; Y redoes what Undo took back.' })));
+  const help = helpPanel();
   // watching holds for the screen's life: once the player's board is
   // dealt, the screen's kind turns from watch to game and render() builds
   // a new one.
   const att = S.attempt;
   const watching = !att && (!isPlayer(S.match) || !(S.round && S.round.view));
-  const side = h('aside', { class: 'side', 'aria-label': att ? 'Your attempt' : 'Leaderboard' }, sideMain, watching ? null : help);
+  const side = h('aside', { class: 'side', 'aria-label': t(att ? 'game.side_attempt' : 'game.side_leaderboard') }, sideMain, watching ? null : help);
   const main = h('div', { class: 'game-main' }, hud, overlay, banner, rulesLine, boardHost);
   const el = h('div', { class: 'game' }, main, side);
   let board = null;
@@ -133,9 +146,9 @@ export function gameScreen() {
   } else {
     const player = isPlayer(S.match);
     replace(boardHost, h('section', { class: 'panel watching' },
-      h('h1', { id: 'watch-title', text: S.match.state === 'starting' ? 'The round is about to start' : 'Watching' }),
-      h('p', { text: player ? 'Your board appears when the round starts.' : 'Spectators see the leaderboard, never the boards.' }),
-      h('button', { class: 'btn subtle', type: 'button', id: 'watch-leave', text: player ? 'Leave the match' : 'Back to the lobby', onclick: () => leaveMatch() })));
+      h('h1', { id: 'watch-title', text: t(S.match.state === 'starting' ? 'game.about_to_start' : 'game.watching') }),
+      h('p', { text: t(player ? 'game.board_soon' : 'game.spectators') }),
+      h('button', { class: 'btn subtle', type: 'button', id: 'watch-leave', text: t(player ? 'game.leave_match' : 'common.back_lobby'), onclick: () => leaveMatch() })));
   }
 
   // updateSide redraws the side column alone, for a leaderboard push,
@@ -153,13 +166,13 @@ export function gameScreen() {
       const rules = (r && r.rules) || (m && m.settings) || {};
       const mode = m && m.settings.mode;
       const cards = specOf(rules).cards;
-      parts.push(leaderboardTable(S.leaderboard.entries, { caption: `Leaderboard${r ? ` · round ${r.number}` : ''}`, scoring: rules.scoring, mode, cards, ratings: ratingsOf(m) }),
+      parts.push(leaderboardTable(S.leaderboard.entries, { caption: r ? t('game.leaderboard_round', { n: r.number }) : t('game.leaderboard'), scoring: rules.scoring, mode, cards, ratings: ratingsOf(m) }),
         scoreNote(rules.scoring, mode, 'score-note', cards));
     } else if (m) {
-      parts.push(h('h2', { text: 'Players' }), playersList(m));
+      parts.push(h('h2', { text: t('room.players') }), playersList(m));
     }
-    if (m && m.totals && m.totals.length && m.settings.rounds > 1) parts.push(totalsTable(m.totals, { caption: 'Match totals', scoring: m.settings.scoring, mode: m.settings.mode, ratings: ratingsOf(m) }));
-    if (m && m.spectators) parts.push(h('p', { class: 'muted', text: `${m.spectators} watching` }));
+    if (m && m.totals && m.totals.length && m.settings.rounds > 1) parts.push(totalsTable(m.totals, { caption: t('tables.match_totals'), scoring: m.settings.scoring, mode: m.settings.mode, ratings: ratingsOf(m) }));
+    if (m && m.spectators) parts.push(h('p', { class: 'muted', text: plural('room.watching', m.spectators) }));
     replace(sideMain, parts);
   };
 
@@ -177,9 +190,9 @@ export function gameScreen() {
     if (playing) {
       const turned = r.lastEvents && (r.lastEvents.includes('drew') || r.lastEvents.includes('revealed'));
       undoBtn.disabled = v.moves === 0 || (r.rules.undo === 'no_reveal' && !!turned);
-      undoBtn.title = undoBtn.disabled && v.moves > 0 ? 'No undo of a move that turned a card (these rules)' : 'Undo (U)';
+      undoBtn.title = t(undoBtn.disabled && v.moves > 0 ? 'game.undo_turned' : 'game.undo_title');
       redoBtn.disabled = !r.redoable;
-      redoBtn.title = redoBtn.disabled ? 'Nothing to redo: Redo plays again what Undo took back, until another move' : 'Redo (Y)';
+      redoBtn.title = t(redoBtn.disabled ? 'game.redo_none' : 'game.redo_title');
     }
   };
 
@@ -199,14 +212,14 @@ export function gameScreen() {
     const counting = !att && now < r.startsAt;
     if (counting) {
       const secs = Math.ceil((r.startsAt - now) / 1000);
-      overlay.textContent = secs > 0 ? `Round ${r.number} starts in ${secs}…` : 'Go!';
+      overlay.textContent = secs > 0 ? plural('game.starts_in', secs, { round: r.number }) : t('game.go');
     }
     overlay.hidden = !counting;
     const v = r.view;
     const finished = v && v.status !== 'playing';
     const left = r.endsAt - Math.max(now, r.startsAt);
-    if (finished) clock.set(fmtClock(v.elapsed_ms), 'Time');
-    else clock.set(fmtClock(left), 'Left');
+    if (finished) clock.set(fmtClock(v.elapsed_ms), t('common.time'));
+    else clock.set(fmtClock(left), t('game.left'));
     clock.el.classList.toggle('low', !finished && left < LOW_CLOCK_MS);
     if (v && r.rules.scoring === 'standard') {
       // The leaderboard's score, on the server's clock: the time penalty
@@ -225,7 +238,7 @@ export function gameScreen() {
     const r = S.round;
     const m = S.match;
     if (!m && !att) return;
-    roundStat.set(m && m.settings.rounds > 1 ? `${r ? r.number : m.round || 1}/${m.settings.rounds}` : null);
+    roundStat.set(m && m.settings.rounds > 1 ? `${fmtNumber(r ? r.number : m.round || 1)}/${fmtNumber(m.settings.rounds)}` : null);
     dealStat.set(r && r.known && r.seed ? `#${r.seed}` : null);
     if (board && r && r.view) {
       board.setView(r.view, r.rules);
@@ -234,17 +247,12 @@ export function gameScreen() {
       rulesLine.textContent = boardSummary(r.rules, v);
       rulesLine.hidden = false;
       cards.set(foundationsHome(v));
-      cards.el.title = `cards on the foundations, of ${specOf(r.rules).cards}`;
-      points.set(scoring === 'none' ? null : v.score, scoring === 'vegas' ? 'Vegas' : 'Points');
+      cards.el.title = t('game.cards_of', { n: specOf(r.rules).cards });
+      points.set(scoring === 'none' ? null : v.score, t(scoring === 'vegas' ? 'game.vegas' : 'game.points'));
       moves.set(v.moves);
       // A game with one pass (Whitehead's only) never recycles: no figure.
       passes.set(v.passes_left === null || r.rules.passes === 1 ? null : v.passes_left);
-      const msg = (att ? {
-        won: 'You won!', stuck: 'No useful move is left: your game is over.', resigned: 'You resigned.', timed_out: 'Time is up.',
-      } : {
-        won: 'You won! Waiting for the round to end…', stuck: 'No useful move is left: your game is over. Waiting for the others…',
-        resigned: 'You resigned. Waiting for the others…', timed_out: 'Time is up.',
-      })[v.status] || '';
+      const msg = v.status === 'playing' ? '' : t(`game.end.${v.status}${att ? '' : '_wait'}`);
       banner.textContent = msg;
       banner.hidden = !msg;
     } else {
@@ -276,17 +284,18 @@ function attemptSide(att, host) {
   replace(host, ghosts, about);
   return () => {
     const a = S.asyncRounds[att.asyncId];
-    replace(ghosts, ghostPanel(S.ghost, a && a.round.kind === 'challenge' ? a.round.creator_id : ''));
+    const scoring = S.round && S.round.rules ? S.round.rules.scoring : 'standard';
+    replace(ghosts, ghostPanel(S.ghost, a && a.round.kind === 'challenge' ? a.round.creator_id : '', scoring));
     if (a === shown) return;
     shown = a;
     const info = a && a.round;
     const what = att.kind === 'daily'
-      ? `Daily deal${info ? ` · ${variantLabel(info)}` : ''}`
-      : info && info.creator_id !== S.me ? `${info.creator_name}\u2019s challenge` : 'Your challenge';
+      ? (info ? t('game.daily_variant', { variant: variantLabel(info) }) : t('game.daily'))
+      : info && info.creator_id !== S.me ? t('game.their_challenge', { name: info.creator_name }) : t('challenge.yours');
     replace(about, h('section', { class: 'attempt-info', 'aria-labelledby': 'attempt-title' },
       h('h2', { id: 'attempt-title', text: what }),
-      h('p', { class: 'muted', text: 'One attempt, on your own clock: the board ranks it once your game ends.' }),
+      h('p', { class: 'muted', text: t('game.one_attempt') }),
       att.kind === 'challenge' && info && info.creator_id === S.me
-        ? shareBox({ id: 'challenge-link', copyId: 'challenge-copy', label: 'Link to share', url: `${location.origin}/c/${att.asyncId}` }) : null));
+        ? shareBox({ id: 'challenge-link', copyId: 'challenge-copy', label: t('challenge.link'), url: `${location.origin}/c/${att.asyncId}` }) : null));
   };
 }

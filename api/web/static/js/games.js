@@ -2,33 +2,26 @@
 // needs before playing, shown where the settings are chosen and above the
 // board (docs/rules.md, "Games", has the whole rule book).
 
-import { GAMES, gameOf, RANKS } from './engine.js';
-
-const NAMES = {
-  klondike: 'Klondike',
-  thumb_and_pouch: 'Thumb and Pouch',
-  whitehead: 'Whitehead',
-  double_klondike: 'Double Klondike',
-};
+import { GAMES, gameOf, RANKS, rankOf, suitOf } from './engine.js';
+import { t } from './i18n.js';
 
 // TS keeps a suit symbol from turning into an emoji.
 const TS = '\uFE0E';
 
-const SUMMARIES = {
-  klondike: 'Build down in alternating colours; only a king goes to an empty pile.',
-  thumb_and_pouch: `Build down in any other suit (7\u2665${TS} on 8\u2666${TS} or 8\u2660${TS}, not 8\u2665${TS}); any card or run goes to an empty pile.`,
-  whitehead: 'All cards face up. Build down in the same colour; only runs of one suit move together; any card goes to an empty pile. The foundations start at the first stock card\u2019s rank. Draw 1, no redeal.',
-  double_klondike: 'Two decks, nine piles, eight foundations (two a suit). Build down in alternating colours; only a king goes to an empty pile.',
-};
+// SUIT_SHOWN is each suit's symbol, as the rules' lines print it.
+const SUIT_SHOWN = { C: `\u2663${TS}`, D: `\u2666${TS}`, H: `\u2665${TS}`, S: `\u2660${TS}` };
 
-/** GAME_OPTIONS are the games as a select's [value, text] options, Klondike first. */
-export const GAME_OPTIONS = GAMES.map((g) => [g, NAMES[g]]);
+/** gameOptions are the games as a select's [value, text] options, Klondike first. */
+export function gameOptions() { return GAMES.map((g) => [g, t(`games.${g}`)]); }
 
 /** gameName names a game (a name or rules): "Thumb and Pouch". */
-export function gameName(game) { return NAMES[gameOf(game)]; }
+export function gameName(game) { return t(`games.${gameOf(game)}`); }
 
 /** gameSummary is a game's rules in one line. */
-export function gameSummary(game) { return SUMMARIES[gameOf(game)]; }
+export function gameSummary(game) {
+  // The cards in Thumb and Pouch's example are written as printed.
+  return t(`games.${gameOf(game)}.summary`, { c7h: `7${SUIT_SHOWN.H}`, c8d: `8${SUIT_SHOWN.D}`, c8s: `8${SUIT_SHOWN.S}`, c8h: `8${SUIT_SHOWN.H}` });
+}
 
 /**
  * boardSummary is the line above a board: the game's name and rules, and
@@ -37,13 +30,27 @@ export function gameSummary(game) { return SUMMARIES[gameOf(game)]; }
  */
 export function boardSummary(rules, view) {
   const game = gameOf(rules);
-  let text = `${NAMES[game]}: ${SUMMARIES[game]}`;
   if (game === 'whitehead' && view && view.foundation_base) {
     const r = RANKS[view.foundation_base - 1];
-    const rank = r === 'T' ? '10' : r;
-    text = `${NAMES[game]}: all cards face up. Build down in the same colour; only runs of one suit move together; any card goes to an empty pile. The foundations start at ${rank}, a king followed by an ace.`;
+    return t('games.line', { game: gameName(game), rules: t('games.whitehead.based', { rank: r === 'T' ? '10' : r }) });
   }
-  return text;
+  return t('games.line', { game: gameName(game), rules: gameSummary(game) });
+}
+
+/**
+ * cardWords names a card for a screen reader: "queen of diamonds". The
+ * faces on the board keep their printed rank and suit in every language.
+ */
+export function cardWords(card) {
+  return t('card.name', { rank: t(`card.rank.${rankOf(card)}`), suit: t(`card.suit.${suitOf(card)}`) });
+}
+
+/** suitWords names a suit: "spades". */
+export function suitWords(s) { return t(`card.suit.${s}`); }
+
+/** statusWords names the end of a player's game: won, stuck, resigned, out of time. */
+export function statusWords(status) {
+  return ['playing', 'won', 'stuck', 'resigned', 'timed_out'].includes(status) ? t(`tables.status.${status}`) : status;
 }
 
 // SOLVED are the games the server's solver plays: only they have hints and

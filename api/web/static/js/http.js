@@ -48,7 +48,7 @@ async function send(method, path, { body, token }) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw { code: 'network', message: 'The server could not be reached. Check your connection and try again.', status: 0 };
+    throw { code: 'network', key: 'error.network', status: 0 };
   }
 }
 

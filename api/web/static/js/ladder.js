@@ -10,36 +10,37 @@ import { S } from './state.js';
 import { api } from './http.js';
 import { setPath } from './route.js';
 import { pageLink, pagePath, backButton } from './pages.js';
-import { GAME_OPTIONS } from './games.js';
+import { gameOptions } from './games.js';
+import { t, plural, fmtNumber, errorText } from './i18n.js';
 import { ratingSpan, variantText, ordinal } from './ratings.js';
 
 // PAGE is how many places a page shows: the server's most.
 const PAGE = 100;
 
-// T holds this page's words, in one place for the catalogue to come.
+// T holds this page's words, from the catalogue (i18n.js).
 const T = {
-  title: 'Ladder',
-  lead: (v) => `${v}: the players whose rating is established, best first. A new rating shows with \u201c?\u201d and joins the ladder after enough rated rounds.`,
-  game: 'Game',
-  draw: 'Draw',
-  drawN: (n) => `Draw ${n}`,
-  reading: 'Reading the ladder…',
-  count: (n) => (n === 1 ? 'One player on this ladder.' : `${n} players on this ladder.`),
-  empty: 'No one is on this ladder yet: a player joins it once their rating is established.',
-  noGame: 'There is no ladder for this game and draw.',
-  failed: (why) => `The ladder could not be read: ${why}`,
-  caption: (a, b) => `Places ${a}\u2013${b}`,
-  place: 'Place',
-  player: 'Player',
-  rating: 'Rating',
-  rounds: 'Rounds',
-  deviation: (d) => `rating deviation ${d} (the lower, the surer)`,
-  you: ' (you)',
-  mine: (place, of) => `You are ${ordinal(place)} of ${of}.`,
-  mineTitle: 'Your place',
-  notOn: 'You are not on this ladder: only established ratings are. Play rated quick matches of this game and draw to get there.',
-  prev: 'Previous 100',
-  next: 'Next 100',
+  title: () => t('ladder.title'),
+  lead: (v) => t('ladder.lead', { variant: v }),
+  game: () => t('settings.game'),
+  draw: () => t('settings.draw'),
+  drawN: (n) => t('common.draw_n', { n }),
+  reading: () => t('ladder.reading'),
+  count: (n) => plural('ladder.count', n),
+  empty: () => t('ladder.empty'),
+  noGame: () => t('ladder.no_game'),
+  failed: (err) => t('ladder.failed', { why: errorText(err) }),
+  caption: (a, b) => t('ladder.caption', { a, b }),
+  place: () => t('ladder.place'),
+  player: () => t('common.player'),
+  rating: () => t('tables.rating'),
+  rounds: () => t('settings.rounds'),
+  deviation: (d) => t('ladder.deviation', { d }),
+  you: () => t('common.you_sr'),
+  mine: (place, of) => t('ladder.mine', { place: ordinal(place), of }),
+  mineTitle: () => t('ladder.mine_title'),
+  notOn: () => t('ladder.not_on'),
+  prev: () => t('ladder.prev'),
+  next: () => t('ladder.next'),
 };
 
 // DRAWS are the draws a game's ladders exist for: Whitehead draws one.
@@ -52,19 +53,19 @@ export function ladderScreen() {
   let gone = false;
   let asked = ''; // the query of the answer shown or awaited
   const gameSel = h('select', { id: 'ladder-game', name: 'game' },
-    GAME_OPTIONS.map(([val, text]) => h('option', { value: val, text, selected: val === game })));
+    gameOptions().map(([val, text]) => h('option', { value: val, text, selected: val === game })));
   const drawSel = h('select', { id: 'ladder-draw', name: 'draw' });
   const lead = h('p', { class: 'lead', id: 'ladder-lead' });
-  const count = h('p', { class: 'ladder-count', id: 'ladder-count', 'aria-live': 'polite', text: T.reading });
+  const count = h('p', { class: 'ladder-count', id: 'ladder-count', 'aria-live': 'polite', text: T.reading() });
   const mine = h('section', { class: 'ladder-mine', id: 'ladder-mine', 'aria-labelledby': 'ladder-mine-title', hidden: true });
   const tableHost = h('div', { class: 'ladder-host' });
-  const prevBtn = h('button', { class: 'btn', type: 'button', id: 'ladder-prev', text: T.prev, hidden: true });
-  const nextBtn = h('button', { class: 'btn', type: 'button', id: 'ladder-next', text: T.next, hidden: true });
+  const prevBtn = h('button', { class: 'btn', type: 'button', id: 'ladder-prev', text: T.prev(), hidden: true });
+  const nextBtn = h('button', { class: 'btn', type: 'button', id: 'ladder-next', text: T.next(), hidden: true });
   const el = h('section', { class: 'panel ladder', 'aria-labelledby': 'ladder-title' },
-    h('h1', { id: 'ladder-title', text: T.title }),
+    h('h1', { id: 'ladder-title', text: T.title() }),
     h('div', { class: 'ladder-choice' },
-      h('span', { class: 'ladder-field' }, h('label', { for: 'ladder-game', text: T.game }), gameSel),
-      h('span', { class: 'ladder-field' }, h('label', { for: 'ladder-draw', text: T.draw }), drawSel)),
+      h('span', { class: 'ladder-field' }, h('label', { for: 'ladder-game', text: T.game() }), gameSel),
+      h('span', { class: 'ladder-field' }, h('label', { for: 'ladder-draw', text: T.draw() }), drawSel)),
     lead, count, mine, tableHost,
     h('div', { class: 'actions' }, prevBtn, nextBtn),
     h('div', { class: 'actions page-links' }, backButton('ladder-back')));
@@ -83,13 +84,13 @@ export function ladderScreen() {
     if (S.me) q.set('around', S.me);
     const path = `/api/v1/ladder/${encodeURIComponent(game)}/${draw}?${q}`;
     asked = path;
-    lead.textContent = T.lead(GAME_OPTIONS.some(([g]) => g === game) ? variantText(game, draw) : `${game} \u00b7 ${T.drawN(draw)}`);
+    lead.textContent = T.lead(gameOptions().some(([g]) => g === game) ? variantText(game, draw) : `${game} \u00b7 ${T.drawN(draw)}`);
     api('GET', path).then((L) => {
       if (gone || asked !== path) return;
       show(L);
     }, (err) => {
       if (gone || asked !== path) return;
-      count.textContent = err.status === 404 || err.status === 400 ? T.noGame : T.failed(err.message);
+      count.textContent = err.status === 404 || err.status === 400 ? T.noGame() : T.failed(err);
       mine.hidden = true;
       prevBtn.hidden = true;
       nextBtn.hidden = true;
@@ -99,16 +100,16 @@ export function ladderScreen() {
 
   const show = (L) => {
     const entries = L.entries || [];
-    count.textContent = L.players ? T.count(L.players) : T.empty;
+    count.textContent = L.players ? T.count(L.players) : T.empty();
     // The player's own place, with their neighbours, when they are on it.
     if (L.place && L.around && L.around.length) {
       mine.hidden = false;
-      replace(mine, h('h2', { id: 'ladder-mine-title', text: T.mineTitle }),
+      replace(mine, h('h2', { id: 'ladder-mine-title', text: T.mineTitle() }),
         h('p', { class: 'my-rank', id: 'ladder-my-place', text: T.mine(L.place, L.players) }),
         table(L.around, { id: 'ladder-around', caption: null }));
     } else if (S.me && L.players) {
       mine.hidden = false;
-      replace(mine, h('p', { class: 'hint', id: 'ladder-my-place', text: T.notOn }));
+      replace(mine, h('p', { class: 'hint', id: 'ladder-my-place', text: T.notOn() }));
     } else {
       mine.hidden = true;
     }
@@ -129,7 +130,7 @@ export function ladderScreen() {
     from = 0;
     S.page = { ...S.page, game, draw };
     setPath(pagePath(S.page));
-    count.textContent = T.reading;
+    count.textContent = T.reading();
     load();
   };
   gameSel.addEventListener('change', choose);
@@ -159,14 +160,14 @@ function table(entries, { id, caption }) {
   return h('table', { class: 'board-table ladder-table', id },
     caption ? h('caption', { text: caption }) : null,
     h('thead', {}, h('tr', {},
-      h('th', { scope: 'col', class: 'num', text: T.place }),
-      h('th', { scope: 'col', text: T.player }),
-      h('th', { scope: 'col', class: 'num', text: T.rating }),
-      h('th', { scope: 'col', class: 'num', text: T.rounds }))),
+      h('th', { scope: 'col', class: 'num', text: T.place() }),
+      h('th', { scope: 'col', text: T.player() }),
+      h('th', { scope: 'col', class: 'num', text: T.rating() }),
+      h('th', { scope: 'col', class: 'num', text: T.rounds() }))),
     h('tbody', {}, entries.map((e) => h('tr', { class: e.player_id === S.me ? 'me' : '', dataset: { player: e.name, place: String(e.place) } },
-      h('td', { class: 'num', text: String(e.place) }),
+      h('td', { class: 'num', text: fmtNumber(e.place) }),
       h('th', { scope: 'row' }, pageLink({ kind: 'profile', id: e.player_id }, { text: e.name }),
-        e.player_id === S.me ? h('span', { class: 'visually-hidden', text: T.you }) : null),
+        e.player_id === S.me ? h('span', { class: 'visually-hidden', text: T.you() }) : null),
       h('td', { class: 'num' }, ratingSpan(e.rating, false, { title: T.deviation(Math.round(e.deviation)) })),
-      h('td', { class: 'num', text: String(e.rounds) })))));
+      h('td', { class: 'num', text: fmtNumber(e.rounds) })))));
 }

@@ -5,6 +5,7 @@
 // passkey and the privacy page.
 
 import { h, replace } from './util.js';
+import { t, fmtNumber } from './i18n.js';
 import { storageGet, LAST_SETTINGS_KEY } from './storage.js';
 import { S } from './state.js';
 import { setPath } from './route.js';
@@ -12,10 +13,10 @@ import { fail } from './feedback.js';
 import { render, rebuild } from './screen.js';
 import { request } from './connection.js';
 import { joinByCode, watchByCode, createMatch, soloPractice } from './match.js';
-import { settingsForm, describeSettings } from './settings.js';
+import { settingsForm, describeSettings, usualDraw } from './settings.js';
 import { goPage, pageLink, pagePath } from './pages.js';
 import { challengeForm } from './challenge.js';
-import { GAME_OPTIONS, gameName, gameSummary, isKlondike } from './games.js';
+import { gameOptions, gameName, gameSummary, isKlondike } from './games.js';
 import { signInButton } from './profile.js';
 import { privacyNote } from './privacy.js';
 import { ratingsOf } from './tables.js';
@@ -29,9 +30,9 @@ const POLL_MS = 2000;
 export function lobbyScreen() {
   let lastSettings = {};
   try { lastSettings = JSON.parse(storageGet(LAST_SETTINGS_KEY, '{}')) || {}; } catch { lastSettings = {}; }
-  const drawSel = h('select', { id: 'quick-draw', 'aria-label': 'Draw for quick match and practice' }, h('option', { value: '3', text: 'Draw 3' }), h('option', { value: '1', text: 'Draw 1' }));
-  const gameSel = h('select', { id: 'quick-game', 'aria-label': 'Game for quick match and practice', 'aria-describedby': 'quick-game-summary' },
-    GAME_OPTIONS.map(([val, text]) => h('option', { value: val, text, selected: val === (lastSettings.game || 'klondike') })));
+  const drawSel = h('select', { id: 'quick-draw', 'aria-label': t('lobby.quick_draw') }, h('option', { value: '3', text: t('settings.draw3') }), h('option', { value: '1', text: t('settings.draw1') }));
+  const gameSel = h('select', { id: 'quick-game', 'aria-label': t('lobby.quick_game'), 'aria-describedby': 'quick-game-summary' },
+    gameOptions().map(([val, text]) => h('option', { value: val, text, selected: val === (lastSettings.game || 'klondike') })));
   const gameAbout = h('p', { class: 'hint game-summary', id: 'quick-game-summary', 'aria-live': 'polite' });
   // Whitehead draws one card at a time: its draw is fixed.
   const gameChanged = () => {
@@ -40,8 +41,10 @@ export function lobbyScreen() {
     if (whitehead) drawSel.value = '1';
     drawSel.disabled = whitehead;
   };
+  // Choosing a game sets its usual draw, as the create form does (leaving
+  // Whitehead gives back the draw of the game chosen, not Whitehead's).
   gameSel.addEventListener('change', () => {
-    drawSel.value = gameSel.value === 'thumb_and_pouch' ? '1' : drawSel.value;
+    drawSel.value = usualDraw(gameSel.value);
     gameChanged();
   });
   gameChanged();
@@ -59,7 +62,7 @@ export function lobbyScreen() {
   };
   // The ladder of the game and draw chosen for quick match.
   const ladderLink = h('a', {
-    class: 'btn subtle', id: 'lobby-ladder', text: 'Ladder',
+    class: 'btn subtle', id: 'lobby-ladder', text: t('lobby.ladder'),
     onclick: (e) => {
       if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
       e.preventDefault();
@@ -70,18 +73,18 @@ export function lobbyScreen() {
   gameSel.addEventListener('change', ladderHref);
   drawSel.addEventListener('change', ladderHref);
   ladderHref();
-  const codeInput = h('input', { id: 'join-code', name: 'code', maxlength: '16', autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false', placeholder: 'K7QX2M' });
+  const codeInput = h('input', { id: 'join-code', dir: 'ltr', name: 'code', maxlength: '16', autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false', placeholder: 'K7QX2M' });
   const list = h('ul', { class: 'match-list', id: 'open-matches', 'aria-live': 'polite' });
-  const more = h('button', { class: 'btn subtle more-matches', type: 'button', id: 'more-matches', text: 'Show more', hidden: true });
+  const more = h('button', { class: 'btn subtle more-matches', type: 'button', id: 'more-matches', text: t('lobby.show_more'), hidden: true });
   const offer = S.dealOffer;
   const offerEl = offer ? h('section', { class: 'panel deal-offer', 'aria-labelledby': 'offer-title' },
-    h('h2', { id: 'offer-title', text: `Deal #${offer.seed}` }),
-    h('p', { text: `Someone shared this deal with you (${isKlondike(offer.game) ? '' : `${gameName(offer.game)}, `}draw ${offer.draw}). Play it alone, or open a match so friends can race you on it.` }),
+    h('h2', { id: 'offer-title', text: t('lobby.offer_title', { seed: offer.seed }) }),
+    h('p', { text: isKlondike(offer.game) ? t('lobby.offer', { draw: offer.draw }) : t('lobby.offer_game', { game: gameName(offer.game), draw: offer.draw }) }),
     isKlondike(offer.game) ? null : h('p', { class: 'hint game-summary', text: gameSummary(offer.game) }),
     h('div', { class: 'actions' },
-      h('button', { class: 'btn primary', type: 'button', id: 'deal-solo', 'data-autofocus': true, text: `Play deal #${offer.seed} solo`, onclick: () => { S.dealOffer = null; soloPractice(offer.draw, offer.seed, offer.game); } }),
+      h('button', { class: 'btn primary', type: 'button', id: 'deal-solo', 'data-autofocus': true, text: t('lobby.offer_solo', { seed: offer.seed }), onclick: () => { S.dealOffer = null; soloPractice(offer.draw, offer.seed, offer.game); } }),
       h('button', {
-        class: 'btn', type: 'button', id: 'deal-match', text: 'Open a match on it',
+        class: 'btn', type: 'button', id: 'deal-match', text: t('lobby.offer_match'),
         onclick: () => {
           const s = { seed: offer.seed, draw: offer.draw, public: false };
           if (!isKlondike(offer.game)) s.game = offer.game;
@@ -91,18 +94,18 @@ export function lobbyScreen() {
           createMatch(s).catch(fail);
         },
       }),
-      h('button', { class: 'btn subtle', type: 'button', text: 'Not now', onclick: () => { S.dealOffer = null; setPath('/'); rebuild(); render(); } }))) : null;
+      h('button', { class: 'btn subtle', type: 'button', text: t('lobby.not_now'), onclick: () => { S.dealOffer = null; setPath('/'); rebuild(); render(); } }))) : null;
   // A link to a match that had already started (joinByCode) offers to watch it.
   const watchOffer = S.watchOffer ? h('section', { class: 'panel deal-offer' },
-    h('h2', { text: `Match ${S.watchOffer} is under way` }),
-    h('button', { class: 'btn primary', type: 'button', id: 'watch-offer', text: 'Watch it', onclick: () => watchByCode(S.watchOffer) })) : null;
+    h('h2', { text: t('lobby.under_way', { code: S.watchOffer }) }),
+    h('button', { class: 'btn primary', type: 'button', id: 'watch-offer', text: t('lobby.watch_it'), onclick: () => watchByCode(S.watchOffer) })) : null;
   // The challenge form shows when asked for: most visits do not need it.
   const challengePanel = h('section', { class: 'panel challenge-panel', id: 'challenge-panel', 'aria-labelledby': 'challenge-form-title', hidden: true },
-    h('h2', { id: 'challenge-form-title', text: 'Challenge a friend' }),
-    h('p', { class: 'hint', text: 'You play a deal now and send its link: each friend gets one try at the same deal on their own clock, and the board ranks you all. Give a deal number to make it an open deal.' }),
+    h('h2', { id: 'challenge-form-title', text: t('lobby.challenge') }),
+    h('p', { class: 'hint', text: t('lobby.challenge_about') }),
     challengeForm());
   const challengeBtn = h('button', {
-    class: 'btn', type: 'button', id: 'challenge-open', text: 'Challenge a friend', 'aria-expanded': 'false', 'aria-controls': 'challenge-panel',
+    class: 'btn', type: 'button', id: 'challenge-open', text: t('lobby.challenge'), 'aria-expanded': 'false', 'aria-controls': 'challenge-panel',
     onclick: () => {
       challengePanel.hidden = !challengePanel.hidden;
       challengeBtn.setAttribute('aria-expanded', String(!challengePanel.hidden));
@@ -115,40 +118,40 @@ export function lobbyScreen() {
   const el = h('div', { class: 'lobby' },
     offerEl, watchOffer,
     h('section', { class: 'panel', 'aria-labelledby': 'play-title' },
-      h('h1', { id: 'play-title', text: `Hello, ${S.name}` }),
+      h('h1', { id: 'play-title', text: t('lobby.hello', { name: S.name }) }),
       h('div', { class: 'actions' },
         gameSel, drawSel,
-        h('label', { class: 'toggle quick-rated', for: 'quick-rated' }, ratedBox, ' Rated'),
-        h('button', { class: 'btn primary', type: 'button', id: 'quick-match', text: 'Quick match', onclick: () => request('quick_match', { settings: quickSettings() }).catch(fail) }),
-        h('button', { class: 'btn', type: 'button', id: 'solo', text: 'Solo practice', onclick: () => { const q = quickSettings(); soloPractice(q.draw, '', q.game); } })),
+        h('label', { class: 'toggle quick-rated', for: 'quick-rated' }, ratedBox, ' ', t('settings.rated')),
+        h('button', { class: 'btn primary', type: 'button', id: 'quick-match', text: t('lobby.quick_match'), onclick: () => request('quick_match', { settings: quickSettings() }).catch(fail) }),
+        h('button', { class: 'btn', type: 'button', id: 'solo', text: t('lobby.solo'), onclick: () => { const q = quickSettings(); soloPractice(q.draw, '', q.game); } })),
       gameAbout,
-      h('p', { class: 'hint', id: 'quick-about', text: 'Quick match seats you with others who want the same game and draw; it starts a few seconds after a second player arrives. A rated one changes your rating and seats you near it; untick Rated for a casual game.' }),
+      h('p', { class: 'hint', id: 'quick-about', text: t('lobby.quick_about') }),
       h('div', { class: 'actions' },
-        h('button', { class: 'btn', type: 'button', id: 'lobby-daily', text: 'Daily deals', onclick: () => goPage({ kind: 'daily' }) }),
+        h('button', { class: 'btn', type: 'button', id: 'lobby-daily', text: t('common.daily_deals'), onclick: () => goPage({ kind: 'daily' }) }),
         challengeBtn,
-        h('button', { class: 'btn subtle', type: 'button', id: 'lobby-records', text: 'My records', onclick: () => goPage({ kind: 'records' }) }),
-        pageLink({ kind: 'profile', id: S.me }, { class: 'btn subtle', id: 'lobby-profile', text: 'My profile' }),
+        h('button', { class: 'btn subtle', type: 'button', id: 'lobby-records', text: t('common.my_records'), onclick: () => goPage({ kind: 'records' }) }),
+        pageLink({ kind: 'profile', id: S.me }, { class: 'btn subtle', id: 'lobby-profile', text: t('lobby.my_profile') }),
         ladderLink)),
     challengePanel,
     h('section', { class: 'panel', 'aria-labelledby': 'join-title' },
-      h('h2', { id: 'join-title', text: 'Join with a code' }),
+      h('h2', { id: 'join-title', text: t('lobby.join_title') }),
       h('form', {
         class: 'inline-form',
         onsubmit: (e) => { e.preventDefault(); joinByCode(codeInput.value); },
       },
-      h('label', { for: 'join-code', class: 'visually-hidden', text: 'Invite code' }),
+      h('label', { for: 'join-code', class: 'visually-hidden', text: t('lobby.invite_code') }),
       codeInput,
-      h('button', { class: 'btn primary', type: 'submit', id: 'join-go', text: 'Join' }),
-      h('button', { class: 'btn', type: 'button', id: 'watch-go', text: 'Watch', onclick: () => watchByCode(codeInput.value) }))),
+      h('button', { class: 'btn primary', type: 'submit', id: 'join-go', text: t('lobby.join') }),
+      h('button', { class: 'btn', type: 'button', id: 'watch-go', text: t('lobby.watch'), onclick: () => watchByCode(codeInput.value) }))),
     h('section', { class: 'panel', 'aria-labelledby': 'open-title' },
-      h('h2', { id: 'open-title', text: 'Open matches' }),
+      h('h2', { id: 'open-title', text: t('lobby.open_title') }),
       list, more),
     h('section', { class: 'panel create-panel', 'aria-labelledby': 'create-title' },
-      h('h2', { id: 'create-title', text: 'Create a match' }),
-      settingsForm(lastSettings, 'Create match', (s) => createMatch(s).catch(fail))),
-    h('footer', { class: 'panel lobby-foot', 'aria-label': 'Your player and your data' },
+      h('h2', { id: 'create-title', text: t('lobby.create_title') }),
+      settingsForm(lastSettings, t('lobby.create_submit'), (s) => createMatch(s).catch(fail))),
+    h('footer', { class: 'panel lobby-foot', 'aria-label': t('lobby.foot') },
       h('div', { class: 'actions' },
-        h('span', { class: 'hint', text: 'Played as another player on another device?' }),
+        h('span', { class: 'hint', text: t('lobby.foot_other') }),
         signInButton('lobby-passkey', 'btn subtle')),
       privacyNote('lobby-privacy')));
 
@@ -159,20 +162,20 @@ export function lobbyScreen() {
     more.hidden = !L.next;
     const ms = L.matches.filter((m) => m.state === 'open');
     if (!ms.length) {
-      replace(list, h('li', { class: 'empty', text: 'No open public matches right now. Create one, or try a quick match.' }));
+      replace(list, h('li', { class: 'empty', text: t('lobby.none_open') }));
       return;
     }
     replace(list, ms.map((m) => {
       const host = (m.players.find((p) => p.player_id === m.host) || m.players[0] || { name: '?' }).name;
       return h('li', { class: 'match-item', dataset: { code: m.code } },
         h('div', { class: 'match-info' },
-          h('strong', { text: `${host}'s match` }), ' ',
-          h('span', { class: 'code', text: m.code }), m.quick ? h('span', { class: 'badge', text: 'quick' }) : null,
-          m.settings.rated ? h('span', { class: 'badge rated', text: 'rated' }) : null,
+          h('strong', { text: t('lobby.hosts_match', { name: host }) }), ' ',
+          h('span', { class: 'code', text: m.code }), m.quick ? h('span', { class: 'badge', text: t('lobby.badge_quick') }) : null,
+          m.settings.rated ? h('span', { class: 'badge rated', text: t('lobby.badge_rated') }) : null,
           h('div', { class: 'muted', text: describeSettings(m.settings) }),
           m.settings.rated ? ratedPlayers(m) : null),
-        h('span', { class: 'seats', text: `${m.players.length}/${m.settings.max_players}` }),
-        h('button', { class: 'btn', type: 'button', 'aria-label': `Join ${host}'s match ${m.code}`, text: 'Join', onclick: () => joinByCode(m.code) }));
+        h('span', { class: 'seats', title: t('lobby.seats_title'), text: `${fmtNumber(m.players.length)}/${fmtNumber(m.settings.max_players)}` }),
+        h('button', { class: 'btn', type: 'button', 'aria-label': t('lobby.join_label', { name: host, code: m.code }), text: t('lobby.join'), onclick: () => joinByCode(m.code) }));
     }));
   };
 

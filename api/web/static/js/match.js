@@ -12,6 +12,7 @@
 // it (pages.js).
 
 import { storageSet, LAST_SETTINGS_KEY, NAME_KEY } from './storage.js';
+import { t } from './i18n.js';
 import { S, isPlayer, resetRound } from './state.js';
 import { setPath } from './route.js';
 import { goPage, isSidePage } from './pages.js';
@@ -32,7 +33,7 @@ who.addEventListener('click', (e) => {
 export function showWho() {
   who.replaceChildren(S.name, ' ', Object.assign(document.createElement('span'), { className: 'tag', textContent: S.tag }));
   who.href = S.me ? `/p/${S.me}` : '/';
-  who.title = 'Your profile';
+  who.title = t('app.your_profile');
 }
 
 // RESUME_WAIT_MS is how long a link waits for the snapshot of the match a
@@ -67,7 +68,10 @@ export function onWelcome(m) {
   if (m.resumed && m.match_id) {
     // The server resends the match and the round. A link opened in this
     // tab waits for that snapshot: a finished match must not win over it.
-    if (S.route.kind !== 'lobby' && !isSidePage(S.route) && !S.routeDone) {
+    // The lobby's address (/, the top bar's link) is such a link too: a
+    // finished match the server still keeps gives way to the lobby, while
+    // a live one is shown (linkDecides).
+    if (!isSidePage(S.route) && !S.routeDone) {
       S.resumedId = m.match_id;
       const id = m.match_id;
       setTimeout(() => {
@@ -101,8 +105,37 @@ function linkDecides(info) {
     return true;
   }
   S.routeDone = true;
-  S.linkConflict = { ...r };
+  // A live match wins over the lobby's address: the player comes back to
+  // their game. Any other link asks first.
+  if (r.kind !== 'lobby') S.linkConflict = { ...r };
   return false;
+}
+
+/**
+ * goLobby is the top bar's link to the lobby, followed in the page: a
+ * finished match, or one watched, is left for it; a live match of the
+ * player's asks first, as a link does (linkScreen); an attempt stays,
+ * since its clock runs (its page says Resume after a reload).
+ */
+export function goLobby() {
+  const m = S.match;
+  const lobby = { kind: 'lobby' };
+  if (S.attempt) return false;
+  S.route = lobby;
+  S.routeDone = true;
+  S.linkConflict = null;
+  if (m && m.state !== 'over' && isPlayer(m)) {
+    S.page = lobby;
+    S.linkConflict = lobby;
+    render();
+    return true;
+  }
+  if (m) {
+    leaveMatch();
+    return true;
+  }
+  goPage(lobby);
+  return true;
 }
 
 /**
@@ -166,7 +199,7 @@ export function joinByCode(code, fromLink = false) {
   request('join_match', { code }).catch((err) => {
     if (err.code === 'disconnected') return;
     if (fromLink && err.code === 'bad_request') {
-      toast(`Match ${code} has already started: you can watch it.`, 'error');
+      toast(t('match.started_watch', { code }), 'error');
       S.watchOffer = code;
       render();
       return;

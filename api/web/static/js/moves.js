@@ -7,7 +7,9 @@
 // which is only known once the move before it is answered. Moves the player
 // makes meanwhile wait in a short queue.
 
-import { cardName, parseMove, pilesOf } from './engine.js';
+import { parseMove, pilesOf } from './engine.js';
+import { cardWords } from './games.js';
+import { t, plural, moveReason, errorText, ltr } from './i18n.js';
 import { S } from './state.js';
 import { toast, announce } from './feedback.js';
 import { screen, update } from './screen.js';
@@ -33,11 +35,11 @@ export function sendMove(text, info = {}) {
   const r = S.round;
   if (!r || !r.view || r.view.status !== 'playing') return;
   if ((text === 'U' || text === 'Y') && r.rules.undo === 'off') {
-    toast(`${text === 'U' ? 'Undo' : 'Redo'} is off in this match.`);
+    toast(t(text === 'U' ? 'moves.undo_off' : 'moves.redo_off'));
     return;
   }
   if (!S.conn || !S.conn.isOpen()) {
-    toast('Not connected: the move was not sent.', 'error');
+    toast(t('moves.not_sent'), 'error');
     if (screen.board) screen.board.moveAnswered(false);
     return;
   }
@@ -122,7 +124,7 @@ export function onMoveRejected(m) {
       const stale = expected - 1 !== r.lastSeq;
       r.lastSeq = expected - 1;
       if (stale) {
-        toast('Resynchronising with the server…');
+        toast(t('moves.resync'));
         S.conn.reconnectNow();
       } else if (mv && (mv.tries || 0) < 2) {
         dispatch({ ...mv, tries: (mv.tries || 0) + 1 });
@@ -138,18 +140,18 @@ export function onMoveRejected(m) {
       if (mv && now - since < RETRY_FOR_MS) {
         const tries = mv.tries || 0;
         const told = mv.told || now - since >= NOTICE_AFTER_MS;
-        if (told && !mv.told) toast('The server is recovering; your move will be sent again…');
+        if (told && !mv.told) toast(t('moves.recovering'));
         const again = { ...mv, tries: tries + 1, since, told };
         r.retry = again;
         setTimeout(() => { if (S.round === r && !r.inflight && r.retry === again) dispatch(again); }, Math.min(RETRY_FIRST_MS * 2 ** tries, RETRY_MAX_MS));
       } else {
-        toast(`The server is busy: ${m.reason}`, 'error');
+        toast(t('moves.busy', { reason: moveReason(m) }), 'error');
       }
       break;
     }
     default:
-      toast(`${mv ? `${mv.text} refused: ` : 'Refused: '}${m.reason}`, 'error');
-      announce(`Move refused: ${m.reason}`);
+      toast(mv ? t('moves.refused', { move: ltr(mv.text), reason: moveReason(m) }) : t('moves.refused_any', { reason: moveReason(m) }), 'error');
+      announce(t('moves.refused_sr', { reason: moveReason(m) }));
   }
   update();
 }
@@ -170,7 +172,7 @@ export function onError(m) {
     const mv = r.inflight;
     if (m.code === 'rate_limited' && mv.tries < 5) {
       r.inflight = { ...mv, tries: mv.tries + 1, id: 'waiting' };
-      if (mv.tries === 0) toast('Slow down a little: the server is pacing your moves.');
+      if (mv.tries === 0) toast(t('moves.pacing'));
       setTimeout(() => {
         if (S.round === r && r.inflight && r.inflight.id === 'waiting') {
           r.inflight = null;
@@ -184,36 +186,37 @@ export function onError(m) {
     if (screen.board) screen.board.moveAnswered(false);
   }
   if (m.code === 'rate_limited') {
-    toast('Slow down a little: too many messages.', 'error');
+    toast(t('moves.too_many'), 'error');
     return;
   }
-  toast(m.message || m.code, 'error');
+  toast(errorText(m), 'error');
 }
 
 // describeMove says in words what a move did, for screen readers: the board
 // changes silently.
 function describeMove(text, before, after, events, piles) {
   const m = parseMove(text, piles);
-  if (!m || !before) return `${text} played.`;
-  const tail = events.includes('won') ? ' You won!' : events.includes('stuck') ? ' No useful move is left: the game is over.' : events.includes('revealed') ? ' A card turned face up.' : '';
+  if (!m || !before) return t('moves.sr.played', { move: ltr(text) });
+  const tail = events.includes('won') ? t('moves.sr.won') : events.includes('stuck') ? t('moves.sr.stuck') : events.includes('revealed') ? t('moves.sr.revealed') : '';
   const wtop = before.waste.length ? before.waste[before.waste.length - 1] : null;
+  const said = (key, params) => t(key, params) + tail;
   switch (m.kind) {
-    case 'D': return `Drew ${after.waste.slice(-Math.min(after.waste.length, 3)).map(cardName).join(', ')}; ${cardName(after.waste[after.waste.length - 1])} on top.${tail}`;
-    case 'R': return `Turned the waste over: ${after.stock} cards in the stock.${tail}`;
-    case 'U': return 'Undid the last move.';
-    case 'Y': return `Redid the move taken back.${tail}`;
-    case 'WF': return `${cardName(wtop)} to the foundation.${tail}`;
-    case 'WT': return `${cardName(wtop)} onto pile ${m.to}.${tail}`;
+    case 'D': return said('moves.sr.drew', { cards: after.waste.slice(-Math.min(after.waste.length, 3)).map(cardWords).join(t('moves.sr.and')), top: cardWords(after.waste[after.waste.length - 1]) });
+    case 'R': return plural('moves.sr.recycled', after.stock) + tail;
+    case 'U': return t('moves.sr.undid');
+    case 'Y': return said('moves.sr.redid');
+    case 'WF': return said('moves.sr.to_foundation', { card: cardWords(wtop) });
+    case 'WT': return said('moves.sr.to_pile', { card: cardWords(wtop), to: m.to });
     case 'TF': {
       const up = before.tableau[m.from - 1].up;
-      return `${cardName(up[up.length - 1])} from pile ${m.from} to the foundation.${tail}`;
+      return said('moves.sr.pile_to_foundation', { card: cardWords(up[up.length - 1]), from: m.from });
     }
-    case 'TT': return `Moved cards from pile ${m.from} onto pile ${m.to}.${tail}`;
+    case 'TT': return said('moves.sr.pile_to_pile', { from: m.from, to: m.to });
     case 'FT': {
       // In Double Klondike either foundation of the suit may have given it.
       const up = after.tableau[m.to - 1].up;
-      return `${cardName(up[up.length - 1])} back onto pile ${m.to}.${tail}`;
+      return said('moves.sr.back_to_pile', { card: cardWords(up[up.length - 1]), to: m.to });
     }
   }
-  return `${text} played.`;
+  return t('moves.sr.played', { move: ltr(text) });
 }

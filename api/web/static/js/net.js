@@ -25,7 +25,8 @@ function saveToken(t) {
 /**
  * A Connection speaks the protocol. onMessage(msg) gets every server message
  * (replies included); onStatus(status, detail) gets "connecting", "open"
- * (after welcome), "reconnecting", "replaced", "signedout" or "closed";
+ * (after welcome), "reconnecting", "replaced", "signedout" or "closed"
+ * (detail: the error that refused the hello, {code, message});
  * onForgotten() is called when the server no longer knew the browser's
  * credential and a new player was made instead.
  */
@@ -86,7 +87,7 @@ export class Connection {
       this.pending.clear();
       if (this.stopped) return;
       if (ev.code === CLOSE_REPLACED) {
-        this.onStatus('replaced', 'This game was opened in another tab or window.');
+        this.onStatus('replaced');
         return;
       }
       if (ev.code === CLOSE_SIGNED_OUT) {
@@ -117,7 +118,9 @@ export class Connection {
           this.sendHello();
           return;
         }
-        this.onStatus('closed', err.message || 'the server refused the name');
+        // The refusal, for connection.js to say in words: a bad name, most
+        // likely.
+        this.onStatus('closed', err.code ? err : { code: 'bad_request', message: 'the server refused the name' });
       },
     });
     this.raw({ type: 'hello', id, name: this.name, ...(token ? { token } : {}) });

@@ -6,6 +6,7 @@
 // their Back returns to, and they show before the player has a name.
 
 import { h } from './util.js';
+import { t } from './i18n.js';
 import { S } from './state.js';
 import { routePath, setPath } from './route.js';
 import { render } from './screen.js';
@@ -66,7 +67,7 @@ export function pageLink(page, attrs = {}) {
  */
 export function backButton(id) {
   const back = S.page.back || { kind: 'lobby' };
-  const text = S.match || S.attempt ? 'Back to the game'
-    : { lobby: 'Back to the lobby', daily: 'Back to the daily deals', challenge: 'Back to the challenge', records: 'Back to your records' }[back.kind] || 'Back';
+  const text = t(S.match || S.attempt ? 'common.back_game'
+    : { lobby: 'common.back_lobby', daily: 'common.back_daily', challenge: 'common.back_challenge', records: 'common.back_records' }[back.kind] || 'common.back');
   return h('button', { class: 'btn subtle', type: 'button', id, text, onclick: () => goPage(back) });
 }

@@ -40,30 +40,31 @@ export async function signInWithPasskey() {
   return api('POST', '/api/v1/passkeys/login', { body: { ceremony, credential: credentialJSON(cred) } });
 }
 
+// The errors of this module are {code, key}: the key of their words in the
+// catalogue (i18n.js's errorText says them), and for an unknown failure of
+// the device its own words as params.
 function need() {
-  if (!passkeysSupported()) throw { code: 'unsupported', message: 'This browser does not support passkeys.' };
-  if (!window.isSecureContext) throw { code: 'unsupported', message: 'Passkeys need a secure page (https, or localhost).' };
+  if (!passkeysSupported()) throw { code: 'unsupported', key: 'passkeys.unsupported' };
+  if (!window.isSecureContext) throw { code: 'unsupported', key: 'passkeys.insecure' };
 }
 
 // ask runs a ceremony on the device, and says in words why it failed.
 async function ask(run, kind) {
   try {
     const cred = await run();
-    if (!cred) throw { code: 'cancelled', message: 'No passkey was chosen.' };
+    if (!cred) throw { code: 'cancelled', key: 'passkeys.none_chosen' };
     return cred;
   } catch (e) {
-    if (e && e.code && e.message && !(e instanceof Error)) throw e;
+    if (e && e.code && (e.key || e.message) && !(e instanceof Error)) throw e;
     const name = e && e.name;
-    const words = {
-      NotAllowedError: kind === 'create'
-        ? 'No passkey was made: the request was cancelled or timed out.'
-        : 'No passkey was used: the request was cancelled or timed out, or this device holds no passkey for this site.',
-      InvalidStateError: 'This device already holds a passkey of this player.',
-      SecurityError: 'Passkeys do not work at this address: the server is set up for another one.',
-      NotSupportedError: 'This device has no kind of passkey the server accepts.',
-      AbortError: 'The passkey request was stopped.',
+    const key = {
+      NotAllowedError: kind === 'create' ? 'passkeys.not_made' : 'passkeys.not_used',
+      InvalidStateError: 'passkeys.already',
+      SecurityError: 'passkeys.wrong_address',
+      NotSupportedError: 'passkeys.no_kind',
+      AbortError: 'passkeys.stopped',
     }[name];
-    throw { code: 'webauthn', message: words || `The passkey request failed: ${(e && e.message) || name || 'unknown error'}` };
+    throw key ? { code: 'webauthn', key } : { code: 'webauthn', message: (e && e.message) || name || '' };
   }
 }
 

@@ -5,18 +5,8 @@
 // this module only shows what it sent.
 
 import { h } from './util.js';
+import { t, plural, fmtNumber, ordinal as placeText } from './i18n.js';
 import { gameName } from './games.js';
-
-// T holds this module's words, in one place for the catalogue to come.
-const T = {
-  provisional: 'provisional: fewer rated games',
-  provisionalSR: ' (provisional)',
-  noChange: '±0',
-  variant: (game, draw) => `${gameName(game)} · Draw ${draw}`,
-  chart: (n, first, last, lo, hi) => (n === 1
-    ? `Rating history: one rated round, rating ${first}.`
-    : `Rating history: ${n} rated rounds, from ${first} to ${last}; lowest ${lo}, highest ${hi}.`),
-};
 
 // MINUS is the minus sign a change is written with: a hyphen reads as a
 // dash and is narrower than the plus.
@@ -24,7 +14,7 @@ const MINUS = '\u2212';
 
 /** ratingText writes a rating as shown: whole, with "?" while provisional. */
 export function ratingText(rating, provisional) {
-  return `${Math.round(rating)}${provisional ? '?' : ''}`;
+  return `${fmtNumber(Math.round(rating))}${provisional ? '?' : ''}`;
 }
 
 /**
@@ -32,28 +22,27 @@ export function ratingText(rating, provisional) {
  * one says what it means in its tooltip, and in words to a screen reader.
  */
 export function ratingSpan(rating, provisional, attrs = {}) {
-  return h('span', { class: `rating${provisional ? ' provisional' : ''}`, title: provisional ? T.provisional : null, ...attrs },
-    String(Math.round(rating)),
+  return h('span', { class: `rating${provisional ? ' provisional' : ''}`, title: provisional ? t('ratings.provisional') : null, ...attrs },
+    fmtNumber(Math.round(rating)),
     provisional ? h('span', { 'aria-hidden': 'true', text: '?' }) : null,
-    provisional ? h('span', { class: 'visually-hidden', text: T.provisionalSR }) : null);
+    provisional ? h('span', { class: 'visually-hidden', text: t('ratings.provisional_sr') }) : null);
 }
 
-/** changeText writes a change of rating: "+12", "−8" (a minus sign), "±0". */
+/**
+ * changeText writes a change of rating: "+12", "−8" (a minus sign), "±0".
+ * On a right-to-left page the sign would be drawn after the number, so
+ * the change is isolated left to right there.
+ */
 export function changeText(change) {
-  if (change > 0) return `+${change}`;
-  if (change < 0) return `${MINUS}${-change}`;
-  return T.noChange;
+  const text = change > 0 ? `+${fmtNumber(change)}` : change < 0 ? `${MINUS}${fmtNumber(-change)}` : t('ratings.no_change');
+  return document.documentElement.dir === 'rtl' ? `\u2066${text}\u2069` : text;
 }
 
 /** variantText names a rating's game and draw: "Klondike · Draw 3". */
-export function variantText(game, draw) { return T.variant(game, draw); }
+export function variantText(game, draw) { return t('ratings.variant', { game: gameName(game), draw }); }
 
-/** ordinal writes a place: 1st, 2nd, 3rd, 4th, 11th, 21st. */
-export function ordinal(n) {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] || 'th');
-  return `${n}${suffix}`;
-}
+/** ordinal writes a place: 1st, 2nd, 3rd, 4th, 11th, 21st (i18n.js's, in the page's language). */
+export function ordinal(n) { return placeText(n); }
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -83,7 +72,8 @@ export function ratingChart(history, attrs = {}) {
   const pts = history.map((p) => Math.round(p.rating));
   const lo = Math.min(...pts);
   const hi = Math.max(...pts);
-  const label = T.chart(pts.length, pts[0], pts[pts.length - 1], lo, hi);
+  const label = pts.length === 1 ? t('ratings.chart_one', { first: pts[0] })
+    : t('ratings.chart', { count: plural('ratings.rounds', pts.length), first: pts[0], last: pts[pts.length - 1], lo, hi });
   const { w, h: ht, left, right, top, bottom } = CHART;
   const span = hi - lo;
   // A flat history draws a flat line across the middle.
@@ -98,8 +88,8 @@ export function ratingChart(history, attrs = {}) {
   svg('title', { text: label }),
   svg('line', { class: 'guide', x1: left, x2: w - right, y1: y(hi), y2: y(hi) }),
   span ? svg('line', { class: 'guide', x1: left, x2: w - right, y1: y(lo), y2: y(lo) }) : null,
-  svg('text', { class: 'label max', x: left - 6, y: y(hi), 'text-anchor': 'end', 'dominant-baseline': 'middle', text: String(hi) }),
-  span ? svg('text', { class: 'label min', x: left - 6, y: y(lo), 'text-anchor': 'end', 'dominant-baseline': 'middle', text: String(lo) }) : null,
+  svg('text', { class: 'label max', x: left - 6, y: y(hi), 'text-anchor': 'end', 'dominant-baseline': 'middle', text: fmtNumber(hi) }),
+  span ? svg('text', { class: 'label min', x: left - 6, y: y(lo), 'text-anchor': 'end', 'dominant-baseline': 'middle', text: fmtNumber(lo) }) : null,
   svg('polyline', { class: 'line', points, fill: 'none' }),
   svg('circle', { class: 'last', cx: x(last), cy: y(pts[last]), r: 3 }));
 }

@@ -3,9 +3,10 @@
 // the layout with the JavaScript engine and steps through them.
 
 import { h, replace, fmtClock, reducedMotion } from './util.js';
+import { t, plural, errorText } from './i18n.js';
 import { Game, timedScore, foundationsHome } from './engine.js';
 import { Board } from './board.js';
-import { gameName, isKlondike } from './games.js';
+import { gameName, isKlondike, statusWords } from './games.js';
 
 export class ReplayViewer {
   constructor(host, url, me, { onError = () => {} } = {}) {
@@ -17,7 +18,7 @@ export class ReplayViewer {
     this.views = [];
     this.step = 0;
     this.timer = 0;
-    this.el = h('section', { class: 'replay', id: 'replay', 'aria-label': 'Replay', tabindex: '-1' }, h('p', { text: 'Loading the replay…' }));
+    this.el = h('section', { class: 'replay', id: 'replay', 'aria-label': t('replay.label'), tabindex: '-1' }, h('p', { text: t('replay.loading') }));
     host.appendChild(this.el);
     this.onKey = (e) => {
       if (e.target && /^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName) && e.target.type !== 'range') return;
@@ -34,14 +35,14 @@ export class ReplayViewer {
     try {
       const res = await fetch(url, { headers: { Accept: 'application/json' } });
       const body = await res.json();
-      if (!res.ok) throw new Error(body.message || `HTTP ${res.status}`);
+      if (!res.ok) throw { code: (body.error && body.error.code) || `http_${res.status}`, message: (body.error && body.error.message) || body.message || '', status: res.status };
       this.data = body;
       this.build();
       const mine = body.players.find((p) => p.player_id === this.me);
       this.choose((mine || body.players[0]).player_id);
       this.el.focus({ preventScroll: true });
     } catch (err) {
-      replace(this.el, h('p', { class: 'error', text: `The replay could not be loaded: ${err.message}` }));
+      replace(this.el, h('p', { class: 'error', text: t('replay.failed', { why: errorText(err) }) }));
       this.onError(err);
     }
   }
@@ -50,27 +51,30 @@ export class ReplayViewer {
     const d = this.data;
     this.select = h('select', { id: 'replay-player' }, d.players.map((p) => h('option', { value: p.player_id, text: p.name })));
     this.select.addEventListener('change', () => this.choose(this.select.value));
-    this.range = h('input', { type: 'range', id: 'replay-range', min: '0', max: '0', value: '0', 'aria-label': 'Move' });
+    this.range = h('input', { type: 'range', id: 'replay-range', min: '0', max: '0', value: '0', 'aria-label': t('replay.move') });
     this.range.addEventListener('input', () => this.go(+this.range.value));
     this.label = h('p', { class: 'replay-step', id: 'replay-step', role: 'status', 'aria-live': 'polite' });
     this.verdict = h('p', { class: 'fair-check', id: 'replay-verdict' });
-    this.playBtn = h('button', { class: 'btn', type: 'button', id: 'replay-play', text: '▶ Play', onclick: () => this.togglePlay() });
+    this.playBtn = h('button', { class: 'btn', type: 'button', id: 'replay-play', text: t('replay.play'), onclick: () => this.togglePlay() });
     const btn = (id, text, label, f) => h('button', { class: 'btn', type: 'button', id, 'aria-label': label, text, onclick: f });
     this.list = h('ol', { class: 'replay-moves', id: 'replay-moves' });
     this.boardHost = h('div', { class: 'replay-board' });
+    // The transport runs left to right in every language, as a player's
+    // controls do (a timeline, like the board it steps through).
     replace(this.el,
-      h('h3', { text: `Replay of deal #${d.seed}${isKlondike(d.rules) ? '' : ` (${gameName(d.rules)})`}` }),
+      h('h3', { text: isKlondike(d.rules) ? t('replay.title', { seed: d.seed }) : t('replay.title_game', { seed: d.seed, game: gameName(d.rules) }) }),
       h('div', { class: 'replay-controls' },
-        h('label', { for: 'replay-player', text: 'Player' }), this.select,
-        btn('replay-first', '«', 'First position', () => this.go(0)),
-        btn('replay-prev', '◀', 'Previous move', () => this.go(this.step - 1)),
-        this.playBtn,
-        btn('replay-next', '▶', 'Next move', () => this.go(this.step + 1)),
-        btn('replay-last', '»', 'Last position', () => this.go(this.views.length - 1)),
-        this.range),
+        h('label', { for: 'replay-player', text: t('common.player') }), this.select,
+        h('span', { class: 'replay-transport', dir: 'ltr' },
+          btn('replay-first', '«', t('replay.first'), () => this.go(0)),
+          btn('replay-prev', '◀', t('replay.prev'), () => this.go(this.step - 1)),
+          this.playBtn,
+          btn('replay-next', '▶', t('replay.next'), () => this.go(this.step + 1)),
+          btn('replay-last', '»', t('replay.last'), () => this.go(this.views.length - 1)),
+          this.range)),
       this.label, this.verdict,
       h('div', { class: 'replay-body' }, this.boardHost, this.list));
-    this.board = new Board(this.boardHost, { interactive: false, label: 'Replay board' });
+    this.board = new Board(this.boardHost, { interactive: false, label: t('replay.board') });
   }
 
   choose(playerId) {
@@ -88,7 +92,7 @@ export class ReplayViewer {
         const events = g.apply(e.move);
         this.views.push({ view: g.view(e.at_ms), move: e.move, at: e.at_ms, events });
       } catch (err) {
-        bad = `move ${e.seq} (${e.move}) does not replay: ${err.message}`;
+        bad = t('replay.bad_move', { seq: e.seq, move: e.move, why: errorText(err) });
         break;
       }
     }
@@ -96,18 +100,20 @@ export class ReplayViewer {
     const score = timedScore(d.rules.scoring, last.score, p.elapsed_ms, last.status === 'won');
     if (bad) {
       this.verdict.dataset.state = 'bad';
-      this.verdict.textContent = `✗ The replay breaks: ${bad}`;
+      this.verdict.textContent = t('replay.breaks', { bad });
     } else if (last.score === p.points && (last.status === p.status || last.status === 'playing')) {
       this.verdict.dataset.state = 'ok';
       const n = foundation(last);
-      const timed = d.rules.scoring === 'standard' ? `; timed score ${score === p.score ? score : p.score}` : '';
-      this.verdict.textContent = `✓ Replayed here: ${p.moves.length} move${p.moves.length === 1 ? '' : 's'} reach ${last.score} points and ${n} card${n === 1 ? '' : 's'} on the foundations, as the server says${timed}.`;
+      const params = { moves: plural('replay.moves', p.moves.length), points: plural('replay.points', last.score), cards: plural('replay.cards', n) };
+      this.verdict.textContent = d.rules.scoring === 'standard'
+        ? t('replay.ok_timed', { ...params, timed: score === p.score ? score : p.score })
+        : t('replay.ok', params);
     } else {
       this.verdict.dataset.state = 'bad';
-      this.verdict.textContent = `✗ The replay reaches ${last.score} points, the server says ${p.points}.`;
+      this.verdict.textContent = t('replay.mismatch', { points: last.score, server: p.points });
     }
     replace(this.list, this.views.slice(1).map((s, i) => h('li', { dataset: { step: String(i + 1) } },
-      h('button', { type: 'button', class: 'linkish', text: `${s.move}`, 'aria-label': `Go to move ${i + 1}, ${s.move}`, onclick: () => this.go(i + 1) }),
+      h('button', { type: 'button', class: 'linkish', text: `${s.move}`, 'aria-label': t('replay.go_to', { n: i + 1, move: s.move }), onclick: () => this.go(i + 1) }),
       h('span', { class: 'muted', text: ` ${fmtClock(s.at)}` }))));
     this.range.max = String(this.views.length - 1);
     this.go(this.views.length - 1);
@@ -121,9 +127,15 @@ export class ReplayViewer {
     this.board.setView(s.view, this.data.rules);
     this.range.value = String(step);
     const v = s.view;
-    this.label.textContent = step === 0
-      ? `Start: ${this.player.name}'s deal before the first move (${this.views.length - 1} moves).`
-      : `Move ${step} of ${this.views.length - 1}: ${s.move} at ${fmtClock(s.at)} · ${v.score} points · ${foundation(v)} on the foundations${v.status !== 'playing' ? ` · ${v.status}` : ''}`;
+    const total = this.views.length - 1;
+    if (step === 0) {
+      this.label.textContent = t('replay.start', { name: this.player.name, moves: plural('replay.moves', total) });
+    } else {
+      const sep = t('common.sep');
+      const facts = [plural('replay.points', v.score), t('replay.on_foundations', { n: foundation(v) })];
+      if (v.status !== 'playing') facts.push(statusWords(v.status));
+      this.label.textContent = t('replay.step', { n: step, of: total, move: s.move, time: fmtClock(s.at) }) + sep + facts.join(sep);
+    }
     this.list.querySelectorAll('li').forEach((li) => li.classList.toggle('current', +li.dataset.step === step));
     const cur = this.list.querySelector('li.current');
     if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: 'nearest', behavior: reducedMotion() ? 'auto' : 'smooth' });
@@ -135,7 +147,7 @@ export class ReplayViewer {
       return;
     }
     if (this.step >= this.views.length - 1) this.go(0);
-    this.playBtn.textContent = '⏸ Pause';
+    this.playBtn.textContent = t('replay.pause');
     this.timer = setInterval(() => {
       if (this.step >= this.views.length - 1) {
         this.stop();
@@ -148,7 +160,7 @@ export class ReplayViewer {
   stop() {
     clearInterval(this.timer);
     this.timer = 0;
-    if (this.playBtn) this.playBtn.textContent = '▶ Play';
+    if (this.playBtn) this.playBtn.textContent = t('replay.play');
   }
 
   destroy() {

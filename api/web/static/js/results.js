@@ -7,6 +7,7 @@
 // server published before the round (fair.js).
 
 import { h, replace } from './util.js';
+import { t, ordinal, language } from './i18n.js';
 import { checkCommitment } from './fair.js';
 import { ReplayViewer } from './replay.js';
 import { S, isPlayer } from './state.js';
@@ -16,7 +17,8 @@ import { onMatch, leaveMatch } from './match.js';
 import { createChallenge } from './async.js';
 import { goPage } from './pages.js';
 import { scoreNote, leaderboardTable, totalsTable, ratingsOf } from './tables.js';
-import { changeText, ratingText, ordinal } from './ratings.js';
+import { changeText, ratingText } from './ratings.js';
+import { hashOf, proofList } from './asyncboard.js';
 import { specOf } from './engine.js';
 
 // RATING_WAIT_MS is how long the results wait for the round's ratings
@@ -24,27 +26,32 @@ import { specOf } from './engine.js';
 // after the round's end.
 const RATING_WAIT_MS = 15000;
 
-// R holds the words of a rated round's results.
-const R = {
-  pending: 'Rating…',
-  late: 'The ratings of this round are not in yet.',
-  rated: 'Ratings updated.',
-  mine: (after, change) => `Your rating is now ${after} (${change}).`,
-  unrated: (why) => `Not rated: ${why}.`,
-  cellPending: '…',
-  cellNone: '–',
-  noMove: 'not rated: no move made',
-  cellTitle: (place, before, after) => `rated as ${ordinal(place)}: ${before} \u2192 ${after}`,
-};
+// UNRATED_WHY maps the server's reasons a round rated nobody
+// (lobby/rated.go) to catalogue keys. English shows the server's words,
+// as it always has; another language its sentence, or a general one.
+const UNRATED_WHY = [
+  ['hints were used', 'results.unrated.hints'],
+  ['fewer than two players', 'results.unrated.few'],
+  ['as often as a day allows', 'results.unrated.pairs'],
+  ['known deal', 'results.unrated.seed'],
+];
+
+// unratedWords says why a round rated nobody.
+function unratedWords(why) {
+  if (language() === 'en' && why) return t('results.unrated', { why });
+  const s = String(why || '').toLowerCase();
+  const hit = UNRATED_WHY.find(([w]) => s.includes(w));
+  return hit ? t('results.unrated', { why: t(hit[1]) }) : t('results.unrated_other');
+}
 
 // ratingWords is the line under a rated round's results.
 function ratingWords(state, rr) {
-  if (state === 'pending') return R.pending;
-  if (state === 'late') return R.late;
-  if (state === 'unrated') return R.unrated(rr.unrated);
+  if (state === 'pending') return t('results.rating_pending');
+  if (state === 'late') return t('results.rating_late');
+  if (state === 'unrated') return unratedWords(rr.unrated);
   if (state !== 'rated') return '';
   const c = rr.changes.find((x) => x.player_id === S.me);
-  return c ? R.mine(ratingText(c.after, c.provisional), changeText(c.change)) : R.rated;
+  return c ? t('results.rating_mine', { after: ratingText(c.after, c.provisional), change: changeText(c.change) }) : t('results.rating_done');
 }
 
 // beforeRatings are the ratings beside the names in a round's results:
@@ -64,10 +71,11 @@ function beforeRatings(m, rr, seen) {
 // changeOf gives the rating column's cell of each player.
 function changeOf(state, rr) {
   return (id) => {
-    if (state === 'pending' || state === 'late') return { text: R.cellPending, cls: 'pending' };
+    if (state === 'pending' || state === 'late') return { text: '…', cls: 'pending' };
     const c = state === 'rated' && rr.changes.find((x) => x.player_id === id);
-    if (!c) return { text: R.cellNone, title: state === 'rated' ? R.noMove : null, cls: 'none' };
-    return { text: changeText(c.change), title: R.cellTitle(c.place, c.before, ratingText(c.after, c.provisional)), cls: c.change > 0 ? 'up' : c.change < 0 ? 'down' : 'same' };
+    if (!c) return { text: t('common.none'), title: state === 'rated' ? t('results.no_move') : null, cls: 'none' };
+    const title = t('results.cell_title', { place: ordinal(c.place), before: ratingText(c.before, false), after: ratingText(c.after, c.provisional) });
+    return { text: changeText(c.change), title, cls: c.change > 0 ? 'up' : c.change < 0 ? 'down' : 'same' };
   };
 }
 
@@ -79,7 +87,7 @@ export function resultsScreen() {
   const rules = (r && r.rules) || (m && m.settings) || {};
   const parts = [];
   let screenDestroy = null;
-  parts.push(h('h1', { id: 'results-title', text: ro ? `Round ${ro.round} results` : 'Match over' }));
+  parts.push(h('h1', { id: 'results-title', text: ro ? t('results.title', { n: ro.round }) : t('results.match_over') }));
   // The results table is drawn again when the round's ratings come.
   const boardHost = h('div', { class: 'board-host-results' });
   const ratingNote = h('p', { class: 'rating-note', id: 'rating-note', 'aria-live': 'polite', hidden: true });
@@ -103,7 +111,7 @@ export function resultsScreen() {
       ratingNote.textContent = ratingWords(state, rr);
       if (state !== 'pending' && waitTimer) { clearTimeout(waitTimer); waitTimer = null; }
       replace(boardHost, leaderboardTable(ro.results, {
-        caption: `Results of round ${ro.round}`, scoring: rules.scoring, mode, cards,
+        labelledBy: 'results-title', scoring: rules.scoring, mode, cards,
         ratings: rated ? beforeRatings(mm, rr, seen) : null,
         change: rated ? changeOf(state, rr) : null,
       }));
@@ -117,7 +125,7 @@ export function resultsScreen() {
       waitTimer = setTimeout(() => { late = true; waitTimer = null; showBoard(); }, RATING_WAIT_MS);
     }
     const d = ro.deal;
-    const check = h('p', { class: 'fair-check', id: 'commitment-check', dataset: { state: 'checking' }, text: 'Checking the commitment…' });
+    const check = h('p', { class: 'fair-check', id: 'commitment-check', dataset: { state: 'checking' }, text: t('fair.checking') });
     // The commitment kept from round_starting is the one that proves
     // something; a client that came in later has only the one round_over
     // repeats, and says so.
@@ -125,16 +133,16 @@ export function resultsScreen() {
     checkCommitment(d, published).then((res) => {
       if (res.known) {
         check.dataset.state = 'known';
-        check.textContent = `Deal #${d.seed} was chosen in advance (a known deal): there was no secret to commit to.`;
+        check.textContent = t('fair.known_match', { seed: d.seed });
       } else if (res.ok) {
         check.dataset.state = 'ok';
         replace(check, h('span', { class: 'tick', 'aria-hidden': 'true', text: '✓ ' }),
-          `Commitment verified: SHA-256("salt:${d.seed}") equals the commitment ${published ? 'published before the round' : 'the server sent'}.`);
+          t(published ? 'fair.verified_published' : 'fair.verified_sent', { hash: hashOf(d.seed) }));
       } else {
         check.dataset.state = 'bad';
-        replace(check, h('span', { class: 'cross', 'aria-hidden': 'true', text: '✗ ' }), 'The commitment does not match the revealed deal!');
+        replace(check, h('span', { class: 'cross', 'aria-hidden': 'true', text: '✗ ' }), t('fair.mismatch'));
       }
-    }).catch(() => { check.dataset.state = 'error'; check.textContent = 'Could not compute the hash in this browser.'; });
+    }).catch(() => { check.dataset.state = 'error'; check.textContent = t('fair.no_hash'); });
     // "Play this deal again" is the /deal/<seed> link of these rules, the
     // same a player can share.
     const q = new URLSearchParams({ draw: String(rules.draw || 3) });
@@ -145,22 +153,19 @@ export function resultsScreen() {
     const replayHost = h('div', { class: 'replay-host', id: 'replay-host' });
     let viewer = null;
     const replayBtn = h('button', {
-      class: 'btn', type: 'button', id: 'open-replay', text: 'Watch the replay',
+      class: 'btn', type: 'button', id: 'open-replay', text: t('results.watch_replay'),
       onclick: () => {
-        if (viewer) { viewer.destroy(); viewer = null; replayBtn.textContent = 'Watch the replay'; return; }
+        if (viewer) { viewer.destroy(); viewer = null; replayBtn.textContent = t('results.watch_replay'); return; }
         viewer = new ReplayViewer(replayHost, ro.replay_url, S.me, { onError: fail });
-        replayBtn.textContent = 'Close the replay';
+        replayBtn.textContent = t('results.close_replay');
       },
     });
     parts.push(h('section', { class: 'panel deal-reveal', 'aria-labelledby': 'deal-title' },
-      h('h2', { id: 'deal-title' }, 'The deal: ', h('span', { id: 'revealed-seed', text: `#${d.seed}` })),
+      h('h2', { id: 'deal-title' }, t('fair.the_deal'), h('span', { id: 'revealed-seed', text: `#${d.seed}` })),
       check,
-      d.salt ? h('dl', { class: 'proof' },
-        h('dt', { text: 'Commitment' }), h('dd', {}, h('code', { text: published || d.commitment })),
-        h('dt', { text: 'Salt' }), h('dd', {}, h('code', { text: d.salt })),
-        h('dt', { text: 'Check it yourself' }), h('dd', {}, h('code', { text: `printf '%s:%s' ${d.salt} ${d.seed} | sha256sum` }))) : null,
+      d.salt ? proofList(published || d.commitment, d.salt, d.seed) : null,
       h('div', { class: 'actions' },
-        h('a', { class: 'btn', id: 'play-again', href: again, text: 'Play this deal again' }),
+        h('a', { class: 'btn', id: 'play-again', href: again, text: t('results.play_again') }),
         replayBtn),
       replayHost));
     screenDestroy = () => {
@@ -183,10 +188,10 @@ export function resultsScreen() {
     const totals = (S.matchOver && S.matchOver.totals) || (S.roundOver && S.roundOver.totals) || mm.totals || [];
     // A match of one round has no standings beyond that round's results.
     replace(totalsHost, totals.length && mm.settings.rounds > 1
-      ? totalsTable(totals, { caption: done ? 'Final standings' : 'Match totals', scoring: mm.settings.scoring, mode: mm.settings.mode, ratings: ratingsOf(mm) }) : null);
+      ? totalsTable(totals, { caption: t(done ? 'tables.final_standings' : 'tables.match_totals'), scoring: mm.settings.scoring, mode: mm.settings.mode, ratings: ratingsOf(mm) }) : null);
     if (mm.state === 'over') {
       const player = isPlayer(mm);
-      next.textContent = mm.next_match && player ? 'A rematch is open: join it to play again with the same players.' : 'The match is over.';
+      next.textContent = t(mm.next_match && player ? 'results.rematch_open' : 'results.match_is_over');
       // After practice alone, the natural next step is a friend on a deal
       // of the same rules: a challenge, which the player plays first.
       const practice = player && mm.settings.max_players === 1;
@@ -195,13 +200,13 @@ export function resultsScreen() {
       if (mm.settings.game && mm.settings.game !== 'klondike') rules.game = mm.settings.game;
       replace(actions,
         practice ? h('button', {
-          class: 'btn', type: 'button', id: 'challenge-after', text: 'Challenge a friend', title: 'A new deal of these rules: you play it first, then share the link',
+          class: 'btn', type: 'button', id: 'challenge-after', text: t('lobby.challenge'), title: t('results.challenge_title'),
           onclick: () => leaveMatch(() => { goPage({ kind: 'lobby' }); createChallenge(rules).catch(fail); }),
         }) : null,
-        player ? h('button', { class: 'btn primary', type: 'button', id: 'rematch', text: mm.next_match ? 'Join the rematch' : 'Rematch', onclick: () => request('rematch', { match_id: mm.id }).then((res) => onMatch(res.match, res.re)).catch(fail) }) : null,
-        h('button', { class: 'btn', type: 'button', id: 'to-lobby', text: 'Back to the lobby', onclick: () => leaveMatch() }));
+        player ? h('button', { class: 'btn primary', type: 'button', id: 'rematch', text: t(mm.next_match ? 'results.join_rematch' : 'results.rematch'), onclick: () => request('rematch', { match_id: mm.id }).then((res) => onMatch(res.match, res.re)).catch(fail) }) : null,
+        h('button', { class: 'btn', type: 'button', id: 'to-lobby', text: t('common.back_lobby'), onclick: () => leaveMatch() }));
     } else if (mm.state === 'between' || mm.state === 'running') {
-      next.textContent = mm.round < mm.settings.rounds ? `Round ${mm.round + 1} of ${mm.settings.rounds} starts in a few seconds.` : 'Waiting for the match to finish…';
+      next.textContent = mm.round < mm.settings.rounds ? t('results.next_round', { n: mm.round + 1, of: mm.settings.rounds }) : t('results.finishing');
       replace(actions);
     }
   };

@@ -5,6 +5,7 @@
 
 import { S } from './state.js';
 import { announce } from './feedback.js';
+import { t } from './i18n.js';
 import { screen, render, updateSide } from './screen.js';
 
 /**
@@ -44,7 +45,7 @@ export function onRoundStarting(m) {
 export function onRoundStarted(m) {
   if (S.match && m.match_id !== S.match.id) return;
   takeDeal(m);
-  if (!m.resumed) announce(`Round ${m.round} started. Good luck!`);
+  if (!m.resumed) announce(t('round.started', { n: m.round }));
   S.roundOver = null;
   render();
 }
@@ -74,7 +75,7 @@ export function takeDeal(m) {
     r.lastEvents = null;
     // Nor is what a Y could play again: Redo waits for the next Undo.
     r.redoable = 0;
-    announce('Back in the game.');
+    announce(t('round.back'));
   }
   if (screen.board) screen.board.moveAnswered(false);
 }
@@ -98,7 +99,7 @@ export function onRoundOver(m) {
     S.round.inflight = null;
     S.round.queue = [];
   }
-  announce(`Round ${m.round} is over.`);
+  announce(t('round.over', { n: m.round }));
   render();
 }
 

@@ -7,6 +7,7 @@
 
 import { GAMES } from './engine.js';
 import { gameName } from './games.js';
+import { t } from './i18n.js';
 
 /**
  * parseRoute reads a location: {kind: 'match', code} for an invite link,
@@ -47,10 +48,12 @@ export function parseRoute(loc) {
 
 /** describeRoute says in words what a link offers, or '' for the lobby. */
 export function describeRoute(r) {
-  if (r.kind === 'deal') return `Deal #${r.seed}, ${r.game ? `${gameName(r.game)}, ` : ''}draw ${r.draw}`;
-  if (r.kind === 'match') return `An invite to match ${r.code}`;
-  if (r.kind === 'daily') return 'Today\u2019s daily deals';
-  if (r.kind === 'challenge') return 'A challenge from a friend';
+  if (r.kind === 'deal') {
+    return r.game ? t('route.deal_game', { seed: r.seed, game: gameName(r.game), draw: r.draw }) : t('route.deal', { seed: r.seed, draw: r.draw });
+  }
+  if (r.kind === 'match') return t('route.match', { code: r.code });
+  if (r.kind === 'daily') return t('route.daily');
+  if (r.kind === 'challenge') return t('route.challenge');
   return '';
 }
 

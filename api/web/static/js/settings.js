@@ -7,37 +7,41 @@
 // does not play deals any deal.
 
 import { h, fmtClock } from './util.js';
-import { GAME_OPTIONS, gameName, gameSummary, isKlondike, hasSolver } from './games.js';
+import { t, plural } from './i18n.js';
+import { gameOptions, gameName, gameSummary, isKlondike, hasSolver } from './games.js';
 
+// SETTING_FIELDS are the form's fields; label and the options' texts are
+// catalogue keys (options: [value, key]), read when the form is built.
 const SETTING_FIELDS = [
-  { key: 'game', label: 'Game', type: 'select', options: GAME_OPTIONS, def: 'klondike' },
-  { key: 'draw', label: 'Draw', type: 'select', options: [['3', 'Draw 3'], ['1', 'Draw 1']], def: '3', num: true },
-  { key: 'passes', label: 'Passes through the stock', type: 'select', options: [['', 'Default'], ['0', 'Unlimited'], ['3', '3 passes'], ['1', '1 pass']], def: '', num: true },
-  { key: 'scoring', label: 'Scoring', type: 'select', options: [['standard', 'Standard (timed)'], ['vegas', 'Vegas'], ['none', 'None']], def: 'standard' },
-  { key: 'undo', label: 'Undo', type: 'select', options: [['no_reveal', 'Unless a card turned'], ['on', 'Always'], ['off', 'Never']], def: 'no_reveal' },
-  { key: 'foundation_to_tableau', label: 'Cards may come back from the foundations', type: 'checkbox', def: true },
-  { key: 'mode', label: 'Ranking', type: 'select', options: [['race', 'Race: first to win'], ['score', 'Score: highest score']], def: 'race' },
-  { key: 'rounds', label: 'Rounds', type: 'number', min: 1, max: 20, def: 1 },
-  { key: 'max_players', label: 'Most players', type: 'number', min: 1, max: 64, def: 8 },
-  { key: 'time_limit_s', label: 'Time limit (seconds)', type: 'number', min: 2, max: 10800, def: 900 },
-  { key: 'countdown_s', label: 'Countdown (seconds)', type: 'number', min: 0, max: 30, def: 3 },
-  { key: 'public', label: 'List it in the lobby (public)', type: 'checkbox', def: true },
+  { key: 'game', label: 'settings.game', type: 'select', options: 'games', def: 'klondike' },
+  { key: 'draw', label: 'settings.draw', type: 'select', options: [['3', 'settings.draw3'], ['1', 'settings.draw1']], def: '3', num: true },
+  { key: 'passes', label: 'settings.passes', type: 'select', options: [['', 'settings.passes_default'], ['0', 'settings.passes_unlimited'], ['3', 'settings.passes3'], ['1', 'settings.passes1']], def: '', num: true },
+  { key: 'scoring', label: 'settings.scoring', type: 'select', options: [['standard', 'settings.scoring_standard'], ['vegas', 'settings.scoring_vegas'], ['none', 'settings.scoring_none']], def: 'standard' },
+  { key: 'undo', label: 'settings.undo', type: 'select', options: [['no_reveal', 'settings.undo_no_reveal'], ['on', 'settings.undo_on'], ['off', 'settings.undo_off']], def: 'no_reveal' },
+  { key: 'foundation_to_tableau', label: 'settings.foundation_to_tableau', type: 'checkbox', def: true },
+  { key: 'mode', label: 'settings.mode', type: 'select', options: [['race', 'settings.mode_race'], ['score', 'settings.mode_score']], def: 'race' },
+  { key: 'rounds', label: 'settings.rounds', type: 'number', min: 1, max: 20, def: 1 },
+  { key: 'max_players', label: 'settings.max_players', type: 'number', min: 1, max: 64, def: 8 },
+  { key: 'time_limit_s', label: 'settings.time_limit', type: 'number', min: 2, max: 10800, def: 900 },
+  { key: 'countdown_s', label: 'settings.countdown', type: 'number', min: 0, max: 30, def: 3 },
+  { key: 'public', label: 'settings.public', type: 'checkbox', def: true },
   // Rated is asked for only when ticked: the server's default is casual.
-  { key: 'rated', label: 'Rated', type: 'checkbox', def: false, onlyTrue: true },
-  { key: 'deals', label: 'Deals', type: 'select', options: [['any', 'Any deal'], ['winnable', 'Only deals proved winnable']], def: 'any' },
-  { key: 'seed', label: 'Deal number (optional)', type: 'text', def: '', pattern: '[0-9]{1,20}' },
+  { key: 'rated', label: 'settings.rated', type: 'checkbox', def: false, onlyTrue: true },
+  { key: 'deals', label: 'settings.deals', type: 'select', options: [['any', 'settings.deals_any'], ['winnable', 'settings.deals_winnable']], def: 'any' },
+  { key: 'seed', label: 'settings.seed', type: 'text', def: '', pattern: '[0-9]{1,20}' },
 ];
 
-// RATED_WORDS say what the Rated box does, and why it is off with a deal
-// number.
-const RATED_WORDS = {
-  about: 'Each round changes the players\u2019 ratings in this game and draw.',
-  seed: 'A match on a known deal (a deal number) cannot be rated.',
-};
+// optionsOf is a select field's [value, text] options.
+function optionsOf(f) {
+  return f.options === 'games' ? gameOptions() : f.options.map(([v, key]) => [v, t(key)]);
+}
 
 // USUAL_DRAW is the draw each game is usually played with (the server's
 // default when a game's settings leave the draw out).
-const USUAL_DRAW = { thumb_and_pouch: '1' };
+const USUAL_DRAW = { thumb_and_pouch: '1', whitehead: '1' };
+
+/** usualDraw is the draw a game is usually played with: "1" or "3". */
+export function usualDraw(game) { return USUAL_DRAW[game] || '3'; }
 
 /**
  * settingsForm is the form of a match's settings, filled from prefill (the
@@ -53,36 +57,45 @@ export function settingsForm(prefill, submitText, onSubmit, { only = null, prefi
     const v = prefill[f.key] !== undefined ? prefill[f.key] : f.def;
     let input;
     if (f.type === 'select') {
-      input = h('select', { id, name: f.key }, f.options.map(([val, text]) => h('option', { value: val, text, selected: String(v) === val })));
+      input = h('select', { id, name: f.key }, optionsOf(f).map(([val, text]) => h('option', { value: val, text, selected: String(v) === val })));
     } else if (f.type === 'checkbox') {
       input = h('input', { id, name: f.key, type: 'checkbox', checked: !!v });
     } else if (f.type === 'number') {
       input = h('input', { id, name: f.key, type: 'number', min: String(f.min), max: String(f.max), step: '1', value: String(v), required: true, inputmode: 'numeric' });
     } else {
-      input = h('input', { id, name: f.key, type: 'text', value: String(v), pattern: f.pattern, inputmode: 'numeric', autocomplete: 'off', placeholder: 'random' });
+      input = h('input', { id, name: f.key, type: 'text', value: String(v), pattern: f.pattern, inputmode: 'numeric', autocomplete: 'off', placeholder: t('settings.seed_random') });
     }
     fields[f.key] = { f, input };
+    const label = t(f.label);
     if (f.key === 'game') {
       const about = h('p', { class: 'hint game-summary', id: `${prefix}game-summary`, 'aria-live': 'polite' });
       input.setAttribute('aria-describedby', about.id);
       fields.game.about = about;
-      return h('div', { class: 'field wide' }, h('label', { for: id, text: f.label }), input, about);
+      return h('div', { class: 'field wide' }, h('label', { for: id, text: label }), input, about);
     }
     if (f.key === 'rated') {
       // A known deal cannot be rated (its players could know it): with a
       // deal number, the box is off and says why.
-      const note = h('p', { class: 'hint rated-note', id: `${prefix}rated-note`, text: RATED_WORDS.about });
+      const note = h('p', { class: 'hint rated-note', id: `${prefix}rated-note`, text: t('settings.rated_about') });
       input.setAttribute('aria-describedby', note.id);
       fields.rated.note = note;
-      return h('div', { class: 'field check rated-field' }, input, h('label', { for: id, text: f.label }), note);
+      return h('div', { class: 'field check rated-field' }, input, h('label', { for: id, text: label }), note);
+    }
+    if (f.key === 'seed') {
+      // Which deal a number is: PySolFC's game of that number (docs/deals.md).
+      const about = h('p', { class: 'hint seed-note', id: `${prefix}seed-note`, text: t('settings.seed_about') });
+      input.setAttribute('aria-describedby', about.id);
+      return h('div', { class: 'field seed-field' }, h('label', { for: id, text: label }), input, about);
     }
     return f.type === 'checkbox'
-      ? h('div', { class: 'field check' }, input, h('label', { for: id, text: f.label }))
-      : h('div', { class: 'field' }, h('label', { for: id, text: f.label }), input);
+      ? h('div', { class: 'field check' }, input, h('label', { for: id, text: label }))
+      : h('div', { class: 'field' }, h('label', { for: id, text: label }), input);
   });
   // The game's line of rules, and Whitehead's fixed draw and passes: the
-  // two fields keep the player's values for the other games.
-  const gameChanged = () => {
+  // two fields keep the player's values for the other games. A form that
+  // opens on Whitehead (the last settings were a Whitehead match) holds
+  // only Whitehead's own values, so the other games get the defaults.
+  const gameChanged = (opening = false) => {
     const g = fields.game;
     if (!g) return;
     g.about.textContent = gameSummary(g.input.value);
@@ -91,13 +104,13 @@ export function settingsForm(prefill, submitText, onSubmit, { only = null, prefi
       const x = fields[key];
       if (!x) continue;
       if (fixed && !x.input.disabled) {
-        x.kept = x.input.value;
+        x.kept = opening ? String(x.f.def) : x.input.value;
         x.input.value = val;
-      } else if (!fixed && x.input.disabled && x.kept !== undefined) {
-        x.input.value = x.kept;
+      } else if (!fixed && x.input.disabled) {
+        x.input.value = x.kept !== undefined ? x.kept : String(x.f.def);
       }
       x.input.disabled = fixed;
-      x.input.title = fixed ? 'Whitehead turns one card at a time, with no redeal' : '';
+      x.input.title = fixed ? t('settings.whitehead_fixed') : '';
     }
     // Deals proved winnable only in the games the solver plays.
     const deals = fields.deals;
@@ -105,7 +118,7 @@ export function settingsForm(prefill, submitText, onSubmit, { only = null, prefi
       const none = !hasSolver(g.input.value);
       if (none) deals.input.value = 'any';
       deals.input.disabled = none;
-      deals.input.title = none ? 'The server\u2019s solver does not play this game: any deal' : '';
+      deals.input.title = none ? t('settings.no_solver') : '';
     }
   };
   // A deal number turns Rated off and keeps what it was for when the
@@ -119,18 +132,19 @@ export function settingsForm(prefill, submitText, onSubmit, { only = null, prefi
     else if (!known && r.input.disabled && r.kept !== undefined) r.input.checked = r.kept;
     if (known) r.input.checked = false;
     r.input.disabled = known;
-    r.note.textContent = known ? RATED_WORDS.seed : RATED_WORDS.about;
+    r.note.textContent = t(known ? 'settings.rated_seed' : 'settings.rated_about');
     r.note.dataset.state = known ? 'seed' : 'about';
   };
   if (fields.seed) fields.seed.input.addEventListener('input', seedChanged);
   // Choosing a game sets the draw it is usually played with (Thumb and
-  // Pouch one card at a time); the player may change it after.
+  // Pouch one card at a time); the player may change it after. Leaving
+  // Whitehead frees the draw first.
   if (fields.game) {
     fields.game.input.addEventListener('change', () => {
+      gameChanged();
       const d = fields.draw;
       const g = fields.game.input.value;
-      if (d && !d.input.disabled && g !== 'whitehead') d.input.value = USUAL_DRAW[g] || '3';
-      gameChanged();
+      if (d && g !== 'whitehead') d.input.value = usualDraw(g);
     });
   }
   const form = h('form', {
@@ -150,18 +164,23 @@ export function settingsForm(prefill, submitText, onSubmit, { only = null, prefi
       onSubmit(s);
     },
   }, h('div', { class: 'fields' }, rows, extra), h('button', { class: 'btn primary', type: 'submit', id: submitId, text: submitText }));
-  gameChanged();
+  gameChanged(true);
   seedChanged();
   return form;
 }
 
 /** describeSettings writes a match's settings in one line. */
 export function describeSettings(s) {
-  const parts = [...(isKlondike(s) ? [] : [gameName(s)]), `draw ${s.draw}`, s.passes ? `${s.passes} pass${s.passes === 1 ? '' : 'es'}` : 'unlimited passes',
-    `${s.scoring} scoring`, s.mode === 'race' ? 'race' : 'score mode', `${s.rounds} round${s.rounds === 1 ? '' : 's'}`,
-    `${fmtClock(s.time_limit_s * 1000)} a round`, `undo ${s.undo.replace('_', ' ')}`];
-  if (!s.foundation_to_tableau) parts.push('no cards back from the foundations');
-  if (s.rated) parts.push('rated');
-  if (s.seed) parts.push(`deal #${s.seed}`);
-  return parts.join(' · ');
+  const parts = [...(isKlondike(s) ? [] : [gameName(s)]), t('settings.d.draw', { n: s.draw }), passesWords(s.passes),
+    t(`settings.d.scoring_${s.scoring}`), t(s.mode === 'race' ? 'settings.d.race' : 'settings.d.score'), plural('settings.d.rounds', s.rounds),
+    t('settings.d.time', { time: fmtClock(s.time_limit_s * 1000) }), t(`settings.d.undo_${s.undo}`)];
+  if (!s.foundation_to_tableau) parts.push(t('settings.d.no_back'));
+  if (s.rated) parts.push(t('settings.d.rated'));
+  if (s.seed) parts.push(t('settings.d.seed', { seed: s.seed }));
+  return parts.join(t('common.sep'));
+}
+
+/** passesWords says how many passes through the stock: "1 pass", "unlimited passes". */
+export function passesWords(passes) {
+  return passes ? plural('settings.d.passes', passes) : t('settings.d.passes_unlimited');
 }

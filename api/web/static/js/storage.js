@@ -12,34 +12,20 @@ export const NAME_KEY = 'klondike.name';
 export const FOUR_KEY = 'klondike.fourColour';
 export const LAST_SETTINGS_KEY = 'klondike.settings';
 export const COMMITMENTS_KEY = 'klondike.commitments';
+export const LANG_KEY = 'klondike.lang';
 
-/** STORED is every key the client keeps: {key, holds, why}. */
+/**
+ * STORED is every key the client keeps: {key, holds, why}, where holds and
+ * why are the keys of their words in the catalogues (i18n.js), which this
+ * module, below it, does not read.
+ */
 export const STORED = [
-  {
-    key: TOKEN_KEY,
-    holds: 'This browser\u2019s device credential: a random secret of 48 characters the server gave it.',
-    why: 'It makes every tab of this browser, today and after a restart, the same player, with the same records, streaks, challenges and game in progress. Signing out forgets it.',
-  },
-  {
-    key: NAME_KEY,
-    holds: 'The name you play under.',
-    why: 'To say hello with it, and to fill in the name box next time.',
-  },
-  {
-    key: FOUR_KEY,
-    holds: 'Whether the four-colour suits are on ("1") or off ("0").',
-    why: 'To draw the cards the way you chose.',
-  },
-  {
-    key: LAST_SETTINGS_KEY,
-    holds: 'The settings of the last match or challenge you made (the game, the draw, the rules), without its deal number.',
-    why: 'To start the forms from them next time.',
-  },
-  {
-    key: COMMITMENTS_KEY,
-    holds: 'The commitments of the last 60 daily deals and challenges you saw open: each round\u2019s id and the SHA-256 published before anyone played.',
-    why: 'To check each deal, once it is revealed, against the commitment you saw before playing, not only against what the server says afterwards.',
-  },
+  { key: TOKEN_KEY, holds: 'storage.token.holds', why: 'storage.token.why' },
+  { key: NAME_KEY, holds: 'storage.name.holds', why: 'storage.name.why' },
+  { key: FOUR_KEY, holds: 'storage.four.holds', why: 'storage.four.why' },
+  { key: LANG_KEY, holds: 'storage.lang.holds', why: 'storage.lang.why' },
+  { key: LAST_SETTINGS_KEY, holds: 'storage.settings.holds', why: 'storage.settings.why' },
+  { key: COMMITMENTS_KEY, holds: 'storage.commitments.holds', why: 'storage.commitments.why' },
 ];
 
 const KNOWN = new Set(STORED.map((s) => s.key));

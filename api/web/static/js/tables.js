@@ -5,8 +5,10 @@
 // says in a line under it which one it is.
 
 import { h, fmtClock } from './util.js';
+import { t, fmtNumber } from './i18n.js';
 import { S } from './state.js';
 import { ratingSpan } from './ratings.js';
+import { statusWords } from './games.js';
 
 /**
  * ratingsOf maps the player ids of a rated match to their ratings as the
@@ -25,39 +27,44 @@ function ratingBeside(ratings, id) {
   return r ? [' ', ratingSpan(r.rating, r.provisional)] : null;
 }
 
-/** playersList lists the players of a match, with who is host, ready and connected, and their ratings in a rated match. */
+/**
+ * playersList lists the players of a match, with who is host and
+ * connected, their ratings in a rated match, and who is ready while the
+ * match waits to start (once it has, ready means nothing).
+ */
 export function playersList(m) {
   const ratings = ratingsOf(m);
+  const waiting = m.state === 'open';
   return h('ul', { class: 'players', id: 'players' }, m.players.map((p) => h('li', { class: `player${p.player_id === S.me ? ' me' : ''}`, dataset: { player: p.name } },
-    h('span', { class: `dot ${p.connected ? 'on' : 'off'}`, title: p.connected ? 'connected' : 'disconnected', 'aria-hidden': 'true' }),
+    h('span', { class: `dot ${p.connected ? 'on' : 'off'}`, title: t(p.connected ? 'tables.connected' : 'tables.disconnected'), 'aria-hidden': 'true' }),
     h('span', { class: 'pname', text: p.name }),
     ratingBeside(ratings, p.player_id),
-    p.player_id === m.host ? h('span', { class: 'badge', text: 'host' }) : null,
-    p.player_id === S.me ? h('span', { class: 'badge you', text: 'you' }) : null,
-    h('span', { class: `ready ${p.ready ? 'yes' : 'no'}`, text: p.ready ? 'ready' : 'not ready' }),
+    p.player_id === m.host ? h('span', { class: 'badge', text: t('tables.host') }) : null,
+    p.player_id === S.me ? h('span', { class: 'badge you', text: t('common.you') }) : null,
+    waiting ? h('span', { class: `ready ${p.ready ? 'yes' : 'no'}`, text: t(p.ready ? 'tables.ready' : 'tables.not_ready') }) : null,
     // The dot is colour alone; screen readers get the words.
-    h('span', { class: 'visually-hidden', text: p.connected ? ', connected' : ', disconnected' }))));
+    h('span', { class: 'visually-hidden', text: t(p.connected ? 'tables.connected_sr' : 'tables.disconnected_sr') }))));
 }
 
 // scoreWords names and explains a round's score in each scoring: the
 // column's header, and one line under every table that shows it. cards is
 // how many the game deals (Vegas buys in a point a card: 104 in Double
 // Klondike).
+// The ranking's rules are docs/protocol.md's ("Ranking"): ties go to who
+// reached the tied result first, then to the order of joining; the notes
+// say so, so that no order looks arbitrary.
 function scoreWords(scoring, mode, cards = 52) {
-  const ranking = mode === 'score'
-    ? 'Ranked by timed score.'
-    : 'Ranked by who won first, then cards home, then timed score.';
+  const race = mode !== 'score';
   if (scoring === 'vegas') {
-    return { header: 'Vegas score', title: `−${cards} to start, +5 for each card home; no time penalty`, note: `Vegas score: −${cards} to start, +5 for each card home, no time penalty. ${mode === 'score' ? 'Ranked by Vegas score.' : 'Ranked by who won first, then by cards home.'}` };
+    return {
+      header: t('tables.vegas'), title: t('tables.vegas_title', { cards }),
+      note: t(race ? 'tables.note_vegas_race' : 'tables.note_vegas_score', { cards }),
+    };
   }
   if (scoring === 'none') {
-    return { header: '', title: '', note: mode === 'score' ? 'No scoring: ties are broken by who got there first.' : 'Ranked by who won first, then by cards home.' };
+    return { header: '', title: '', note: t(race ? 'tables.note_none_race' : 'tables.note_none_score') };
   }
-  return {
-    header: 'Timed score',
-    title: 'the board\u2019s points − 2 for every 10 s played (never below 0), + a bonus for a win',
-    note: `Timed score: the board\u2019s points − 2 for every 10 s played (never below 0), + a time bonus for a win; so most are 0 early on. ${ranking}`,
-  };
+  return { header: t('tables.timed'), title: t('tables.timed_title'), note: t(race ? 'tables.note_timed_race' : 'tables.note_timed_score') };
 }
 
 /** scoreNote is the one line that explains the score of a table; cards is how many the game deals. */
@@ -71,28 +78,31 @@ export function scoreNote(scoring, mode, id, cards = 52) {
  * name, and change, when given, adds a column of what the round did to it:
  * change(player_id) is the cell's {text, title, cls}.
  */
-export function leaderboardTable(entries, { caption, scoring, mode, cards = 52, ratings = null, change = null }) {
+export function leaderboardTable(entries, { caption = '', labelledBy = null, scoring, mode, cards = 52, ratings = null, change = null }) {
   const statusText = (e) => {
-    const t = e.finished_ms !== null && e.finished_ms !== undefined ? ` ${fmtClock(e.finished_ms)}` : '';
-    return { playing: 'playing', won: `won${t}`, stuck: `stuck${t}`, resigned: 'resigned', timed_out: 'out of time' }[e.status] || e.status;
+    const done = e.finished_ms !== null && e.finished_ms !== undefined;
+    if ((e.status === 'won' || e.status === 'stuck') && done) return t(`tables.status.${e.status}_at`, { time: fmtClock(e.finished_ms) });
+    return statusWords(e.status);
   };
   const words = scoreWords(scoring, mode, cards);
   const num = (text, title) => h('th', { scope: 'col', class: 'num', text, title: title || null });
-  return h('table', { class: 'board-table leaderboard', id: 'leaderboard', 'aria-describedby': 'score-note' },
-    h('caption', { text: caption }),
+  // A table under a heading that names it (the results) takes its name
+  // from the heading rather than repeat it in a caption.
+  return h('table', { class: 'board-table leaderboard', id: 'leaderboard', 'aria-describedby': 'score-note', 'aria-labelledby': labelledBy },
+    caption ? h('caption', { text: caption }) : null,
     h('thead', {}, h('tr', {},
-      num('#', 'rank'), h('th', { scope: 'col', text: 'Player' }),
-      num('Cards home', `cards on the foundations, of ${cards}`),
+      num('#', t('common.rank')), h('th', { scope: 'col', text: t('common.player') }),
+      num(t('tables.cards_home'), t('game.cards_of', { n: cards })),
       words.header ? num(words.header, words.title) : null,
-      num('Moves'), h('th', { scope: 'col', class: 'status', text: 'Status' }),
-      change ? num('Rating', 'what this round did to the player\u2019s rating') : null)),
+      num(t('common.moves')), h('th', { scope: 'col', class: 'status', text: t('common.status') }),
+      change ? num(t('tables.rating'), t('tables.rating_title')) : null)),
     h('tbody', {}, entries.map((e) => h('tr', { class: `${e.player_id === S.me ? 'me' : ''} st-${e.status}`, dataset: { player: e.name, foundation: String(e.foundation) } },
-      h('td', { class: 'num', text: String(e.rank) }),
-      h('th', { scope: 'row' }, e.name, ratingBeside(ratings, e.player_id), e.player_id === S.me ? h('span', { class: 'visually-hidden', text: ' (you)' }) : null),
-      h('td', { class: 'num foundation-count', text: String(e.foundation) }),
-      words.header ? h('td', { class: 'num score', text: String(e.score) }) : null,
-      h('td', { class: 'num', text: String(e.moves) }),
-      h('td', { class: 'status', text: statusText(e) + (e.helped ? ' · with hints' : '') }),
+      h('td', { class: 'num', text: fmtNumber(e.rank) }),
+      h('th', { scope: 'row' }, e.name, ratingBeside(ratings, e.player_id), e.player_id === S.me ? h('span', { class: 'visually-hidden', text: t('common.you_sr') }) : null),
+      h('td', { class: 'num foundation-count', text: fmtNumber(e.foundation) }),
+      words.header ? h('td', { class: 'num score', text: fmtNumber(e.score) }) : null,
+      h('td', { class: 'num', text: fmtNumber(e.moves) }),
+      h('td', { class: 'status', text: statusText(e) + (e.helped ? t('tables.with_hints') : '') }),
       change ? changeCell(change(e.player_id)) : null))));
 }
 
@@ -110,31 +120,30 @@ function changeCell({ text, title = null, cls = '' }) {
 export function totalsTable(totals, { caption, scoring, mode, ratings = null }) {
   const words = scoreWords(scoring, 'score');
   const num = (text, title) => h('th', { scope: 'col', class: 'num', text, title: title || null });
-  const won = totals.some((t) => t.games_won !== undefined);
+  const won = totals.some((x) => x.games_won !== undefined);
+  const kind = scoring === 'vegas' ? 'vegas' : 'timed';
   const total = words.header ? {
-    th: num(`Total ${words.header.toLowerCase()}`, `the sum of the round scores (${words.header.toLowerCase()})`),
-    td: (t) => h('td', { class: 'num total', text: String(t.total) }),
+    th: num(t(`tables.total_${kind}`), t(`tables.total_${kind}_title`)),
+    td: (x) => h('td', { class: 'num total', text: fmtNumber(x.total) }),
   } : null;
   const firsts = {
-    th: num('1st places', 'rounds in which this player ranked first, won or not'),
-    td: (t) => h('td', { class: 'num firsts', text: String(t.wins) }),
+    th: num(t('tables.firsts'), t('tables.firsts_title')),
+    td: (x) => h('td', { class: 'num firsts', text: fmtNumber(x.wins) }),
   };
   const cols = (mode === 'race' ? [firsts, total] : [total, firsts]).filter(Boolean);
-  const ranking = mode === 'race'
-    ? `Standings: ranked by 1st places, then by total${words.header ? ` ${words.header.toLowerCase()}` : ''}.`
-    : `Standings: ranked by total${words.header ? ` ${words.header.toLowerCase()}` : ''}.`;
+  const ranking = t(`tables.standings_${mode === 'race' ? 'race' : 'score'}_${words.header ? kind : 'none'}`);
   return h('div', { class: 'totals-wrap' },
     h('table', { class: 'board-table totals', id: 'totals', 'aria-describedby': 'totals-note' },
       h('caption', { text: caption }),
       h('thead', {}, h('tr', {},
-        num('#', 'rank'), h('th', { scope: 'col', text: 'Player' }),
+        num('#', t('common.rank')), h('th', { scope: 'col', text: t('common.player') }),
         cols.map((c) => c.th),
-        won ? num('Games won', 'rounds whose game this player won') : null,
-        num('Place each round', 'the rank in each round, in order'))),
-      h('tbody', {}, totals.map((t) => h('tr', { class: t.player_id === S.me ? 'me' : '', dataset: { player: t.name } },
-        h('td', { class: 'num', text: String(t.rank) }), h('th', { scope: 'row' }, t.name, ratingBeside(ratings, t.player_id)),
-        cols.map((c) => c.td(t)),
-        won ? h('td', { class: 'num', text: String(t.games_won) }) : null,
-        h('td', { class: 'num', text: (t.placings || []).join(', ') || '–' }))))),
+        won ? num(t('tables.games_won'), t('tables.games_won_title')) : null,
+        num(t('tables.placings'), t('tables.placings_title')))),
+      h('tbody', {}, totals.map((x) => h('tr', { class: x.player_id === S.me ? 'me' : '', dataset: { player: x.name } },
+        h('td', { class: 'num', text: fmtNumber(x.rank) }), h('th', { scope: 'row' }, x.name, ratingBeside(ratings, x.player_id)),
+        cols.map((c) => c.td(x)),
+        won ? h('td', { class: 'num', text: fmtNumber(x.games_won) }) : null,
+        h('td', { class: 'num', text: (x.placings || []).map(fmtNumber).join(t('board.card_sep')) || t('common.none') }))))),
     h('p', { class: 'score-note', id: 'totals-note', text: ranking }));
 }

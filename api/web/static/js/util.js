@@ -1,6 +1,8 @@
 // Small DOM helpers: elements are built with h(), never from HTML strings,
 // so nothing a player typed can become markup.
 
+import { fmtDigits } from './i18n.js';
+
 /**
  * h makes an element. attrs: class, text, style (an object of CSS
  * properties), on<event> handlers, dataset (data-*), and any other
@@ -42,14 +44,18 @@ export function replace(el, ...children) {
   return el;
 }
 
-/** fmtClock writes a duration as m:ss (h:mm:ss past an hour). */
+/**
+ * fmtClock writes a duration as m:ss (h:mm:ss past an hour), in the page's
+ * digits (a colon between digits keeps them one run, left to right, in a
+ * right-to-left line too).
+ */
 export function fmtClock(ms) {
   const total = Math.max(0, Math.floor(ms / 1000));
   const s = total % 60;
   const m = Math.floor(total / 60) % 60;
   const hr = Math.floor(total / 3600);
-  const ss = String(s).padStart(2, '0');
-  return hr ? `${hr}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+  const ss = fmtDigits(s, 2);
+  return hr ? `${fmtDigits(hr, 1)}:${fmtDigits(m, 2)}:${ss}` : `${fmtDigits(m, 1)}:${ss}`;
 }
 
 export function reducedMotion() {
