@@ -62,7 +62,7 @@ func cardText(c engine.Card, color bool) string {
 //	…
 //
 //	Game score: 0  Timed score: 0
-//	Moves: 0  Time: 0:00  Passes: 0 used, unlimited  Status: playing
+//	Moves: 0  Time: 0:00  Pass 1 (unlimited)  Status: playing
 //
 // Face-down cards are "##", an empty pile "--"; the visible waste cards are
 // listed bottom first with the top one, the playable card, in brackets.
@@ -129,17 +129,21 @@ func renderBoard(v *engine.View, scoring string, color bool) string {
 		b.WriteString(line.String() + "\n")
 	}
 
-	passes := "unlimited"
+	// Passes through the stock, counted as players count them: the first
+	// pass is pass 1, and a game of one pass is "pass 1 of 1".
+	pass := "Pass " + strconv.Itoa(v.PassesUsed+1)
 	if v.PassesLeft != nil {
-		passes = strconv.Itoa(*v.PassesLeft) + " left"
+		pass += " of " + strconv.Itoa(v.PassesUsed+1+*v.PassesLeft)
+	} else {
+		pass += " (unlimited)"
 	}
 	fmt.Fprintf(&b, "\nGame score: %d", v.Score)
 	if scoring == engine.ScoringStandard.String() {
 		timed := engine.TimedScore(engine.ScoringStandard, v.Score, time.Duration(v.ElapsedMs)*time.Millisecond, v.Status == engine.Won)
 		fmt.Fprintf(&b, "  Timed score: %d", timed)
 	}
-	fmt.Fprintf(&b, "\nMoves: %d  Time: %s  Passes: %d used, %s  Status: %s\n",
-		v.Moves, formatMs(v.ElapsedMs, false), v.PassesUsed, passes, v.Status)
+	fmt.Fprintf(&b, "\nMoves: %d  Time: %s  %s  Status: %s\n",
+		v.Moves, formatMs(v.ElapsedMs, false), pass, v.Status)
 	return b.String()
 }
 

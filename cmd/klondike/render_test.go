@@ -64,7 +64,7 @@ QH  ##  ##  ##  ##  ##  ##
                         AS
 
 Game score: 0  Timed score: 0
-Moves: 0  Time: 0:00  Passes: 0 used, unlimited  Status: playing
+Moves: 0  Time: 0:00  Pass 1 (unlimited)  Status: playing
 `
 	checkText(t, "deal #1 opening", renderBoard(&v, "standard", false), want)
 }
@@ -84,7 +84,7 @@ QH  ##  ##  ##  ##  ##  ##
                         AS
 
 Game score: 15  Timed score: 1
-Moves: 2  Time: 1:15  Passes: 0 used, unlimited  Status: playing
+Moves: 2  Time: 1:15  Pass 1 (unlimited)  Status: playing
 `
 	checkText(t, "deal #1 after D T6-F", renderBoard(&v, "standard", false), want)
 	checkText(t, "legal moves", renderMoves(v.LegalMoves(engine.DefaultRules(), nil)), "Legal moves: D W-T3 T7-F\n")
@@ -109,7 +109,7 @@ T1  T2  T3  T4  T5  T6  T7
     ##
 
 Game score: -20
-Moves: 300  Time: 1:02:03  Passes: 1 used, 2 left  Status: stuck
+Moves: 300  Time: 1:02:03  Pass 2 of 4  Status: stuck
 `
 	checkText(t, "hand-made view", renderBoard(&v, "vegas", false), want)
 	if got := renderMoves(nil); got != "Legal moves: none\n" {
