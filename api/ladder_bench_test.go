@@ -6,9 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
-	"net/http"
-	"net/http/httptest"
-	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -48,22 +45,7 @@ func BenchmarkLadderPage100k(b *testing.B) {
 	players := fillLadder(b, ratings, ladderPlayers)
 
 	rnd := rand.New(rand.NewPCG(1, 2))
-	lat := make([]time.Duration, 0, b.N)
-	for b.Loop() {
-		p := players[rnd.IntN(len(players))]
-		req := httptest.NewRequest(http.MethodGet, "/api/v1/ladder/klondike/3?around="+p, nil)
-		w := httptest.NewRecorder()
-		t0 := time.Now()
-		srv.ServeHTTP(w, req)
-		lat = append(lat, time.Since(t0))
-		if w.Code != http.StatusOK {
-			b.Fatalf("GET: %d %s", w.Code, w.Body)
-		}
-	}
-	slices.Sort(lat)
-	ms := func(q float64) float64 { return float64(lat[int(q*float64(len(lat)-1))].Microseconds()) / 1000 }
-	b.ReportMetric(ms(0.5), "p50-ms")
-	b.ReportMetric(ms(0.99), "p99-ms")
+	timeGets(b, srv, func() string { return "/api/v1/ladder/klondike/3?around=" + players[rnd.IntN(len(players))] })
 }
 
 // fillLadder puts n established players on klondike/3's ladder, two a

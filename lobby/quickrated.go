@@ -1,8 +1,10 @@
 package lobby
 
 import (
+	"cmp"
 	"context"
 	"math"
+	"slices"
 	"time"
 
 	"klondike/lobby/rating"
@@ -59,19 +61,18 @@ func (l *Lobby) quickRated(ctx context.Context, pl match.Player, want match.Sett
 	if err != nil {
 		return nil, err
 	}
-	mine := rs[0].AsOf(time.Now()).Rating
+	r := rs[0].AsOf(time.Now())
+	mine := r.Rating
+	// Shown beside the name: joinMany need not read it again.
+	pl.Rating, pl.Provisional = r.Display(), r.Provisional()
 	defer l.lockPlayer(pl.ID)()
 	cur, err := l.free(ctx, pl.ID)
 	if err != nil {
 		return nil, err
 	}
-	tried := map[string]bool{cur: true}
-	for range 3 {
-		info := l.closestRated(ctx, want, mine, time.Now(), tried, nil)
-		if info == nil {
-			break
-		}
-		tried[info.ID] = true
+	// The nearest few, in order: a match that filled or started since the
+	// list was read gives way to the next.
+	for _, info := range closestRated(l.openRated(ctx, want, cur), mine, time.Now(), nil, 3) {
 		m, err := l.Match(ctx, info.ID)
 		if err != nil {
 			continue
@@ -96,13 +97,11 @@ func (l *Lobby) quickRated(ctx context.Context, pl match.Player, want match.Sett
 	return m.Info(), nil
 }
 
-// closestRated returns the open rated quick match with the wanted rules
-// and a free seat whose players' mean rating is closest to mine, among
-// those within the window of their wait, or nil. Matches in skip are left
-// out; so are those not older than than, when it is set.
-func (l *Lobby) closestRated(ctx context.Context, want match.Settings, mine float64, now time.Time, skip map[string]bool, than *match.MatchInfo) *match.MatchInfo {
-	var best *match.MatchInfo
-	bestGap := math.Inf(1)
+// openRated reads the open list once (up to quickLookLimit matches) and
+// returns the rated quick matches with players and a free seat that play
+// what want asks for, all but skip; want zero: whatever they play.
+func (l *Lobby) openRated(ctx context.Context, want match.Settings, skip string) []*match.MatchInfo {
+	var out []*match.MatchInfo
 	var after int64
 	for looked := 0; looked < quickLookLimit; {
 		ms, err := l.cfg.Coord.OpenMatches(ctx, after, quickPage)
@@ -112,30 +111,52 @@ func (l *Lobby) closestRated(ctx context.Context, want match.Settings, mine floa
 		looked += len(ms)
 		for _, om := range ms {
 			after = om.Seq
-			if skip[om.ID] {
+			if om.ID == skip {
 				continue
 			}
 			info := l.openInfo(ctx, om.ID)
-			if info == nil || !sameQuick(info, want) || len(info.Players) == 0 || !info.Settings.Rated {
+			if info == nil || !info.Quick || !info.Settings.Rated || len(info.Players) == 0 ||
+				len(info.Players) >= info.Settings.MaxPlayers || want != (match.Settings{}) && !sameQuick(info, want) {
 				continue
 			}
-			if than != nil && !olderMatch(info, than) {
-				continue
-			}
-			gap := math.Abs(meanRating(info) - mine)
-			wait := now.Sub(info.OpenedAt)
-			if than != nil {
-				wait = max(wait, now.Sub(than.OpenedAt))
-			}
-			if gap <= ratedWindow(wait) && gap < bestGap {
-				best, bestGap = info, gap
-			}
+			out = append(out, info)
 		}
 		if len(ms) < quickPage {
 			break
 		}
 	}
-	return best
+	return out
+}
+
+// closestRated returns up to n of the matches, nearest first, whose
+// players' mean rating is within the window of their wait from mine; with
+// than set, only matches older than it, the window that of the longer
+// wait.
+func closestRated(infos []*match.MatchInfo, mine float64, now time.Time, than *match.MatchInfo, n int) []*match.MatchInfo {
+	type near struct {
+		info *match.MatchInfo
+		gap  float64
+	}
+	var in []near
+	for _, info := range infos {
+		if than != nil && !olderMatch(info, than) {
+			continue
+		}
+		gap := math.Abs(meanRating(info) - mine)
+		wait := now.Sub(info.OpenedAt)
+		if than != nil {
+			wait = max(wait, now.Sub(than.OpenedAt))
+		}
+		if gap <= ratedWindow(wait) {
+			in = append(in, near{info, gap})
+		}
+	}
+	slices.SortStableFunc(in, func(a, b near) int { return cmp.Compare(a.gap, b.gap) })
+	out := make([]*match.MatchInfo, 0, min(n, len(in)))
+	for _, c := range in[:min(n, len(in))] {
+		out = append(out, c.info)
+	}
+	return out
 }
 
 // sameQuick reports whether info is a quick match with free seats that
@@ -221,8 +242,14 @@ func (l *Lobby) moveWaiters() {
 				ws = append(ws, w)
 			}
 			l.mu.Unlock()
+			var open []*match.MatchInfo
+			if len(ws) > 0 {
+				ctx, cancel := context.WithTimeout(context.Background(), quickTimeout)
+				open = l.openRated(ctx, match.Settings{}, "")
+				cancel()
+			}
 			for _, w := range ws {
-				if l.moveWaiter(w, now) {
+				if l.moveWaiter(w, open, now) {
 					l.mu.Lock()
 					if l.waiters[w.pl.ID] == w {
 						delete(l.waiters, w.pl.ID)
@@ -245,7 +272,7 @@ func (l *Lobby) moveWaiters() {
 // moveWaiter moves a lone player into an older open rated match within
 // the window, and reports whether the node is done with them: moved, or no
 // longer alone in their open match.
-func (l *Lobby) moveWaiter(w *ratedWaiter, now time.Time) bool {
+func (l *Lobby) moveWaiter(w *ratedWaiter, open []*match.MatchInfo, now time.Time) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), quickTimeout)
 	defer cancel()
 	m, err := l.Match(ctx, w.matchID)
@@ -256,11 +283,17 @@ func (l *Lobby) moveWaiter(w *ratedWaiter, now time.Time) bool {
 	if own.State != match.StateOpen || len(own.Players) != 1 || own.Players[0].PlayerID != w.pl.ID {
 		return true
 	}
-	to := l.closestRated(ctx, m.Settings, w.rating, now, map[string]bool{own.ID: true}, own)
-	if to == nil {
+	var same []*match.MatchInfo
+	for _, info := range open {
+		if info.ID != own.ID && sameQuick(info, m.Settings) {
+			same = append(same, info)
+		}
+	}
+	to := closestRated(same, w.rating, now, own, 1)
+	if len(to) == 0 {
 		return false
 	}
-	dst, err := l.Match(ctx, to.ID)
+	dst, err := l.Match(ctx, to[0].ID)
 	if err != nil {
 		return false
 	}

@@ -1,10 +1,12 @@
 package lobby
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"klondike/engine"
@@ -190,19 +192,7 @@ func pairOf(a, b string) [2]string {
 }
 
 func cmpPair(a, b [2]string) int {
-	if a[0] != b[0] {
-		if a[0] < b[0] {
-			return -1
-		}
-		return 1
-	}
-	switch {
-	case a[1] < b[1]:
-		return -1
-	case a[1] > b[1]:
-		return 1
-	}
-	return 0
+	return cmp.Or(strings.Compare(a[0], b[0]), strings.Compare(a[1], b[1]))
 }
 
 // ratingPlaces gives each of a round's results (in their ranked order) its
@@ -249,23 +239,30 @@ func sameResult(mode match.Mode, a, b *match.Entry) bool {
 }
 
 // withRatings sets the players' ratings, as shown beside their names, for
-// a rated match's settings. A store that cannot be read leaves them unset:
-// they are shown, not used, and the round's rating reads them again.
+// a rated match's settings, for those whose caller did not (a rated quick
+// match has read it already). A store that cannot be read leaves them
+// unset: they are shown, not used, and the round's rating reads them again.
 func (l *Lobby) withRatings(ctx context.Context, s match.Settings, ps []match.Player) {
-	if !s.Rated || l.cfg.Ratings == nil || len(ps) == 0 {
+	if !s.Rated || l.cfg.Ratings == nil {
 		return
 	}
-	ids := make([]string, len(ps))
+	var ids []string
+	var at []int
 	for i, p := range ps {
-		ids[i] = p.ID
+		if p.Rating == 0 {
+			ids, at = append(ids, p.ID), append(at, i)
+		}
+	}
+	if len(ids) == 0 {
+		return
 	}
 	rs, err := l.cfg.Ratings.Get(ctx, RatingKey(s), ids)
 	if err != nil {
 		return
 	}
 	now := time.Now()
-	for i := range ps {
-		r := rs[i].AsOf(now)
+	for k, i := range at {
+		r := rs[k].AsOf(now)
 		ps[i].Rating, ps[i].Provisional = r.Display(), r.Provisional()
 	}
 }

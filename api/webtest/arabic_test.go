@@ -1,7 +1,6 @@
 package webtest
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -13,7 +12,6 @@ import (
 	"klondike/api/web"
 	"klondike/lobby"
 	"klondike/lobby/memstore"
-	"klondike/lobby/rating"
 	"klondike/match"
 )
 
@@ -358,30 +356,10 @@ func TestArabicChallenge(t *testing.T) {
 // on it with the ratings hist, one rated round each.
 func seedArabicLadder(t *testing.T, rs lobby.Ratings, others int, me, name string, hist []float64) {
 	t.Helper()
-	ctx := context.Background()
-	now := time.Now()
-	rr := lobby.RatedRound{RoundID: "seed-others", MatchID: "seed", Key: "klondike/3", At: now.Add(-time.Hour)}
-	for i := range others {
-		rr.Changes = append(rr.Changes, lobby.RatedPlayer{
-			PlayerID: fmt.Sprintf("%016x", i+1), Name: fmt.Sprintf("لاعب %d", i+1), Place: others - i,
-			Before: rating.New(), After: rating.Rating{Rating: 1400 + 10*float64(i), Deviation: 60, Volatility: rating.InitialVol, Rounds: 1, At: now.Add(-time.Hour)},
-		})
-	}
-	if _, _, err := rs.Apply(ctx, rr); err != nil {
-		t.Fatal(err)
-	}
-	before := rating.New()
-	for i, r := range hist {
-		after := rating.Rating{Rating: r, Deviation: 300 - float64(i)*220/float64(len(hist)-1), Volatility: rating.InitialVol,
-			Rounds: i + 1, At: now.Add(time.Duration(i-len(hist)) * time.Minute)}
-		if _, _, err := rs.Apply(ctx, lobby.RatedRound{
-			RoundID: fmt.Sprintf("seed-%s-%d", me, i), MatchID: "seed", Key: "klondike/3", At: after.At,
-			Changes: []lobby.RatedPlayer{{PlayerID: me, Name: name, Place: 1, Before: before, After: after}},
-		}); err != nil {
-			t.Fatal(err)
-		}
-		before = after
-	}
+	seedOthers(t, rs, others, func(i int) (string, float64) {
+		return fmt.Sprintf("لاعب %d", i+1), 1400 + 10*float64(i)
+	})
+	seedHistory(t, rs, me, name, hist)
 }
 
 // TestArabicProfileAndLadder: an Arabic reader plays deal #1 solo from

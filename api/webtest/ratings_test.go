@@ -300,37 +300,18 @@ func TestCasualQuickMatch(t *testing.T) {
 // place: 1 and how many are rated above.
 func seedLadder(t *testing.T, rs lobby.Ratings, others int, me, name string, hist []float64) int {
 	t.Helper()
-	ctx := context.Background()
-	now := time.Now()
-	rr := lobby.RatedRound{RoundID: "seed-others", MatchID: "seed", Key: "klondike/3", At: now.Add(-time.Hour)}
 	above := 0
-	for i := range others {
+	seedOthers(t, rs, others, func(i int) (string, float64) {
 		r := 1300 + 5*float64(i)
 		if r > hist[len(hist)-1] {
 			above++
 		}
-		rr.Changes = append(rr.Changes, lobby.RatedPlayer{
-			PlayerID: fmt.Sprintf("%016x", i+1), Name: fmt.Sprintf("Player %03d", i+1), Place: others - i,
-			Before: rating.New(), After: rating.Rating{Rating: r, Deviation: 60, Volatility: rating.InitialVol, Rounds: 1, At: now.Add(-time.Hour)},
-		})
-	}
-	if _, _, err := rs.Apply(ctx, rr); err != nil {
-		t.Fatal(err)
-	}
-	before := rating.New()
-	for i, r := range hist {
-		after := rating.Rating{Rating: r, Deviation: 300 - float64(i)*220/float64(len(hist)-1), Volatility: rating.InitialVol,
-			Rounds: i + 1, At: now.Add(time.Duration(i-len(hist)) * time.Minute)}
-		if _, _, err := rs.Apply(ctx, lobby.RatedRound{
-			RoundID: fmt.Sprintf("seed-%s-%d", me, i), MatchID: "seed", Key: "klondike/3", At: after.At,
-			Changes: []lobby.RatedPlayer{{PlayerID: me, Name: name, Place: 1, Before: before, After: after}},
-		}); err != nil {
-			t.Fatal(err)
-		}
-		before = after
-	}
+		return fmt.Sprintf("Player %03d", i+1), r
+	})
+	seedHistory(t, rs, me, name, hist)
 	// A rating still provisional in the other draw.
-	if _, _, err := rs.Apply(ctx, lobby.RatedRound{
+	now := time.Now()
+	if _, _, err := rs.Apply(context.Background(), lobby.RatedRound{
 		RoundID: "seed-" + me + "-draw1", MatchID: "seed", Key: "klondike/1", At: now.Add(-time.Minute),
 		Changes: []lobby.RatedPlayer{{PlayerID: me, Name: name, Place: 1, Before: rating.New(),
 			After: rating.Rating{Rating: 1523, Deviation: 290, Volatility: rating.InitialVol, Rounds: 1, At: now.Add(-time.Minute)}}},
@@ -338,6 +319,43 @@ func seedLadder(t *testing.T, rs lobby.Ratings, others int, me, name string, his
 		t.Fatal(err)
 	}
 	return above + 1
+}
+
+// seedOthers puts n established players on the Klondike draw 3 ladder in
+// one rated round, player i named and rated as player(i) says.
+func seedOthers(t *testing.T, rs lobby.Ratings, n int, player func(i int) (name string, r float64)) {
+	t.Helper()
+	now := time.Now()
+	rr := lobby.RatedRound{RoundID: "seed-others", MatchID: "seed", Key: "klondike/3", At: now.Add(-time.Hour)}
+	for i := range n {
+		name, r := player(i)
+		rr.Changes = append(rr.Changes, lobby.RatedPlayer{
+			PlayerID: fmt.Sprintf("%016x", i+1), Name: name, Place: n - i,
+			Before: rating.New(), After: rating.Rating{Rating: r, Deviation: 60, Volatility: rating.InitialVol, Rounds: 1, At: now.Add(-time.Hour)},
+		})
+	}
+	if _, _, err := rs.Apply(context.Background(), rr); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// seedHistory gives me (named name) a Klondike draw 3 history of the
+// ratings hist, one rated round each, deviations falling to established.
+func seedHistory(t *testing.T, rs lobby.Ratings, me, name string, hist []float64) {
+	t.Helper()
+	now := time.Now()
+	before := rating.New()
+	for i, r := range hist {
+		after := rating.Rating{Rating: r, Deviation: 300 - float64(i)*220/float64(len(hist)-1), Volatility: rating.InitialVol,
+			Rounds: i + 1, At: now.Add(time.Duration(i-len(hist)) * time.Minute)}
+		if _, _, err := rs.Apply(context.Background(), lobby.RatedRound{
+			RoundID: fmt.Sprintf("seed-%s-%d", me, i), MatchID: "seed", Key: "klondike/3", At: after.At,
+			Changes: []lobby.RatedPlayer{{PlayerID: me, Name: name, Place: 1, Before: before, After: after}},
+		}); err != nil {
+			t.Fatal(err)
+		}
+		before = after
+	}
 }
 
 // TestRatingsProfileAndLadder: a player with a rating history sees it on
